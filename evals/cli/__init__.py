@@ -1,0 +1,3 @@
+"""The ``memeval`` command line: one module per subcommand, each a thin wrapper."""
+
+__all__: list[str] = []

@@ -1,0 +1,54 @@
+"""Entry point of the ``memeval`` command."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from evals.cli import demo, memory
+from evals.cli._common import EXIT_USAGE
+from memsys.errors import MemEvalError
+
+__all__ = ["build_parser", "main"]
+
+# Each subcommand module exposes register(subparsers); adding a command is one line here.
+_COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    demo.register,
+    memory.register,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="memeval",
+        description="Evaluation harness and simulation testbed for an AI assistant's "
+        "long-term memory (MEMORY.md, daily logs, search, memory tools).",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in _COMMANDS:
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 1 failure/regression, 2 usage error)."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        code: int = args.handler(args)
+    except MemEvalError as exc:
+        red, reset = ("\033[31m", "\033[0m") if sys.stderr.isatty() else ("", "")
+        print(f"{red}memeval: {exc}{reset}", file=sys.stderr)
+        return EXIT_USAGE
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""``memeval memory ...``: poke at a memory directory with the same tools the assistant uses."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from evals.cli._common import cli_clock, emit_result
+from memsys.manager import MemoryManager
+from memsys.tools import (
+    DEFAULT_VARIANT,
+    ReadMemoryTool,
+    SaveMemoryTool,
+    ToolErrorCode,
+    ToolResult,
+    UpdateMemoryTool,
+    load_variant,
+)
+
+__all__ = ["register"]
+
+Handler = Callable[[argparse.Namespace], ToolResult]
+
+
+def _manager(args: argparse.Namespace) -> MemoryManager:
+    return MemoryManager(Path(args.dir), cli_clock())
+
+
+def _show(args: argparse.Namespace) -> ToolResult:
+    return ReadMemoryTool(_manager(args), load_variant(DEFAULT_VARIANT)).execute({})
+
+
+def _save(args: argparse.Namespace) -> ToolResult:
+    tool = SaveMemoryTool(_manager(args), load_variant(args.variant), sectioned=not args.append)
+    arguments: dict[str, object] = {"content": args.text}
+    if args.category is not None:
+        arguments["category"] = args.category
+    return tool.execute(arguments)
+
+
+def _update(args: argparse.Namespace) -> ToolResult:
+    tool = UpdateMemoryTool(_manager(args), load_variant(args.variant))
+    return tool.execute({"old_text": args.old, "new_text": args.new})
+
+
+def _backup(args: argparse.Namespace) -> ToolResult:
+    name = _manager(args).storage.create_backup()
+    if name is None:
+        return ToolResult.error(
+            ToolErrorCode.NOTHING_TO_BACK_UP, "MEMORY.md is missing or blank; no backup made."
+        )
+    return ToolResult.success(name)
+
+
+def _backups(args: argparse.Namespace) -> ToolResult:
+    names = _manager(args).storage.list_backups()
+    return ToolResult.success("\n".join(names) if names else "(no backups)")
+
+
+def _restore(args: argparse.Namespace) -> ToolResult:
+    manager = _manager(args)
+    if manager.restore_from_backup(args.name):
+        return ToolResult.success(f"MEMORY.md restored from {args.name}.")
+    return ToolResult.error(
+        ToolErrorCode.BACKUP_NOT_FOUND,
+        f"No usable backup {args.name!r} in {args.dir} (missing or blank). "
+        f"List them with: memeval memory backups {args.dir}",
+    )
+
+
+def _add(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    handler: Handler,
+    help_text: str,
+) -> argparse.ArgumentParser:
+    parser = sub.add_parser(name, help=help_text, description=help_text)
+    parser.add_argument("dir", metavar="DIR", help="memory directory (holds MEMORY.md)")
+    parser.add_argument("--json", action="store_true", help='print {"ok", "code", "message"}')
+    parser.set_defaults(handler=lambda a: emit_result(handler(a), a.json))
+    return parser
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``memory`` and its subcommands to the top-level parser."""
+    memory = sub.add_parser(
+        "memory",
+        help="read and edit a memory directory with the memory tools",
+        description="Run the memory tools on a directory. Exit 0 on success, 1 on a tool "
+        "error (its code is printed), 2 on a usage error.",
+    )
+    msub = memory.add_subparsers(dest="memory_command", required=True, metavar="COMMAND")
+    _add(msub, "show", _show, "print MEMORY.md")
+    save = _add(msub, "save", _save, "save an entry with save_memory")
+    save.add_argument("text", metavar="TEXT")
+    save.add_argument(
+        "--category",
+        help="profile, preferences, interests, workflow, projects or notes (unknown -> notes)",
+    )
+    save.add_argument(
+        "--append",
+        action="store_true",
+        help="FEAT-023 behaviour: append at the end instead of into a section",
+    )
+    save.add_argument("--variant", default=DEFAULT_VARIANT, help="tool-description variant")
+    update = _add(msub, "update", _update, "replace or delete an entry with update_memory")
+    update.add_argument("--old", required=True, help="exact text to find (trimmed)")
+    update.add_argument("--new", required=True, help="replacement; empty string deletes")
+    update.add_argument("--variant", default=DEFAULT_VARIANT, help="tool-description variant")
+    _add(msub, "backup", _backup, "back up MEMORY.md now")
+    _add(msub, "backups", _backups, "list backups, newest first")
+    restore = _add(
+        msub,
+        "restore",
+        _restore,
+        "restore MEMORY.md from a backup (the current content is backed up first)",
+    )
+    restore.add_argument("name", metavar="NAME", help="backup file name, as `backups` lists it")

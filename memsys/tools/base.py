@@ -1,0 +1,122 @@
+"""The tool protocol the assistant loop calls, and the result every tool returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+__all__ = [
+    "Tool",
+    "ToolDefinition",
+    "ToolErrorCode",
+    "ToolParameter",
+    "ToolResult",
+]
+
+
+class ToolErrorCode(StrEnum):
+    """Error codes of the memory tools, as the specification spells them."""
+
+    VALIDATION_ERROR = "validation_error"
+    DUPLICATE_DETECTED = "duplicate_detected"
+    SAVE_FAILED = "save_failed"
+    NOT_FOUND = "not_found"
+    AMBIGUOUS_MATCH = "ambiguous_match"
+    UPDATE_FAILED = "update_failed"
+    READ_FAILED = "read_failed"
+    SEARCH_FAILED = "search_failed"
+    # Backup operations driven from the CLI.
+    NOTHING_TO_BACK_UP = "nothing_to_back_up"
+    BACKUP_NOT_FOUND = "backup_not_found"
+    # The assistant loop's own errors, for calls that never reach a tool.
+    UNKNOWN_TOOL = "unknown_tool"
+    INVALID_ARGUMENTS = "invalid_arguments"
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """Outcome of one tool call, shown to the model as text."""
+
+    ok: bool
+    """True on success."""
+    message: str
+    """What the model reads."""
+    code: ToolErrorCode | None = None
+    """The error code; None on success."""
+
+    @classmethod
+    def success(cls, message: str) -> ToolResult:
+        """A successful result."""
+        return cls(True, message)
+
+    @classmethod
+    def error(cls, code: ToolErrorCode, message: str) -> ToolResult:
+        """A failed result with its code."""
+        return cls(False, message, code)
+
+    def to_json(self) -> dict[str, object]:
+        """The machine form: ``{"ok": ..., "code": ..., "message": ...}``."""
+        return {
+            "ok": self.ok,
+            "code": self.code.value if self.code else None,
+            "message": self.message,
+        }
+
+    def for_model(self) -> str:
+        """The text fed back to the model: errors carry their code, as the app shows them."""
+        return (
+            self.message
+            if self.ok
+            else f"Error [{self.code.value if self.code else ''}]: {self.message}"
+        )
+
+
+@dataclass(frozen=True)
+class ToolParameter:
+    """One parameter of a tool."""
+
+    name: str
+    """Parameter name."""
+    description: str
+    """What the model reads about it."""
+    type: str = "string"
+    """JSON schema type."""
+    required: bool = True
+    """Whether the model must pass it."""
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """Name, description and parameters, as sent to the model."""
+
+    name: str
+    """Tool name the model calls."""
+    description: str
+    """The description (the guardrail text prompt engineers tune)."""
+    parameters: tuple[ToolParameter, ...] = field(default_factory=tuple)
+    """Parameters in declaration order."""
+
+    def json_schema(self) -> dict[str, object]:
+        """The parameters as a JSON schema object."""
+        return {
+            "type": "object",
+            "properties": {
+                p.name: {"type": p.type, "description": p.description} for p in self.parameters
+            },
+            "required": [p.name for p in self.parameters if p.required],
+        }
+
+
+class Tool(Protocol):
+    """A tool the assistant can call."""
+
+    @property
+    def definition(self) -> ToolDefinition:
+        """What the model sees."""
+        ...
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Run with the model's parsed arguments; never raises for bad input."""
+        ...

@@ -1,0 +1,162 @@
+"""save_memory, update_memory and read_memory (FEAT-023, RFC-049 Phases 1-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from memsys.errors import MemEvalError
+from memsys.manager import MemoryManager
+from memsys.sections import section_for_category
+from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
+from memsys.tools.descriptions import Variant
+
+__all__ = [
+    "DEDUP_MIN_CHARS",
+    "MAX_CONTENT_LENGTH",
+    "PREVIEW_CHARS",
+    "ReadMemoryTool",
+    "SaveMemoryTool",
+    "UpdateMemoryTool",
+    "definition_from_variant",
+]
+
+MAX_CONTENT_LENGTH = 5_000
+DEDUP_MIN_CHARS = 20
+PREVIEW_CHARS = 500
+
+
+def definition_from_variant(
+    variant: Variant, name: str, optional: tuple[str, ...] = ()
+) -> ToolDefinition:
+    """Build tool ``name``'s definition from ``variant``; ``optional`` params are not required."""
+    text = variant.tool(name)
+    params = tuple(
+        ToolParameter(pname, pdesc, required=pname not in optional)
+        for pname, pdesc in text.parameters
+    )
+    return ToolDefinition(name, text.description, params)
+
+
+def _string_arg(arguments: Mapping[str, object], name: str) -> str | None:
+    value = arguments.get(name)
+    return value.strip() if isinstance(value, str) else None
+
+
+class SaveMemoryTool:
+    """save_memory: validate, check for an exact duplicate, save, return a memory preview.
+
+    With ``sectioned`` (the guardrails policy) the entry goes under the section of its
+    ``category`` (none or unknown -> Notes); without it, it is appended (FEAT-023).
+    """
+
+    def __init__(self, manager: MemoryManager, variant: Variant, *, sectioned: bool) -> None:
+        self._manager = manager
+        self._sectioned = sectioned
+        self._definition = definition_from_variant(variant, "save_memory", optional=("category",))
+
+    @property
+    def definition(self) -> ToolDefinition:
+        """What the model sees."""
+        return self._definition
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Save ``content``; see the class docstring."""
+        content = _string_arg(arguments, "content")
+        if not content:
+            return ToolResult.error(
+                ToolErrorCode.VALIDATION_ERROR,
+                "Parameter 'content' is required and must be non-empty.",
+            )
+        if len(content) > MAX_CONTENT_LENGTH:
+            return ToolResult.error(
+                ToolErrorCode.VALIDATION_ERROR,
+                f"Parameter 'content' must be {MAX_CONTENT_LENGTH} characters or less. "
+                f"Current length: {len(content)}.",
+            )
+        try:
+            existing = self._manager.read_long_term_memory()
+            if len(content) > DEDUP_MIN_CHARS and content.lower() in existing.lower():
+                return ToolResult.error(
+                    ToolErrorCode.DUPLICATE_DETECTED,
+                    "This content already exists in MEMORY.md. "
+                    "Use update_memory to modify existing entries.",
+                )
+            category = _string_arg(arguments, "category")
+            section = section_for_category(category).value if self._sectioned else None
+            self._manager.save_to_long_term_memory(content, section)
+        except (OSError, MemEvalError) as exc:
+            return ToolResult.error(ToolErrorCode.SAVE_FAILED, f"Failed to save memory: {exc}")
+        preview = existing
+        if len(existing) > PREVIEW_CHARS:
+            preview = existing[:PREVIEW_CHARS] + f"\n... (truncated, {len(existing)} chars total)"
+        return ToolResult.success(
+            "Memory saved successfully.\n\n"
+            "Current MEMORY.md content (for reference -- avoid saving duplicates):\n" + preview
+        )
+
+
+class UpdateMemoryTool:
+    """update_memory (RFC-049 2B): replace or delete exactly one occurrence of a text."""
+
+    def __init__(self, manager: MemoryManager, variant: Variant) -> None:
+        self._manager = manager
+        self._definition = definition_from_variant(variant, "update_memory")
+
+    @property
+    def definition(self) -> ToolDefinition:
+        """What the model sees."""
+        return self._definition
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Apply the update; every RFC-049 error case maps to its code and message."""
+        old_text = _string_arg(arguments, "old_text")
+        if not old_text:
+            return ToolResult.error(
+                ToolErrorCode.VALIDATION_ERROR,
+                "Parameter 'old_text' is required and must be non-empty.",
+            )
+        new_text = _string_arg(arguments, "new_text") or ""
+        if old_text == new_text:
+            return ToolResult.error(
+                ToolErrorCode.VALIDATION_ERROR,
+                "old_text and new_text are identical. No update needed.",
+            )
+        try:
+            matches = self._manager.update_long_term_memory(old_text, new_text)
+        except (OSError, MemEvalError) as exc:
+            return ToolResult.error(ToolErrorCode.UPDATE_FAILED, f"Failed to update memory: {exc}")
+        if matches == 0:
+            return ToolResult.error(
+                ToolErrorCode.NOT_FOUND,
+                "The specified text was not found in MEMORY.md. "
+                "Check the memory section in the system prompt for the exact wording.",
+            )
+        if matches > 1:
+            return ToolResult.error(
+                ToolErrorCode.AMBIGUOUS_MATCH,
+                f"The specified text matches {matches} locations in MEMORY.md. "
+                "Provide more surrounding context to make the match unique.",
+            )
+        action = "deleted" if not new_text else "updated"
+        return ToolResult.success(f"Memory entry {action} successfully.")
+
+
+class ReadMemoryTool:
+    """read_memory: the whole of MEMORY.md."""
+
+    def __init__(self, manager: MemoryManager, variant: Variant) -> None:
+        self._manager = manager
+        self._definition = definition_from_variant(variant, "read_memory")
+
+    @property
+    def definition(self) -> ToolDefinition:
+        """What the model sees."""
+        return self._definition
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Return MEMORY.md, or say that it is empty."""
+        try:
+            content = self._manager.read_long_term_memory()
+        except (OSError, MemEvalError) as exc:
+            return ToolResult.error(ToolErrorCode.READ_FAILED, f"Failed to read memory: {exc}")
+        return ToolResult.success(content if content.strip() else "MEMORY.md is empty.")
