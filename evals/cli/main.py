@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from evals.cli import demo, memory
+from evals.cli import bench, demo, memory
 from evals.cli._common import EXIT_USAGE
 from memsys.errors import MemEvalError
 
@@ -15,6 +15,7 @@ __all__ = ["build_parser", "main"]
 
 # Each subcommand module exposes register(subparsers); adding a command is one line here.
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    bench.register,
     demo.register,
     memory.register,
 )

@@ -1,0 +1,3 @@
+"""Benchmarks: each module exposes ``add_arguments(parser)`` and ``run(args) -> int``."""
+
+__all__: list[str] = []

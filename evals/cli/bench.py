@@ -1,0 +1,41 @@
+"""``memeval bench NAME``: benchmarks that print their figures (never timed unit tests)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from types import ModuleType
+
+__all__ = ["BENCHMARKS", "register"]
+
+# name -> (module under evals.bench, one-line help). Modules load only when chosen, so the
+# CLI starts fast and a benchmark's heavy imports stay out of the others.
+BENCHMARKS: dict[str, tuple[str, str]] = {
+    "search": ("evals.bench.search", "index build, query embed and hybrid search latency"),
+    "replay": ("evals.bench.replay", "cassette replay overhead per call"),
+}
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(BENCHMARKS[name][0])
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``bench`` and one subcommand per benchmark."""
+    bench = sub.add_parser("bench", help="run a benchmark and print its figures")
+    bsub = bench.add_subparsers(dest="bench_command", required=True, metavar="BENCHMARK")
+    for name, (_, help_text) in BENCHMARKS.items():
+        parser = bsub.add_parser(name, help=help_text, description=help_text)
+        parser.set_defaults(handler=lambda a, n=name: _module(n).run(a))
+        parser.set_defaults(_bench_name=name)
+        # Arguments are added lazily only for the chosen benchmark would need two passes;
+        # the modules are light to import at the top level, so add them now.
+        _module_arguments(name, parser)
+
+
+def _module_arguments(name: str, parser: argparse.ArgumentParser) -> None:
+    try:
+        module = _module(name)
+    except ModuleNotFoundError:
+        return
+    module.add_arguments(parser)

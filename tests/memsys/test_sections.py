@@ -1,0 +1,101 @@
+"""Sectioned MEMORY.md (RFC-049 3A-3C): section operations and category mapping."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memsys.sections import (
+    HEADER,
+    STANDARD_SECTIONS,
+    append_to_section,
+    build_structured_memory,
+    parse_entries,
+    parse_sections,
+    section_for_category,
+)
+
+
+def test_append_to_section_with_empty_file_creates_structured_document() -> None:
+    text = append_to_section(None, "Preferences", "Prefers dark mode")
+    assert text.startswith(HEADER + "\n")
+    assert [line[3:] for line in text.splitlines() if line.startswith("## ")] == list(
+        STANDARD_SECTIONS
+    )
+    assert parse_sections(text)["Preferences"] == "- Prefers dark mode"
+    assert parse_sections(text)["Notes"] == ""
+
+
+def test_append_to_existing_section_inserts_at_its_end() -> None:
+    doc = build_structured_memory({"Preferences": "Prefers dark mode"})
+    text = append_to_section(doc, "Preferences", "- Likes long-form writing")
+    assert parse_sections(text)["Preferences"] == "- Prefers dark mode\n- Likes long-form writing"
+    # The blank line between sections survives the insert.
+    assert "- Likes long-form writing\n\n## Interests" in text
+
+
+def test_append_to_missing_section_creates_it_at_the_end() -> None:
+    text = append_to_section("# Long-term Memory\n\n## Preferences\n- a\n", "Projects", "memeval")
+    assert text.endswith("## Projects\n- memeval\n")
+    assert parse_sections(text) == {"Preferences": "- a", "Projects": "- memeval"}
+
+
+def test_append_to_unstructured_file_adds_the_section() -> None:
+    text = append_to_section("User likes tea.\n", "Notes", "Has a cat")
+    assert text == "User likes tea.\n\n## Notes\n- Has a cat\n"
+
+
+def test_parse_sections_reads_all_sections() -> None:
+    doc = (
+        "# Long-term Memory\n\n## User Profile\n- Software engineer\n\n"
+        "## Preferences\n- Prefers dark mode\n- Longer-form content\n\n## Interests\n"
+    )
+    assert parse_sections(doc) == {
+        "User Profile": "- Software engineer",
+        "Preferences": "- Prefers dark mode\n- Longer-form content",
+        "Interests": "",
+    }
+
+
+def test_parse_sections_edge_cases() -> None:
+    assert parse_sections("") == {}
+    assert parse_sections("just text\n- and a bullet\n") == {}
+    assert parse_sections("## Empty\n## Also empty\n") == {"Empty": "", "Also empty": ""}
+
+
+def test_category_maps_to_section_and_unknown_goes_to_notes() -> None:
+    assert section_for_category("preferences").value == "Preferences"
+    assert section_for_category("  Profile ").value == "User Profile"
+    assert section_for_category("interests").value == "Interests"
+    assert section_for_category("workflow").value == "Workflow"
+    assert section_for_category("projects").value == "Projects"
+    assert section_for_category("hobbies").value == "Notes"
+    assert section_for_category(None).value == "Notes"
+
+
+def test_parse_entries_handles_bullets_paragraphs_and_placeholders() -> None:
+    doc = "# Long-term Memory\n\n## Projects\n(empty)\n\n## Notes\n- a\n  continued\n- b\n\nfree text\n"
+    entries = parse_entries(doc)
+    assert [(e.text, e.section, e.line_start, e.line_end) for e in entries] == [
+        ("a continued", "Notes", 7, 8),
+        ("b", "Notes", 9, 9),
+        ("free text", "Notes", 11, 11),
+    ]
+
+
+entry_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=40
+).filter(lambda s: s.strip() and not s.strip().startswith(("#", "-", "(", "*", "+")))
+
+
+@given(st.lists(st.tuples(st.sampled_from(STANDARD_SECTIONS), entry_text), max_size=12))
+def test_appended_entries_parse_back_in_their_sections(pairs: list[tuple[str, str]]) -> None:
+    text: str | None = None
+    for section, entry in pairs:
+        text = append_to_section(text, section, entry)
+    parsed = [(e.section, e.text) for e in parse_entries(text or "")]
+    expected = [(s, e.strip()) for s, e in pairs]
+    assert sorted(parsed) == sorted(expected)
+    for section in {s for s, _ in pairs}:
+        in_order = [e.strip() for s, e in pairs if s == section]
+        assert [t for s, t in parsed if s == section] == in_order
