@@ -18,6 +18,8 @@ __all__ = [
     "SaveMemoryTool",
     "UpdateMemoryTool",
     "definition_from_variant",
+    "string_arg",
+    "validate_content",
 ]
 
 MAX_CONTENT_LENGTH = 5_000
@@ -37,9 +39,28 @@ def definition_from_variant(
     return ToolDefinition(name, text.description, params)
 
 
-def _string_arg(arguments: Mapping[str, object], name: str) -> str | None:
+def string_arg(arguments: Mapping[str, object], name: str) -> str | None:
+    """The trimmed string argument ``name``, or None when absent or not a string."""
     value = arguments.get(name)
     return value.strip() if isinstance(value, str) else None
+
+
+def validate_content(arguments: Mapping[str, object]) -> str | ToolResult:
+    """save_memory's ``content`` check (FEAT-023 / RFC-049 2A): the trimmed content, or the
+    validation error to return."""
+    content = string_arg(arguments, "content")
+    if not content:
+        return ToolResult.error(
+            ToolErrorCode.VALIDATION_ERROR,
+            "Parameter 'content' is required and must be non-empty.",
+        )
+    if len(content) > MAX_CONTENT_LENGTH:
+        return ToolResult.error(
+            ToolErrorCode.VALIDATION_ERROR,
+            f"Parameter 'content' must be {MAX_CONTENT_LENGTH} characters or less. "
+            f"Current length: {len(content)}.",
+        )
+    return content
 
 
 class SaveMemoryTool:
@@ -61,18 +82,9 @@ class SaveMemoryTool:
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Save ``content``; see the class docstring."""
-        content = _string_arg(arguments, "content")
-        if not content:
-            return ToolResult.error(
-                ToolErrorCode.VALIDATION_ERROR,
-                "Parameter 'content' is required and must be non-empty.",
-            )
-        if len(content) > MAX_CONTENT_LENGTH:
-            return ToolResult.error(
-                ToolErrorCode.VALIDATION_ERROR,
-                f"Parameter 'content' must be {MAX_CONTENT_LENGTH} characters or less. "
-                f"Current length: {len(content)}.",
-            )
+        content = validate_content(arguments)
+        if isinstance(content, ToolResult):
+            return content
         try:
             existing = self._manager.read_long_term_memory()
             if len(content) > DEDUP_MIN_CHARS and content.lower() in existing.lower():
@@ -81,7 +93,7 @@ class SaveMemoryTool:
                     "This content already exists in MEMORY.md. "
                     "Use update_memory to modify existing entries.",
                 )
-            category = _string_arg(arguments, "category")
+            category = string_arg(arguments, "category")
             section = section_for_category(category).value if self._sectioned else None
             self._manager.save_to_long_term_memory(content, section)
         except (OSError, MemEvalError) as exc:
@@ -109,13 +121,13 @@ class UpdateMemoryTool:
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Apply the update; every RFC-049 error case maps to its code and message."""
-        old_text = _string_arg(arguments, "old_text")
+        old_text = string_arg(arguments, "old_text")
         if not old_text:
             return ToolResult.error(
                 ToolErrorCode.VALIDATION_ERROR,
                 "Parameter 'old_text' is required and must be non-empty.",
             )
-        new_text = _string_arg(arguments, "new_text") or ""
+        new_text = string_arg(arguments, "new_text") or ""
         if old_text == new_text:
             return ToolResult.error(
                 ToolErrorCode.VALIDATION_ERROR,

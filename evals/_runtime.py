@@ -1,0 +1,107 @@
+"""The memory system wired together for one scenario run (the app's DI module)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from memsys.agent import AssistantLoop
+from memsys.clock import ManualClock
+from memsys.compaction import MemoryCompactor
+from memsys.dailylog import DailyLogWriter
+from memsys.events import Emit
+from memsys.injector import MemoryInjector
+from memsys.llm import LLMClient, make_client
+from memsys.llm import sim as _sim  # noqa: F401  (registers the sim/ provider)
+from memsys.manager import MemoryManager
+from memsys.policies import PolicyContext, WritePolicy, make_policy
+from memsys.search.embedder import Embedder, EmbedderUnavailable, default_embedder
+from memsys.search.engine import MemorySearch
+from memsys.sessions import SessionStore
+from memsys.tools import load_variant
+from memsys.tools.search_tool import SearchMemoryTool
+from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs
+
+__all__ = ["BASE_PROMPT", "Runtime", "build_runtime", "shared_embedder"]
+
+log = logging.getLogger(__name__)
+
+BASE_PROMPT = (
+    "You are OneClaw, a helpful personal assistant. You have a long-term memory: its "
+    "content is below, and you can change it with the memory tools."
+)
+
+
+def shared_embedder() -> Embedder | None:
+    """The process-wide MiniLM embedder, or None (BM25-only) when it cannot load."""
+    try:
+        embedder = default_embedder()
+        embedder.embed(["warm-up"])
+    except EmbedderUnavailable as exc:
+        log.warning("embedding model unavailable, search is BM25-only: %s", exc)
+        return None
+    return embedder
+
+
+@dataclass
+class Runtime:
+    """Every component of one run."""
+
+    clock: ManualClock
+    manager: MemoryManager
+    client: LLMClient
+    policy: WritePolicy
+    search: MemorySearch
+    sessions: SessionStore
+    runner: DeferredRunner
+    triggers: MemoryTriggerManager
+    injector: MemoryInjector
+    loop: AssistantLoop
+
+
+def build_runtime(
+    memory_dir: Path,
+    start: datetime,
+    model: str,
+    policy_name: str,
+    variant_name: str,
+    embedder: Embedder | None,
+    emit: Emit,
+    client: LLMClient | None = None,
+) -> Runtime:
+    """Wire the memory system for one run; ``client`` overrides building one from ``model``."""
+    clock = ManualClock(start)
+    manager = MemoryManager(memory_dir, clock)
+    search = MemorySearch(memory_dir, embedder)
+    manager.add_listener(search)
+    client = client or make_client(model)
+    variant = load_variant(variant_name)
+    embed = embedder.embed if embedder is not None else None
+    policy = make_policy(policy_name, PolicyContext(manager, client, variant, embed, emit))
+    sessions = SessionStore()
+    runner = DeferredRunner()
+    triggers = MemoryTriggerManager(
+        sessions,
+        DailyLogWriter(manager, client, policy),
+        policy,
+        MemoryCompactor(manager, client),
+        clock,
+        runner,
+        TriggerPrefs(memory_dir),
+        emit,
+    )
+    tools = [*policy.tools(), SearchMemoryTool(search, variant, lambda: clock.now().date())]
+    return Runtime(
+        clock,
+        manager,
+        client,
+        policy,
+        search,
+        sessions,
+        runner,
+        triggers,
+        MemoryInjector(manager, search),
+        AssistantLoop(client, tools),
+    )

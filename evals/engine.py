@@ -1,0 +1,336 @@
+"""The scenario engine: replays a scenario's days and events against the memory system.
+
+Each day the simulated clock moves to the day's date; the app comes to the foreground
+(day-change check), the events run in order, and the app goes to the background at the end
+of the day. Trigger jobs queue on a :class:`DeferredRunner` and run right after the event
+that fired them, so a run is deterministic. Everything is written to a JSONL trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from datetime import time as dtime
+from pathlib import Path
+
+from evals._runtime import BASE_PROMPT, Runtime, build_runtime
+from evals.cassettes import step as cassette_step
+from evals.scenario import Event, Scenario
+from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from memsys.events import MemoryEvent
+from memsys.llm import LLMClient, LLMError, ModelKind
+from memsys.search.embedder import Embedder
+from memsys.triggers import should_fire_switch
+
+__all__ = ["DAY_START", "RunSpec", "run_scenario"]
+
+DAY_START = dtime(8, 0)
+DAY_END = dtime(23, 0)
+DEFAULT_SESSION = "main"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One cell of a run: which scenario, model, policy and variant, and where to write."""
+
+    scenario: Scenario
+    """The loaded scenario."""
+    scenario_file: Path
+    """Where it came from."""
+    model: str
+    """``provider/model``."""
+    policy: str
+    """Write policy name."""
+    variant: str
+    """Tool-description variant."""
+    out_dir: Path
+    """Gets ``trace.jsonl`` and ``memory/``."""
+    repeat: int = 1
+    """Repeat number (1-based)."""
+    cassette: str | None = None
+    """Cassette path used for a real model (for the trace)."""
+
+
+class _Run:
+    def __init__(self, spec: RunSpec, rt: Runtime, trace: TraceWriter) -> None:
+        self.spec, self.rt, self.trace = spec, rt, trace
+        self.day = 0
+        self.step = "setup"
+        self.errors: list[str] = []
+        self._handlers: dict[str, Callable[[Event], None]] = {
+            "user": self._user,
+            "model_switch": self._model_switch,
+            "session_switch": self._session_switch,
+            "new_session": self._new_session,
+            "app_background": lambda e: self.rt.triggers.on_app_background(),
+            "app_foreground": lambda e: self._foreground(),
+            "manual_edit": self._manual_edit,
+            "compact": lambda e: self.rt.triggers.force_compact(),
+            "restore_backup": self._restore,
+            "search": self._search,
+            "expect": self._expect,
+        }
+
+    # -- tracing -------------------------------------------------------------------------------
+
+    def record(self, kind: str, **fields: object) -> None:
+        now = self.rt.clock.now().isoformat(timespec="seconds")
+        self.trace.write(kind, now, self.day, self.step, **fields)
+
+    def emit(self, event: MemoryEvent) -> None:
+        self.record(event.kind, **dict(event.data))
+
+    @contextlib.contextmanager
+    def at_step(self, label: str) -> Iterator[None]:
+        self.step = label
+        with cassette_step(f"{self.spec.scenario.name}: {label}"):
+            yield
+
+    # -- the run -------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        scenario = self.spec.scenario
+        for index, day in enumerate(scenario.days):
+            self.day = index + 1
+            today = scenario.start_date + timedelta(days=index)
+            self.rt.clock.set(max(self.rt.clock.now(), datetime.combine(today, DAY_START)))
+            with self.at_step(f"day {self.day} open app"):
+                self.record("event", type="app_foreground", implicit=True)
+                self._foreground()
+            for number, event in enumerate(day.events, start=1):
+                self._advance(today, event)
+                with self.at_step(f"day {self.day} #{number} {event.type}"):
+                    self.record(
+                        "event",
+                        type=event.type,
+                        **event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}),
+                    )
+                    self._handlers[event.type](event)
+                    self.rt.runner.drain()
+            self._advance(today, None, DAY_END)
+            with self.at_step(f"day {self.day} close app"):
+                self.record("event", type="app_background", implicit=True)
+                self.rt.triggers.on_app_background()
+                self.rt.runner.drain()
+                self._snapshot("snapshot")
+
+    def _advance(self, today: object, event: Event | None, at: dtime | None = None) -> None:
+        wanted = at or (event.time_of_day() if event else None)
+        now = self.rt.clock.now()
+        target = datetime.combine(now.date(), wanted) if wanted else now + timedelta(minutes=1)
+        self.rt.clock.set(max(target, now + timedelta(seconds=1)))
+
+    def _foreground(self) -> None:
+        self.rt.triggers.on_app_foreground()
+        self.rt.runner.drain()
+
+    def _snapshot(self, kind: str, **extra: object) -> None:
+        storage = self.rt.manager.storage
+        memory = self.rt.manager.read_long_term_memory()
+        self.record(
+            kind,
+            date=self.rt.clock.now().date().isoformat(),
+            memory_md=memory,
+            chars=len(memory),
+            backups=storage.list_backups(),
+            daily_logs=[p.name for p in storage.list_daily_logs()],
+            **extra,
+        )
+
+    # -- events --------------------------------------------------------------------------------
+
+    def _user(self, event: Event) -> None:
+        text = event.user or ""
+        if event.screenshot:
+            text += f"\n[Screenshot: {event.screenshot}]"
+        self._turn(text)
+
+    def _model_switch(self, event: Event) -> None:
+        assert event.model_switch is not None
+        # The app shows the switch in the conversation; the model under test stays the same.
+        self._turn(
+            f"[App] The user switched the default model from "
+            f"{event.model_switch.from_model} to {event.model_switch.to_model}."
+        )
+
+    def _turn(self, text: str) -> None:
+        rt = self.rt
+        session = rt.sessions.active() or rt.sessions.open(self._new_session_id())
+        injection = rt.injector.build_system_prompt(BASE_PROMPT, text, rt.clock.now().date())
+        self.record(
+            "injection",
+            tokens=injection.tokens,
+            hits=len(injection.hits),
+            dropped=len(injection.dropped),
+            memory_lines_cut=injection.memory_lines_cut,
+            error=injection.error,
+        )
+        history = [m.message for m in session.messages]
+        try:
+            turn = rt.loop.run_turn(injection.prompt, history, text)
+        except LLMError as exc:
+            self.errors.append(f"{self.step}: {exc}")
+            self.record("error", where="chat", message=str(exc))
+            from memsys.llm import Message, Role
+
+            rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
+            return
+        for call in turn.model_calls:
+            self.record(
+                "model_call",
+                purpose=call.purpose.value,
+                input_tokens=call.usage.input_tokens,
+                output_tokens=call.usage.output_tokens,
+                latency_ms=round(call.latency_ms, 3),
+                stop_reason=call.stop_reason.value,
+            )
+        for ex in turn.tool_executions:
+            self.record(
+                "tool_call",
+                name=ex.call.name,
+                arguments=ex.call.arguments,
+                ok=ex.result.ok,
+                code=ex.result.code.value if ex.result.code else None,
+                message=ex.result.message[:300],
+            )
+        for message in turn.messages:
+            rt.sessions.add(session, message, rt.clock.now())
+
+    def _new_session_id(self) -> str:
+        if DEFAULT_SESSION not in self.rt.sessions.sessions:
+            return DEFAULT_SESSION
+        return f"session-{len(self.rt.sessions.sessions) + 1}"
+
+    def _session_switch(self, event: Event) -> None:
+        sessions = self.rt.sessions
+        target, previous = event.session_switch or "", sessions.active_id
+        sessions.open(target)  # initialize(target): creates it when new
+        if should_fire_switch(previous, target, set(sessions.sessions)):
+            assert previous is not None
+            self.rt.triggers.on_session_switch(previous)
+        else:
+            self.record("trigger", trigger="session_switch", fired=False, session=previous)
+
+    def _new_session(self, event: Event) -> None:
+        # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
+        self.rt.sessions.active_id = None
+        self.record("trigger", trigger="session_switch", fired=False, reason="initialize(None)")
+
+    def _manual_edit(self, event: Event) -> None:
+        edit, manager = event.manual_edit, self.rt.manager
+        assert edit is not None
+        current = manager.read_long_term_memory()
+        if edit.text is not None:
+            new = edit.text
+        elif edit.append is not None:
+            new = f"{current.rstrip()}\n{edit.append}\n" if current.strip() else edit.append + "\n"
+        else:
+            assert edit.replace is not None
+            new = current.replace(edit.replace["old"], edit.replace["new"], 1)
+        manager.write_long_term_memory(new)
+        self.rt.policy.on_manual_edit()
+
+    def _restore(self, event: Event) -> None:
+        storage = self.rt.manager.storage
+        backups = storage.list_backups()
+        name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
+        if not name or name == "latest":
+            self.record("restore", name=None, ok=False, reason="no backups")
+            return
+        expected = (
+            (storage.memory_dir / name).read_text(encoding="utf-8") if name in backups else None
+        )
+        ok = self.rt.manager.restore_from_backup(name)
+        self.rt.policy.on_manual_edit()
+        restored = self.rt.manager.read_long_term_memory()
+        self.record("restore", name=name, ok=ok, round_trip=ok and restored == expected)
+
+    def _search(self, event: Event) -> None:
+        probe = event.search
+        assert probe is not None
+        started = time.perf_counter()
+        hits = self.rt.search.search(probe.query, self.rt.clock.now().date(), k=probe.k)
+        latency = (time.perf_counter() - started) * 1000
+        self.record(
+            "search_probe",
+            query=probe.query,
+            k=probe.k,
+            expected=probe.expect_sources,
+            latency_ms=round(latency, 3),
+            hits=[
+                {
+                    "source": h.source,
+                    "line_start": h.line_start,
+                    "line_end": h.line_end,
+                    "score": round(h.score, 4),
+                }
+                for h in hits
+            ],
+        )
+
+    def _expect(self, event: Event) -> None:
+        assert event.expect is not None
+        self.record(
+            "checkpoint",
+            label=event.expect.label,
+            expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
+            memory_md=self.rt.manager.read_long_term_memory(),
+        )
+
+
+def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | None = None) -> Path:
+    """Run one cell; returns the trace path. ``out_dir`` is replaced."""
+    if spec.out_dir.exists():
+        shutil.rmtree(spec.out_dir)
+    spec.out_dir.mkdir(parents=True)
+    scenario = spec.scenario
+    start = datetime.combine(scenario.start_date, DAY_START)
+    trace_path = spec.out_dir / TRACE_FILE_NAME
+    with TraceWriter(trace_path) as trace:
+        holder: list[_Run] = []
+        rt = build_runtime(
+            spec.out_dir / "memory",
+            start,
+            spec.model,
+            spec.policy,
+            spec.variant,
+            embedder,
+            lambda e: holder[0].emit(e),
+            client,
+        )
+        run = _Run(spec, rt, trace)
+        holder.append(run)
+        kind = getattr(rt.client, "kind", ModelKind.REAL)
+        run.record(
+            "run_start",
+            schema_version=TRACE_SCHEMA_VERSION,
+            scenario=scenario.name,
+            scenario_file=str(spec.scenario_file),
+            description=scenario.description,
+            model=spec.model,
+            model_kind=str(kind),
+            policy=spec.policy,
+            variant=spec.variant,
+            repeat=spec.repeat,
+            start_date=scenario.start_date.isoformat(),
+            cassette=spec.cassette,
+            expect=scenario.expect.model_dump(by_alias=True),
+        )
+        run.run()
+        run.step = "end"
+        storage = rt.manager.storage
+        stats = getattr(rt.policy, "stats", None)
+        run.record(
+            "run_end",
+            memory_md=rt.manager.read_long_term_memory(),
+            backups=storage.list_backups(),
+            daily_logs=[p.name for p in storage.list_daily_logs()],
+            counters=dict(rt.policy.counters),
+            policy_stats=dict(stats()) if callable(stats) else {},
+            errors=run.errors,
+        )
+    return trace_path

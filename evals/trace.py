@@ -1,0 +1,103 @@
+"""The run trace: versioned JSONL that scorers and reports read without re-running.
+
+One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simulated
+time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
+Kinds and their fields:
+
+==============  ============================================================================
+run_start       schema_version, scenario, scenario_file, description, model, model_kind
+                (simulated|real), policy, variant, repeat, start_date, expect (the scenario's
+                end-of-run expectations, so re-scoring needs no scenario file), cassette
+event           type (user, model_switch, session_switch, ...) and the event's fields
+injection       tokens, hits, dropped, memory_lines_cut, error
+model_call      purpose, input_tokens, output_tokens, latency_ms, stop_reason
+tool_call       name, arguments (raw JSON text), ok, code, message
+trigger         trigger (first_launch, day_change, session_switch, app_background, ...)
+flush           trigger, session, outcome, messages, log_date, promoted, error
+compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,
+                lost_user_requested, error
+promotion       policy, text, outcome
+decision        policy, candidate, op, id, content, similar | malformed | error
+archive         policy, ids
+restore         name, ok
+search_probe    query, k, expected (sources), hits [{source, line_start, line_end, score}],
+                latency_ms
+checkpoint      label, expect (a checkpoint's expectations), memory_md
+snapshot        date, memory_md, chars, backups (names), daily_logs (names)  -- end of day
+run_end         memory_md, backups, daily_logs, counters (policy counters), policy_stats,
+                errors
+==============  ============================================================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from memsys.errors import MemEvalError
+
+__all__ = ["TRACE_FILE_NAME", "TRACE_SCHEMA_VERSION", "TraceError", "TraceWriter", "read_trace"]
+
+TRACE_SCHEMA_VERSION = 1
+TRACE_FILE_NAME = "trace.jsonl"
+
+
+class TraceError(MemEvalError):
+    """A trace file is missing, malformed or of another schema version."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+
+
+@dataclass
+class TraceWriter:
+    """Appends records to a trace file, flushing each line (a crashed run keeps its trace)."""
+
+    path: Path
+    _handle: IO[str] | None = None
+    _seq: int = 0
+
+    def __enter__(self) -> TraceWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = self.path.open("w", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle:
+            self._handle.close()
+
+    def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
+        """Append one record."""
+        assert self._handle is not None, "use TraceWriter as a context manager"
+        record = {"kind": kind, "seq": self._seq, "at": at, "day": day, "step": step, **fields}
+        self._handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._handle.flush()
+        self._seq += 1
+
+
+def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
+    """Records of a trace file, checked for schema version.
+
+    Raises:
+        TraceError: missing file, a line that is not JSON, or another schema version.
+    """
+    if not path.is_file():
+        raise TraceError(path, "no trace file; run `memeval run` first")
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise TraceError(path, f"line {number} is not JSON ({exc.msg})") from None
+            if number == 1:
+                version = record.get("schema_version")
+                if record.get("kind") != "run_start" or version != TRACE_SCHEMA_VERSION:
+                    raise TraceError(
+                        path,
+                        f"expected a run_start record of schema_version "
+                        f"{TRACE_SCHEMA_VERSION}, got {version!r}",
+                    )
+            yield record

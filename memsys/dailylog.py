@@ -1,0 +1,99 @@
+"""DailyLogWriter (FEAT-013): summarise a session's new messages into ``daily/DATE.md``.
+
+Only messages after the session's ``last_logged_message_id`` are sent; the pointer moves
+only after the log is written. If the model fails or answers out of format, nothing is
+written and the messages are picked up by the next trigger (FEAT-013 error scenario 2).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+
+from memsys.llm.base import ChatRequest, LLMClient, Message, Purpose, Role
+from memsys.manager import MemoryManager
+from memsys.policies.base import WritePolicy
+from memsys.prompts import MalformedOutput, daily_summary_prompt, parse_daily_summary
+from memsys.sessions import Session
+
+__all__ = ["DailyLogWriter", "FlushOutcome", "FlushResult"]
+
+log = logging.getLogger(__name__)
+
+
+class FlushOutcome(StrEnum):
+    """How a flush ended."""
+
+    WRITTEN = "written"
+    NOTHING_NEW = "nothing_new"
+    MODEL_FAILED = "model_failed"
+    MALFORMED = "malformed"
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    """What one flush did."""
+
+    outcome: FlushOutcome
+    """How it ended."""
+    session_id: str
+    """The session flushed."""
+    messages: int = 0
+    """Messages summarised (or attempted)."""
+    log_date: str | None = None
+    """The daily log written to."""
+    promoted: int = 0
+    """Facts handed to the write policy."""
+    error: str | None = None
+    """Why it was skipped."""
+
+
+class DailyLogWriter:
+    """Summarises sessions into daily logs and promotes flagged facts via the policy."""
+
+    def __init__(self, manager: MemoryManager, client: LLMClient, policy: WritePolicy) -> None:
+        self._manager = manager
+        self._client = client
+        self._policy = policy
+
+    def flush(self, session: Session) -> FlushResult:
+        """Log the session's unlogged messages."""
+        pending = session.unlogged()
+        if not pending:
+            return FlushResult(FlushOutcome.NOTHING_NEW, session.id)
+        request = ChatRequest(
+            (Message(Role.USER, daily_summary_prompt([m.message for m in pending])),),
+            purpose=Purpose.DAILY_SUMMARY,
+            max_tokens=800,
+        )
+        try:
+            summary = parse_daily_summary(self._client.complete(request).text)
+        except MalformedOutput as exc:
+            log.info("daily log skipped for %s: %s", session.id, exc)
+            return FlushResult(FlushOutcome.MALFORMED, session.id, len(pending), error=str(exc))
+        except Exception as exc:  # FEAT-013: model unavailable -> skip silently, retry later
+            log.info("daily log skipped for %s: %s", session.id, exc)
+            return FlushResult(FlushOutcome.MODEL_FAILED, session.id, len(pending), error=str(exc))
+        last = pending[-1]
+        day = last.at.date()
+        heading = f"## {pending[0].at:%H:%M}-{last.at:%H:%M} session {session.id}"
+        body = "\n".join(f"- {b}" for b in summary.bullets)
+        self._manager.storage.append_daily_log(day, f"{heading}\n{body}\n")
+        self._manager.notify_changed(self._manager.storage.daily_log_path(day))
+        session.last_logged_message_id = last.id
+        try:
+            self._policy.promote(summary.facts)
+        except Exception as exc:  # the log is written; a failed promotion must not re-log it
+            log.warning("promotion after daily log of %s failed: %s", session.id, exc)
+            return FlushResult(
+                FlushOutcome.WRITTEN,
+                session.id,
+                len(pending),
+                day.isoformat(),
+                0,
+                error=f"promotion failed: {exc}",
+            )
+        return FlushResult(
+            FlushOutcome.WRITTEN, session.id, len(pending), day.isoformat(), len(summary.facts)
+        )

@@ -1,0 +1,91 @@
+"""``sim/naive``: saves every statement and observation verbatim and never updates.
+
+It reproduces FEAT-049's field report: one entry per model switch, the same preference
+saved in several phrasings, screenshot trivia ("a colorful patterned area rug").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from memsys.llm.base import ChatRequest, Purpose
+from memsys.llm.sim._base import (
+    Handler,
+    SimModel,
+    chat_view,
+    decision_input,
+    last_user_prompt,
+    transcript_users,
+)
+from memsys.llm.sim._rules import APP_NOTICE_PREFIX
+
+__all__ = ["NaiveSim"]
+
+Calls = Sequence[tuple[str, dict[str, object]]]
+
+
+def _is_statement(text: str) -> bool:
+    return bool(text) and not text.rstrip().endswith("?")
+
+
+class NaiveSim(SimModel):
+    """Saves everything."""
+
+    def handlers(self) -> dict[Purpose, Handler]:
+        """One handler per role."""
+        return {
+            Purpose.CHAT: self._chat,
+            Purpose.DAILY_SUMMARY: self._summary,
+            Purpose.COMPACTION: self._compaction,
+            Purpose.UPDATE_DECISION: self._decision,
+        }
+
+    def _chat(self, request: ChatRequest) -> tuple[str, Calls]:
+        view = chat_view(request)
+        if view.answering_tool_results or "save_memory" not in view.tool_names:
+            return "Got it, I've noted that.", []
+        calls: list[tuple[str, dict[str, object]]] = []
+        if view.user_text.startswith(APP_NOTICE_PREFIX):
+            notice = view.user_text.removeprefix(APP_NOTICE_PREFIX).strip()
+            calls.append(("save_memory", {"content": notice}))
+        elif _is_statement(view.user_text):
+            calls.append(("save_memory", {"content": view.user_text}))
+        if view.screenshot:
+            calls.append(("save_memory", {"content": f"User's screenshot shows {view.screenshot}"}))
+        return ("Saving that to memory." if calls else "Sure, here is what I found."), calls
+
+    def _summary(self, request: ChatRequest) -> tuple[str, Calls]:
+        users = transcript_users(last_user_prompt(request))
+        bullets = [f"- {u[:200]}" for u in users] or ["- (no user messages)"]
+        facts = [
+            f"- [notes] {u.removeprefix(APP_NOTICE_PREFIX).strip()}"
+            for u in users
+            if _is_statement(u)
+        ] or ["- none"]
+        return "SUMMARY:\n" + "\n".join(bullets) + "\nLONG_TERM:\n" + "\n".join(facts), []
+
+    def _compaction(self, request: ChatRequest) -> tuple[str, Calls]:
+        # A weak compaction: drops exact repeated lines only, keeps everything else as is.
+        prompt = last_user_prompt(request)
+        body = prompt.split("MEMORY.md:\n\n", 1)[-1].split("\n\n## Instructions", 1)[0]
+        seen: set[str] = set()
+        kept = []
+        for line in body.splitlines():
+            key = line.strip().lower()
+            if key and key in seen:
+                continue
+            seen.add(key)
+            kept.append(line)
+        text = "\n".join(kept).strip()
+        if not text.startswith("# Long-term Memory"):
+            text = "# Long-term Memory\n\n" + text
+        return text + "\n", []
+
+    def _decision(self, request: ChatRequest) -> tuple[str, Calls]:
+        candidate = decision_input(last_user_prompt(request)).candidate
+        return (
+            '{"op": "ADD", "id": null, "content": '
+            + json.dumps(candidate, ensure_ascii=False)
+            + ', "category": "notes", "importance": 5}'
+        ), []

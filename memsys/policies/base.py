@@ -1,0 +1,103 @@
+"""Write policies: how memories get written, selectable per run so scenarios compare them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memsys.errors import UnknownNameError
+from memsys.events import Emit, MemoryEvent
+from memsys.llm.base import LLMClient
+from memsys.manager import MemoryManager
+from memsys.prompts import PromotedFact
+from memsys.tools.base import Tool
+from memsys.tools.descriptions import Variant
+
+__all__ = [
+    "EmbedFn",
+    "PolicyContext",
+    "WritePolicy",
+    "available_policies",
+    "make_policy",
+    "register_policy",
+]
+
+EmbedFn = Callable[[Sequence[str]], np.ndarray]
+"""Texts -> (n, dim) L2-normalised float32 vectors."""
+
+
+@dataclass(frozen=True)
+class PolicyContext:
+    """What a policy is built from."""
+
+    manager: MemoryManager
+    """The memory directory's manager."""
+    client: LLMClient
+    """The session's model (daily logs, compaction, decisions)."""
+    variant: Variant
+    """Tool descriptions."""
+    embed: EmbedFn | None
+    """Embedding function for similarity, or None (lexical fallback)."""
+    emit: Emit
+    """Where to report promotions and decisions."""
+
+
+class WritePolicy:
+    """Base class: the FEAT-023 defaults, overridden per policy."""
+
+    name = ""
+    """Registered name."""
+    compacts = False
+    """Whether RFC-049 compaction (auto on day change, manual button) applies."""
+    description = ""
+    """One line for reports."""
+
+    def __init__(self, ctx: PolicyContext) -> None:
+        self.ctx = ctx
+        self.counters: dict[str, int] = {}
+
+    def tools(self) -> list[Tool]:
+        """Memory tools the assistant gets (search_memory is added by the caller)."""
+        raise NotImplementedError
+
+    def promote(self, facts: Sequence[PromotedFact]) -> None:
+        """Write the facts a daily-log summary flagged for long-term memory."""
+        raise NotImplementedError
+
+    def on_day_change(self) -> None:
+        """Hook run after the day-change flush."""
+
+    def on_manual_edit(self) -> None:
+        """Hook run after the user edited MEMORY.md by hand."""
+
+    def count(self, key: str, n: int = 1) -> None:
+        """Bump a counter reported in the trace."""
+        self.counters[key] = self.counters.get(key, 0) + n
+
+    def report(self, kind: str, **data: object) -> None:
+        """Emit an event tagged with this policy."""
+        self.ctx.emit(MemoryEvent(kind, {"policy": self.name, **data}))
+
+
+_POLICIES: dict[str, type[WritePolicy]] = {}
+
+
+def register_policy(cls: type[WritePolicy]) -> type[WritePolicy]:
+    """Class decorator: make a policy selectable by its ``name``."""
+    _POLICIES[cls.name] = cls
+    return cls
+
+
+def available_policies() -> dict[str, str]:
+    """Registered policy names -> descriptions."""
+    return {name: cls.description for name, cls in sorted(_POLICIES.items())}
+
+
+def make_policy(name: str, ctx: PolicyContext) -> WritePolicy:
+    """Build policy ``name``."""
+    try:
+        return _POLICIES[name](ctx)
+    except KeyError:
+        raise UnknownNameError("write policy", name, list(_POLICIES)) from None

@@ -1,0 +1,56 @@
+"""The two MEMORY.md-file policies: ``append`` (FEAT-023) and ``guardrails`` (FEAT-049)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memsys.policies.base import WritePolicy, register_policy
+from memsys.prompts import PromotedFact
+from memsys.tools import ReadMemoryTool, SaveMemoryTool, Tool, UpdateMemoryTool
+
+__all__ = ["AppendPolicy", "GuardrailsPolicy"]
+
+
+@register_policy
+class AppendPolicy(WritePolicy):
+    """FEAT-023: save_memory appends to the end; no update tool, no compaction."""
+
+    name = "append"
+    description = "FEAT-023: save_memory appends, no update tool, no compaction"
+
+    def tools(self) -> list[Tool]:
+        """Only save_memory, appending."""
+        return [SaveMemoryTool(self.ctx.manager, self.ctx.variant, sectioned=False)]
+
+    def promote(self, facts: Sequence[PromotedFact]) -> None:
+        """FEAT-013: promoted facts are appended as they are."""
+        for fact in facts:
+            self.ctx.manager.save_to_long_term_memory(fact.text)
+            self.count("promoted")
+            self.report("promotion", text=fact.text, outcome="appended")
+
+
+@register_policy
+class GuardrailsPolicy(WritePolicy):
+    """FEAT-049: guardrail descriptions, read-before-write, update_memory, sections, compaction."""
+
+    name = "guardrails"
+    compacts = True
+    description = "FEAT-049: guardrails, read-before-write, update_memory, sections, compaction"
+
+    def tools(self) -> list[Tool]:
+        """save_memory into sections, update_memory, read_memory."""
+        return [
+            SaveMemoryTool(self.ctx.manager, self.ctx.variant, sectioned=True),
+            UpdateMemoryTool(self.ctx.manager, self.ctx.variant),
+            ReadMemoryTool(self.ctx.manager, self.ctx.variant),
+        ]
+
+    def promote(self, facts: Sequence[PromotedFact]) -> None:
+        """Promotions go through save_memory, so its duplicate check applies to them too."""
+        save = SaveMemoryTool(self.ctx.manager, self.ctx.variant, sectioned=True)
+        for fact in facts:
+            result = save.execute({"content": fact.text, "category": fact.category})
+            outcome = "saved" if result.ok else (result.code.value if result.code else "error")
+            self.count(f"promotion_{outcome}")
+            self.report("promotion", text=fact.text, outcome=outcome)

@@ -1,0 +1,264 @@
+"""MemoryTriggerManager (FEAT-023, RFC-049 3G): when daily logs are flushed and compaction runs.
+
+- ``on_session_switch(previous)``: flush ``previous``. The caller fires it only between two
+  different existing sessions, never for ``initialize(None)`` (see :func:`should_fire_switch`).
+- ``on_app_background()``: flush the active session; never compacts.
+- ``on_app_foreground()``: compare today with the stored last active date (a JSON file in the
+  memory directory, the app's SharedPreferences). First launch stores the date without a
+  flush; a different date runs the day-change job: flush the active session, then
+  compact-if-needed (at most once per day), then store the new date — after the flush, so a
+  crash mid-flush re-fires it; a failed flush still stores the date.
+- Flushes never block the caller: they go to a :class:`BackgroundRunner`, and one lock
+  serialises them (the app's Mutex).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import date
+from pathlib import Path
+from typing import Protocol
+
+from memsys._atomic import atomic_write_text
+from memsys.clock import Clock
+from memsys.compaction import CompactionResult, MemoryCompactor
+from memsys.dailylog import DailyLogWriter
+from memsys.events import Emit, MemoryEvent, discard
+from memsys.policies.base import WritePolicy
+from memsys.sessions import SessionStore
+
+__all__ = [
+    "PREFS_FILE_NAME",
+    "BackgroundRunner",
+    "DeferredRunner",
+    "MemoryTriggerManager",
+    "ThreadRunner",
+    "TriggerPrefs",
+    "should_fire_switch",
+]
+
+log = logging.getLogger(__name__)
+
+PREFS_FILE_NAME = "memory_trigger_prefs.json"
+Job = Callable[[], None]
+
+
+class BackgroundRunner(Protocol):
+    """Runs trigger jobs off the conversation's path."""
+
+    def submit(self, job: Job) -> None:
+        """Schedule ``job``; returns at once."""
+        ...
+
+
+class ThreadRunner:
+    """Runs jobs on worker threads, as the app's coroutine scope does."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memory-trigger")
+        self._futures: list[Future[None]] = []
+
+    def submit(self, job: Job) -> None:
+        """Start ``job`` on a worker thread."""
+        self._futures.append(self._pool.submit(job))
+
+    def wait(self) -> None:
+        """Block until every submitted job has finished (tests and shutdown)."""
+        for future in self._futures:
+            future.result()
+        self._futures.clear()
+
+
+class DeferredRunner:
+    """Queues jobs and runs them when :meth:`drain` is called.
+
+    The scenario engine drains after each event, so runs are deterministic while the job
+    still happens after the triggering call has returned.
+    """
+
+    def __init__(self) -> None:
+        self._queue: list[Job] = []
+
+    def submit(self, job: Job) -> None:
+        """Queue ``job``."""
+        self._queue.append(job)
+
+    def drain(self) -> int:
+        """Run queued jobs (and any they queue) in order; returns how many ran."""
+        ran = 0
+        while self._queue:
+            self._queue.pop(0)()
+            ran += 1
+        return ran
+
+
+class TriggerPrefs:
+    """The stored last active date and last auto-compaction date (SharedPreferences)."""
+
+    def __init__(self, memory_dir: Path) -> None:
+        self.path = memory_dir / PREFS_FILE_NAME
+
+    def _load(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError):
+            log.warning("%s is unreadable; treating it as a first launch", self.path)
+            return {}
+        return (
+            {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+        )
+
+    def get(self, key: str) -> date | None:
+        """A stored date."""
+        value = self._load().get(key)
+        try:
+            return date.fromisoformat(value) if value else None
+        except ValueError:
+            return None
+
+    def set(self, key: str, value: date) -> None:
+        """Store a date."""
+        data = self._load()
+        data[key] = value.isoformat()
+        atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def should_fire_switch(previous: str | None, new: str | None, existing: set[str]) -> bool:
+    """FEAT-023: only from one existing session to a different existing one."""
+    return (
+        previous is not None and new is not None and previous != new and {previous, new} <= existing
+    )
+
+
+class MemoryTriggerManager:
+    """Fires daily-log flushes and day-change compaction."""
+
+    def __init__(
+        self,
+        sessions: SessionStore,
+        writer: DailyLogWriter,
+        policy: WritePolicy,
+        compactor: MemoryCompactor | None,
+        clock: Clock,
+        runner: BackgroundRunner,
+        prefs: TriggerPrefs,
+        emit: Emit = discard,
+    ) -> None:
+        self._sessions = sessions
+        self._writer = writer
+        self._policy = policy
+        self._compactor = compactor
+        self._clock = clock
+        self._runner = runner
+        self._prefs = prefs
+        self._emit = emit
+        self._flush_lock = threading.Lock()
+
+    def _fire(self, trigger: str, **data: object) -> None:
+        self._emit(MemoryEvent("trigger", {"trigger": trigger, **data}))
+
+    def _flush(self, session_id: str | None, trigger: str) -> None:
+        with self._flush_lock:
+            session = self._sessions.get(session_id) if session_id else None
+            if session is None:
+                self._emit(MemoryEvent("flush", {"trigger": trigger, "outcome": "no_session"}))
+                return
+            result = self._writer.flush(session)
+            self._emit(
+                MemoryEvent(
+                    "flush",
+                    {
+                        "trigger": trigger,
+                        "session": result.session_id,
+                        "outcome": result.outcome.value,
+                        "messages": result.messages,
+                        "log_date": result.log_date,
+                        "promoted": result.promoted,
+                        "error": result.error,
+                    },
+                )
+            )
+
+    def on_session_switch(self, previous_session_id: str) -> None:
+        """Flush the session being left (fire-and-forget)."""
+        self._fire("session_switch", session=previous_session_id)
+        self._runner.submit(lambda: self._flush(previous_session_id, "session_switch"))
+
+    def on_app_background(self) -> None:
+        """Flush the active session; no compaction here (RFC-049 3G)."""
+        active = self._sessions.active_id
+        self._fire("app_background", session=active)
+        self._runner.submit(lambda: self._flush(active, "app_background"))
+
+    def on_app_foreground(self) -> bool:
+        """Check for a day change; returns True when the day-change job was started."""
+        today = self._clock.now().date()
+        stored = self._prefs.get("last_active_date")
+        if stored is None:
+            self._prefs.set("last_active_date", today)
+            self._fire("first_launch", date=today.isoformat())
+            return False
+        if stored == today:
+            return False
+        self._fire(
+            "day_change",
+            previous=stored.isoformat(),
+            date=today.isoformat(),
+            session=self._sessions.active_id,
+        )
+        self._runner.submit(lambda: self._day_change_job(today))
+        return True
+
+    def _day_change_job(self, today: date) -> None:
+        try:
+            self._flush(self._sessions.active_id, "day_change")
+        except Exception:
+            log.warning("day-change flush failed; the stored date is updated anyway", exc_info=True)
+        try:
+            self._policy.on_day_change()
+            self._compact_if_needed(today)
+        except Exception:
+            log.warning("day-change compaction failed (non-fatal)", exc_info=True)
+        self._prefs.set("last_active_date", today)
+
+    def _compact_if_needed(self, today: date) -> None:
+        if self._compactor is None or not self._policy.compacts:
+            return
+        if self._prefs.get("last_compaction_date") == today:
+            self._emit(MemoryEvent("compaction", {"trigger": "auto", "outcome": "already_today"}))
+            return
+        result = self._compactor.compact_if_needed()
+        if result.backup is not None:
+            self._prefs.set("last_compaction_date", today)
+        self._emit(MemoryEvent("compaction", {"trigger": "auto", **compaction_fields(result)}))
+
+    def force_compact(self) -> None:
+        """The settings screen's compact button (runs now, under the long-term lock)."""
+        if self._compactor is None or not self._policy.compacts:
+            self._emit(
+                MemoryEvent(
+                    "compaction", {"trigger": "manual", "outcome": "not_supported_by_policy"}
+                )
+            )
+            return
+        result = self._compactor.force_compact()
+        self._emit(MemoryEvent("compaction", {"trigger": "manual", **compaction_fields(result)}))
+
+
+def compaction_fields(result: CompactionResult) -> dict[str, object]:
+    """A CompactionResult as JSON-ready fields."""
+    return {
+        "outcome": result.outcome.value,
+        "backup": result.backup,
+        "before_chars": result.before_chars,
+        "after_chars": result.after_chars,
+        "pruned": list(result.pruned),
+        "lost_user_requested": list(result.lost_user_requested),
+        "error": result.error,
+    }
