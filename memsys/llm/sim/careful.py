@@ -149,6 +149,6 @@ class CarefulSim(SimModel):
             op.update(op="UPDATE", id=best.id)
         if candidate.startswith(USER_REQUESTED_PREFIX):
             op["importance"] = 9
-        elif op["category"] == "profile":
+        elif op.get("category") == "profile":
             op["importance"] = 8
         return json.dumps(op, ensure_ascii=False), []

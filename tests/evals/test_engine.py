@@ -1,0 +1,89 @@
+"""The engine end to end, offline: both sim models under every policy, and the trace shows
+the day-change, session-switch and compaction triggers at the right moments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evals._runtime import shared_embedder
+from evals.engine import RunSpec, run_scenario
+from evals.scenario import load_scenario
+from memsys.policies import available_policies
+from memsys.search.embedder import Embedder
+
+WEEK = Path("scenarios/week-of-noise.yaml")
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder | None:
+    return shared_embedder()
+
+
+def run(
+    tmp_path: Path, embedder: Embedder | None, model: str, policy: str, scenario: Path = WEEK
+) -> list[dict[str, object]]:
+    spec = RunSpec(
+        load_scenario(scenario),
+        scenario,
+        model,
+        policy,
+        "v049-guardrails",
+        tmp_path / f"{model.replace('/', '_')}-{policy}",
+    )
+    trace = run_scenario(spec, embedder)
+    return [json.loads(line) for line in trace.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("policy", sorted(available_policies()))
+@pytest.mark.parametrize("model", ["sim/naive", "sim/careful"])
+def test_runs_end_to_end(
+    tmp_path: Path, embedder: Embedder | None, model: str, policy: str
+) -> None:
+    records = run(tmp_path, embedder, model, policy)
+    assert records[0]["kind"] == "run_start" and records[0]["model_kind"] == "simulated"
+    assert records[-1]["kind"] == "run_end" and records[-1]["errors"] == []
+    assert sum(r["kind"] == "snapshot" for r in records) == 6
+    assert any(r["kind"] == "tool_call" for r in records)
+    memory = str(records[-1]["memory_md"])
+    assert "shellfish" in memory.lower()
+    if model == "sim/naive" and policy == "append":
+        assert "rug" in memory  # the field report, reproduced
+    if model == "sim/careful" and policy == "guardrails":
+        assert "rug" not in memory and "switched the default model" not in memory
+        assert "light mode" in memory and "dark mode" not in memory
+
+
+def test_triggers_fire_at_the_right_moments(tmp_path: Path, embedder: Embedder | None) -> None:
+    records = run(tmp_path, embedder, "sim/careful", "guardrails")
+    fired = [
+        (r["step"], r["trigger"])
+        for r in records
+        if r["kind"] == "trigger" and r.get("fired", True)
+    ]
+    assert fired[0] == ("day 1 open app", "first_launch")
+    day_changes = [step for step, trigger in fired if trigger == "day_change"]
+    assert day_changes == [f"day {d} open app" for d in range(2, 7)]
+    switches = [step for step, trigger in fired if trigger == "session_switch"]
+    assert switches == ["day 2 #3 session_switch", "day 2 #5 session_switch"]
+    not_fired = [r["step"] for r in records if r["kind"] == "trigger" and r.get("fired") is False]
+    assert not_fired == ["day 3 #4 new_session"]  # initialize(None) never fires
+    compactions = [r for r in records if r["kind"] == "compaction"]
+    manual = [c for c in compactions if c["trigger"] == "manual"]
+    assert [c["step"] for c in manual] == ["day 4 #5 compact"] and manual[0]["backup"]
+    assert {c["step"] for c in compactions if c["trigger"] == "auto"} == set(day_changes)
+
+
+def test_auto_compaction_and_restore(tmp_path: Path, embedder: Embedder | None) -> None:
+    records = run(
+        tmp_path, embedder, "sim/careful", "guardrails", Path("scenarios/compaction-pressure.yaml")
+    )
+    auto = [r for r in records if r["kind"] == "compaction" and r["trigger"] == "auto"]
+    assert auto[0]["step"] == "day 2 open app" and auto[0]["outcome"] == "compacted"
+    assert int(auto[0]["before_chars"]) > 3000 > int(auto[0]["after_chars"])  # type: ignore[call-overload]
+    [restore] = [r for r in records if r["kind"] == "restore"]
+    assert restore["ok"] is True and restore["round_trip"] is True
+    assert "User requested: Never schedule meetings before 10am" in str(records[-1]["memory_md"])
+    assert len(records[-1]["backups"]) <= 5  # type: ignore[arg-type]

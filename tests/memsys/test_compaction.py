@@ -1,0 +1,186 @@
+"""MemoryCompactor: every RFC-049 compaction rule, plus the "User requested:" guard."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from pathlib import Path
+
+from memsys.clock import ManualClock
+from memsys.compaction import (
+    MAX_INPUT_CHARS,
+    SIZE_THRESHOLD_CHARS,
+    CompactionOutcome,
+    MemoryCompactor,
+)
+from memsys.llm import ChatRequest, ChatResponse, LLMError, ModelKind
+from memsys.llm.sim import CarefulSim
+from memsys.manager import MemoryManager
+from memsys.tools import SaveMemoryTool, load_variant
+from tests.helpers.fakes import FakeLLM, reply
+
+COMPACTED = "# Long-term Memory\n\n## Preferences\n- Prefers light mode in all apps\n"
+
+
+class Listener:
+    def __init__(self) -> None:
+        self.paths: list[Path] = []
+
+    def memory_changed(self, path: Path) -> None:
+        self.paths.append(path)
+
+
+def big_memory(extra: str = "") -> str:
+    lines = [f"- Fact number {i} about the user's long-running projects" for i in range(70)]
+    text = "# Long-term Memory\n\n## Notes\n" + "\n".join(lines) + "\n" + extra
+    assert len(text) >= SIZE_THRESHOLD_CHARS
+    return text
+
+
+def test_below_threshold_skips_without_backup_or_call(manager: MemoryManager) -> None:
+    manager.write_long_term_memory("- small\n")
+    llm = FakeLLM([])
+    result = MemoryCompactor(manager, llm).compact_if_needed()
+    assert result.outcome is CompactionOutcome.SKIPPED_BELOW_THRESHOLD
+    assert manager.storage.list_backups() == [] and llm.requests == []
+
+
+def test_above_threshold_backs_up_calls_model_and_overwrites(manager: MemoryManager) -> None:
+    original = big_memory()
+    manager.write_long_term_memory(original)
+    listener = Listener()
+    manager.add_listener(listener)
+    llm = FakeLLM([reply(COMPACTED)])
+    result = MemoryCompactor(manager, llm).compact_if_needed()
+    assert result.compacted
+    assert result.backup == "MEMORY_backup_2026-03-02_14-30-00.md"
+    assert (manager.storage.memory_dir / result.backup).read_text() == original
+    assert manager.read_long_term_memory() == COMPACTED
+    assert "MERGE duplicate entries" in llm.requests[0].messages[0].content
+    assert listener.paths == [manager.storage.memory_file]  # reindexed after the overwrite
+
+
+def test_empty_result_keeps_original_and_backup(manager: MemoryManager) -> None:
+    manager.write_long_term_memory(big_memory())
+    result = MemoryCompactor(manager, FakeLLM([reply("   ")])).compact_if_needed()
+    assert result.outcome is CompactionOutcome.REJECTED_SHORT
+    assert manager.read_long_term_memory() == big_memory()
+    assert manager.storage.list_backups() == [result.backup]
+
+
+def test_very_short_result_keeps_original(manager: MemoryManager) -> None:
+    manager.write_long_term_memory(big_memory())
+    result = MemoryCompactor(manager, FakeLLM([reply("# Long-term Memory\n- ok")])).force_compact()
+    assert result.outcome is CompactionOutcome.REJECTED_SHORT
+    assert manager.read_long_term_memory() == big_memory()
+
+
+def test_model_failure_keeps_original(manager: MemoryManager) -> None:
+    manager.write_long_term_memory(big_memory())
+    result = MemoryCompactor(manager, FakeLLM([LLMError("503")])).compact_if_needed()
+    assert result.outcome is CompactionOutcome.MODEL_FAILED and result.backup is not None
+    assert manager.read_long_term_memory() == big_memory()
+
+
+def test_force_compact_on_empty_memory_does_nothing(manager: MemoryManager) -> None:
+    llm = FakeLLM([])
+    assert MemoryCompactor(manager, llm).force_compact().outcome is CompactionOutcome.SKIPPED_EMPTY
+    assert llm.requests == [] and manager.storage.list_backups() == []
+
+
+def test_force_compact_runs_regardless_of_size(manager: MemoryManager) -> None:
+    manager.write_long_term_memory("- Prefers dark mode\n- Prefers dark mode\n")
+    llm = FakeLLM([reply(COMPACTED)])
+    result = MemoryCompactor(manager, llm).force_compact()
+    assert result.compacted and len(llm.requests) == 1 and result.backup is not None
+
+
+def test_success_prunes_backups_to_five(manager: MemoryManager, clock: ManualClock) -> None:
+    for i in range(6):
+        manager.write_long_term_memory(f"- old {i}\n")
+        manager.storage.create_backup()
+        clock.advance(timedelta(minutes=1))
+    manager.write_long_term_memory(big_memory())
+    result = MemoryCompactor(manager, FakeLLM([reply(COMPACTED)])).compact_if_needed()
+    assert len(result.pruned) == 2
+    backups = manager.storage.list_backups()
+    assert len(backups) == 5 and backups[0] == result.backup
+
+
+def test_input_is_cut_at_max_input_chars(manager: MemoryManager) -> None:
+    content = big_memory("x" * MAX_INPUT_CHARS)
+    manager.write_long_term_memory(content)
+    llm = FakeLLM([reply(COMPACTED)])
+    MemoryCompactor(manager, llm).compact_if_needed()
+    prompt = llm.requests[0].messages[0].content
+    assert content[:MAX_INPUT_CHARS] + "\n\n[... truncated ...]" in prompt
+    assert content not in prompt
+
+
+def test_dropping_a_user_requested_entry_aborts(manager: MemoryManager) -> None:
+    original = big_memory("- User requested: Always answer in British English\n")
+    manager.write_long_term_memory(original)
+    result = MemoryCompactor(manager, FakeLLM([reply(COMPACTED)])).compact_if_needed()
+    assert result.outcome is CompactionOutcome.REJECTED_LOST_USER_REQUESTED
+    assert result.lost_user_requested == ("User requested: Always answer in British English",)
+    assert manager.read_long_term_memory() == original
+
+
+def test_user_requested_entry_beyond_the_input_cut_is_protected(manager: MemoryManager) -> None:
+    original = big_memory("y" * MAX_INPUT_CHARS + "\n- User requested: Keep me\n")
+    manager.write_long_term_memory(original)
+    kept = COMPACTED + "- Fact number 1\n"
+    result = MemoryCompactor(manager, FakeLLM([reply(kept)])).compact_if_needed()
+    assert result.outcome is CompactionOutcome.REJECTED_LOST_USER_REQUESTED
+    assert manager.read_long_term_memory() == original
+
+
+def test_careful_compaction_merges_duplicates_and_keeps_requests(manager: MemoryManager) -> None:
+    manager.write_long_term_memory(
+        "Wants promotional email cleanup in Gmail\n\n"
+        "User switched the default model from Opus to Haiku\n\n"
+        "Wants Gmail promotional email cleanup\n\n"
+        "User requested: Project uses PostgreSQL 16\n"
+    )
+    result = MemoryCompactor(manager, CarefulSim("sim/careful")).force_compact()
+    text = manager.read_long_term_memory()
+    assert result.compacted
+    assert text.startswith("# Long-term Memory")
+    assert text.count("promotional email") == 1
+    assert "switched the default model" not in text
+    assert "- User requested: Project uses PostgreSQL 16" in text
+
+
+class BlockingLLM:
+    """Holds the compaction call until released, to show that saves wait for it."""
+
+    name = "fake/blocking"
+    kind = ModelKind.SIMULATED
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        self.entered.set()
+        assert self.release.wait(5)
+        return reply(COMPACTED)
+
+
+def test_saves_wait_for_a_running_compaction(manager: MemoryManager) -> None:
+    manager.write_long_term_memory(big_memory())
+    llm = BlockingLLM()
+    compaction = threading.Thread(target=MemoryCompactor(manager, llm).compact_if_needed)
+    compaction.start()
+    assert llm.entered.wait(5)
+    save = SaveMemoryTool(manager, load_variant("v049-guardrails"), sectioned=True)
+    saver = threading.Thread(target=save.execute, args=({"content": "Saved during compaction"},))
+    saver.start()
+    saver.join(0.3)
+    assert saver.is_alive(), "save_memory must wait for the compaction lock"
+    llm.release.set()
+    compaction.join(5)
+    saver.join(5)
+    text = manager.read_long_term_memory()
+    # The save landed after the compaction, on top of the compacted file: nothing was lost.
+    assert text.startswith(COMPACTED.rstrip("\n")) and "- Saved during compaction" in text
