@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from evals.cli import bench, demo, memory
+from evals.cli import bench, compare, demo, gate, memory, report, run, score
 from evals.cli._common import EXIT_USAGE
 from memsys.errors import MemEvalError
 
@@ -18,6 +18,11 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     bench.register,
     demo.register,
     memory.register,
+    run.register,
+    score.register,
+    report.register,
+    compare.register,
+    gate.register,
 )
 
 

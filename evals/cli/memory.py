@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evals.cli._common import cli_clock, emit_result
+from evals.cli.memory_search import register_memory_commands
 from memsys.manager import MemoryManager
 from memsys.tools import (
     DEFAULT_VARIANT,
@@ -117,3 +118,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "restore MEMORY.md from a backup (the current content is backed up first)",
     )
     restore.add_argument("name", metavar="NAME", help="backup file name, as `backups` lists it")
+    register_memory_commands(msub)

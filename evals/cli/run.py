@@ -1,45 +1,94 @@
-"""``memeval run``: run scenarios offline (sim models, replayed cassettes) or record."""
+"""``memeval run``: run scenarios offline (sim models), score them, write the report.
+
+With no arguments it runs the default suite: every scenario in ``scenarios/`` for
+``sim/careful`` under ``guardrails`` and ``unified`` and ``sim/naive`` under ``append``,
+then writes ``results.json`` / ``results.csv`` under ``--out`` and the HTML report to
+``reports/report.html``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
 from evals.scenario import load_scenario
 
-__all__ = ["register"]
+__all__ = ["DEFAULT_CELLS", "register"]
+
+# (model, policy) pairs of the default offline suite.
+DEFAULT_CELLS: tuple[tuple[str, str], ...] = (
+    ("sim/careful", "guardrails"),
+    ("sim/careful", "unified"),
+    ("sim/naive", "append"),
+)
+
+
+def _cells(args: argparse.Namespace) -> list[tuple[str, str]]:
+    if not args.model and not args.policy:
+        return list(DEFAULT_CELLS)
+    models = args.model or ["sim/careful"]
+    return [(m, p) for m in models for p in (args.policy or [None])]
 
 
 def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
     from evals.engine import RunSpec, run_scenario
+    from evals.report import summary_text, write_report
+    from evals.results import score_run_dir, write_results
 
-    scenario = load_scenario(Path(args.scenario))
-    spec = RunSpec(
-        scenario=scenario,
-        scenario_file=Path(args.scenario),
-        model=args.model,
-        policy=args.policy or scenario.defaults.policy,
-        variant=args.variant or scenario.defaults.variant,
-        out_dir=Path(args.out),
-    )
-    trace = run_scenario(spec, shared_embedder())
-    print(f"trace: {trace}")
+    paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
+    scenarios = [(p, load_scenario(p)) for p in paths]  # validate everything before running
+    embedder = shared_embedder()
+    out = Path(args.out)
+    cells = [(path, s, m, p) for path, s in scenarios for m, p in _cells(args)]
+    for number, (path, scenario, model, policy) in enumerate(cells, start=1):
+        policy = policy or scenario.defaults.policy
+        variant = args.variant or scenario.defaults.variant
+        cell_dir = out / scenario.name / model.replace("/", "__") / policy / variant / "repeat-1"
+        print(
+            f"[{number}/{len(cells)}] {scenario.name} {model} {policy} {variant}",
+            file=sys.stderr,
+            flush=True,
+        )
+        run_scenario(RunSpec(scenario, path, model, policy, variant, cell_dir), embedder)
+    results = score_run_dir(out, embedder)
+    write_results(out, results)
+    report = Path(args.report)
+    write_report(results, report)
+    print(summary_text(results))
+    print(f"\nresults: {out / 'results.json'}\nreport:  {report.resolve()}")
     return EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``run``."""
-    parser = sub.add_parser("run", help="run a scenario against a model and write its trace",
-                            description="Run a scenario offline and write trace.jsonl and the "
-                            "final memory directory under --out.")
-    parser.add_argument("--scenario", required=True, help="scenario YAML file")
-    parser.add_argument("--model", default="sim/careful",
-                        help="provider/model: sim/careful, sim/naive (simulated), "
-                        "openai/..., anthropic/..., openai-compatible/... (real)")
-    parser.add_argument("--policy", help="append, guardrails or unified (default: the "
-                        "scenario's)")
+    parser = sub.add_parser(
+        "run",
+        help="run scenarios, score them and write the HTML report (offline by default)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        help="scenario YAML file (repeatable; default: scenarios/*.yaml)",
+    )
+    parser.add_argument(
+        "--model",
+        action="append",
+        help="provider/model, repeatable: sim/careful, sim/naive (simulated); "
+        "openai/..., anthropic/..., openai-compatible/... (real, replayed "
+        "from cassettes)",
+    )
+    parser.add_argument(
+        "--policy",
+        action="append",
+        help="append, guardrails or unified, repeatable (default: the scenario's)",
+    )
     parser.add_argument("--variant", help="tool-description variant (default: the scenario's)")
-    parser.add_argument("--out", required=True, help="output directory (replaced)")
+    parser.add_argument("--out", default="runs/latest", help="run directory (cells replaced)")
+    parser.add_argument("--report", default="reports/report.html", help="HTML report path")
     parser.set_defaults(handler=_handle)

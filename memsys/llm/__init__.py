@@ -1,5 +1,11 @@
-"""Model clients: the LLMClient protocol, real providers over HTTP and simulated models."""
+"""Model clients: the LLMClient protocol, real providers over HTTP and simulated models.
 
+Importing this package registers the built-in providers (``openai``, ``openai-compatible``,
+``anthropic``) with :func:`make_client`.
+"""
+
+from memsys.llm._http import HTTPConfig
+from memsys.llm.anthropic import AnthropicClient
 from memsys.llm.base import (
     ChatRequest,
     ChatResponse,
@@ -13,17 +19,34 @@ from memsys.llm.base import (
     ToolCall,
     Usage,
 )
+from memsys.llm.openai import OPENAI, OPENAI_COMPATIBLE, OpenAIChatClient, OpenAIFlavor
+from memsys.llm.registry import (
+    ProviderFactory,
+    make_client,
+    register_provider,
+    registered_providers,
+)
 
 __all__ = [
+    "OPENAI",
+    "OPENAI_COMPATIBLE",
+    "AnthropicClient",
     "ChatRequest",
     "ChatResponse",
+    "HTTPConfig",
     "LLMClient",
     "LLMError",
     "Message",
     "ModelKind",
+    "OpenAIChatClient",
+    "OpenAIFlavor",
+    "ProviderFactory",
     "Purpose",
     "Role",
     "StopReason",
     "ToolCall",
     "Usage",
+    "make_client",
+    "register_provider",
+    "registered_providers",
 ]

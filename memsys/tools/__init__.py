@@ -13,12 +13,14 @@ from memsys.tools.memory_tools import (
     SaveMemoryTool,
     UpdateMemoryTool,
 )
+from memsys.tools.search_tool import SearchMemoryTool
 
 __all__ = [
     "DEFAULT_VARIANT",
     "MAX_CONTENT_LENGTH",
     "ReadMemoryTool",
     "SaveMemoryTool",
+    "SearchMemoryTool",
     "Tool",
     "ToolDefinition",
     "ToolErrorCode",

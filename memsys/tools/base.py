@@ -33,6 +33,8 @@ class ToolErrorCode(StrEnum):
     # The assistant loop's own errors, for calls that never reach a tool.
     UNKNOWN_TOOL = "unknown_tool"
     INVALID_ARGUMENTS = "invalid_arguments"
+    TOOL_FAILED = "tool_failed"
+    """A tool raised (a bug), or the turn's tool-round limit left the call unrun."""
 
 
 @dataclass(frozen=True)

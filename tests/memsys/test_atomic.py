@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -47,9 +48,7 @@ def test_writer_killed_at_random_points_never_leaves_a_partial_file(tmp_path: Pa
 def test_failed_write_keeps_the_old_file_and_removes_the_temp(tmp_path: Path) -> None:
     target = tmp_path / "MEMORY.md"
     atomic_write_text(target, "old\n")
-    try:
+    with contextlib.suppress(UnicodeEncodeError):
         atomic_write_text(target, "\ud800 lone surrogate cannot be encoded")
-    except UnicodeEncodeError:
-        pass
     assert target.read_text() == "old\n"
     assert os.listdir(tmp_path) == ["MEMORY.md"]

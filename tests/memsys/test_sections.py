@@ -74,7 +74,10 @@ def test_category_maps_to_section_and_unknown_goes_to_notes() -> None:
 
 
 def test_parse_entries_handles_bullets_paragraphs_and_placeholders() -> None:
-    doc = "# Long-term Memory\n\n## Projects\n(empty)\n\n## Notes\n- a\n  continued\n- b\n\nfree text\n"
+    doc = (
+        "# Long-term Memory\n\n## Projects\n(empty)\n\n"
+        "## Notes\n- a\n  continued\n- b\n\nfree text\n"
+    )
     entries = parse_entries(doc)
     assert [(e.text, e.section, e.line_start, e.line_end) for e in entries] == [
         ("a continued", "Notes", 7, 8),

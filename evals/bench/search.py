@@ -1,0 +1,196 @@
+"""``memeval bench search``: index build, query embedding and hybrid search latency.
+
+For each corpus size the benchmark writes a synthetic memory directory
+(:mod:`evals.bench._search_corpus`), builds the index with :meth:`MemorySearch.rebuild_index`
+and times, per query:
+
+- query embed: the real MiniLM model, always;
+- hybrid search: :meth:`MemorySearch.search` with the sparse BM25 (ours), and the same
+  pipeline with rank-bm25's ``BM25Okapi.get_scores`` as the keyword part (reference).
+
+Chunks are embedded with the real model up to ``--real-max`` chunks and with deterministic
+hash vectors above (the table says which); search timings exclude the query embedding (the
+query vectors are computed once beforehand), which is reported on its own. It also reports
+how often the two engines' top-10 agree (ties counted as agreement).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["add_arguments", "run"]
+
+_TODAY = date(2026, 3, 2)
+
+
+class _CachedQueries:
+    """An embedder whose query vectors are computed up front, so search timing excludes them."""
+
+    def __init__(self, inner: object, queries: Sequence[str]) -> None:
+        from memsys.search import Embedder
+
+        assert isinstance(inner, Embedder)
+        self.inner = inner
+        self.dim = inner.dim
+        self.model_id = getattr(inner, "model_id", type(inner).__name__)
+        self._cache = dict(zip(queries, inner.embed(list(queries)), strict=True))
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if len(texts) == 1 and texts[0] in self._cache:
+            cached: npt.NDArray[np.float32] = self._cache[texts[0]][None, :]
+            return cached
+        return self.inner.embed(texts)
+
+
+@dataclass(frozen=True)
+class _Row:
+    size: int
+    vectors: str
+    build_s: float
+    embed: tuple[float, float]
+    ours: tuple[float, float]
+    ref: tuple[float, float]
+    agreement: float
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered) * 1000, p95 * 1000
+
+
+def _time_each(fn: Callable[[str], object], queries: Sequence[str]) -> list[float]:
+    for query in queries[:3]:
+        fn(query)  # warm caches
+    samples = []
+    for query in queries:
+        start = time.perf_counter()
+        fn(query)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def _agrees(ours: list[float], ref: list[float], ours_ids: list[str], ref_ids: list[str]) -> bool:
+    """Same top list, where a differing id is fine if its score ties the other's there."""
+    if len(ours_ids) != len(ref_ids):
+        return False
+    return all(
+        a == b or abs(sa - sb) <= 1e-9 * max(1.0, abs(sa))
+        for a, b, sa, sb in zip(ours_ids, ref_ids, ours, ref, strict=True)
+    )
+
+
+def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> _Row:
+    from evals.bench._search_corpus import write_corpus
+    from memsys.search import HashEmbedder, MemorySearch, ReferenceBM25, default_embedder
+
+    memory_dir = workdir / f"corpus-{size}"
+    write_corpus(memory_dir, size, _TODAY)
+    real = size <= real_max
+    model = default_embedder()
+    base = model if real else HashEmbedder()
+    embedder = _CachedQueries(base, queries)
+    ours = MemorySearch(memory_dir, embedder)
+    start = time.perf_counter()
+    ours.rebuild_index()
+    build = time.perf_counter() - start
+    ours.search(queries[0], _TODAY)  # builds the in-memory matrices
+    reference = MemorySearch(memory_dir, embedder, keyword_scorer=ReferenceBM25)
+    reference.search(queries[0], _TODAY)
+    embed_times = _time_each(lambda q: model.embed([q]), queries)
+    ours_times = _time_each(lambda q: ours.search(q, _TODAY, k=10), queries)
+    ref_times = _time_each(lambda q: reference.search(q, _TODAY, k=10), queries)
+    agree = 0
+    for query in queries:
+        a, b = ours.search(query, _TODAY, k=10), reference.search(query, _TODAY, k=10)
+        agree += _agrees(
+            [h.score for h in a],
+            [h.score for h in b],
+            [f"{h.source}:{h.line_start}" for h in a],
+            [f"{h.source}:{h.line_start}" for h in b],
+        )
+    return _Row(
+        size,
+        "MiniLM" if real else "hash (random)",
+        build,
+        _percentiles(embed_times),
+        _percentiles(ours_times),
+        _percentiles(ref_times),
+        agree / len(queries),
+    )
+
+
+def _table(rows: list[_Row]) -> str:
+    head = (
+        "| chunks | chunk vectors | index build s | query embed p50 / p95 ms | "
+        "hybrid search p50 / p95 ms | rank-bm25 hybrid p50 / p95 ms | speed-up (p50) | "
+        "top-10 agreement |\n|---:|---|---:|---:|---:|---:|---:|---:|"
+    )
+    lines = [head]
+    for r in rows:
+        lines.append(
+            f"| {r.size:,} | {r.vectors} | {r.build_s:.2f} | {r.embed[0]:.2f} / {r.embed[1]:.2f} "
+            f"| {r.ours[0]:.2f} / {r.ours[1]:.2f} | {r.ref[0]:.2f} / {r.ref[1]:.2f} "
+            f"| {r.ref[0] / r.ours[0]:.1f}x | {r.agreement:.0%} |"
+        )
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``memeval bench search``."""
+    parser.add_argument(
+        "--sizes",
+        default="100,1000,10000,100000",
+        help="comma-separated corpus sizes in chunks (default 100,1000,10000,100000)",
+    )
+    parser.add_argument("--queries", type=int, default=100, help="queries per size (default 100)")
+    parser.add_argument(
+        "--real-max",
+        type=int,
+        default=1000,
+        help="embed corpora up to this many chunks with the real model, larger ones with hash "
+        "vectors (default 1000)",
+    )
+    parser.add_argument("--workdir", help="where to write the corpora (default: a temp dir)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print the table; returns 0."""
+    from evals.bench._search_corpus import make_queries
+    from memsys.errors import MemEvalError
+
+    try:
+        sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]
+    except ValueError:
+        raise MemEvalError(
+            f"--sizes must be comma-separated integers, got {args.sizes!r}"
+        ) from None
+    if not sizes or min(sizes) < 1 or args.queries < 1:
+        raise MemEvalError("--sizes and --queries must be positive")
+    queries = make_queries(args.queries)
+    print(
+        f"search benchmark: {len(queries)} queries per size, {os.cpu_count()} cores, "
+        "onnxruntime 1 thread; search times exclude the query embedding",
+        flush=True,
+    )
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="memeval-bench-", dir=args.workdir) as tmp:
+        for size in sizes:
+            rows.append(_bench_size(size, queries, args.real_max, Path(tmp)))
+            gc.collect()  # the previous size's matrices
+            print(f"  {size:,} chunks done", flush=True)
+    print()
+    print(_table(rows))
+    return 0

@@ -1,0 +1,327 @@
+"""Record and replay real-model HTTP traffic with vcrpy, one cassette per run cell.
+
+A cassette holds the calls of one (scenario, model, variant[, repeat]). In ``replay`` mode
+(the default, and CI's) nothing reaches the network: a request the cassette lacks raises
+:class:`CassetteMissError` with the scenario step, a diff against the nearest recorded
+request and the command that re-records. Requests match on method, path and the parsed
+JSON body; secrets are filtered before anything is written; a sidecar label says which
+real model and server produced the cassette, and when.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import vcr
+from vcr.errors import CannotOverwriteExistingCassetteException
+from vcr.record_mode import RecordMode
+
+from evals._cassette_match import IndexedCassette, json_body, nearest_diff
+from memsys.errors import MemEvalError
+from memsys.llm.base import ModelKind
+
+__all__ = [
+    "DEFAULT_ROOT",
+    "SECRET_HEADERS",
+    "SECRET_QUERY_PARAMETERS",
+    "CassetteKey",
+    "CassetteLabel",
+    "CassetteMissError",
+    "CassetteMode",
+    "CassetteSession",
+    "cassette_path",
+    "current_step",
+    "read_label",
+    "step",
+    "use_cassette",
+]
+
+DEFAULT_ROOT = Path("cassettes")
+LABEL_SCHEMA_VERSION = 1
+
+SECRET_HEADERS = (
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "api-key",
+    "openai-api-key",
+    "anthropic-api-key",
+    "x-goog-api-key",
+    "cookie",
+    "openai-organization",
+    "openai-project",
+)
+"""Request headers never written to a cassette."""
+SECRET_QUERY_PARAMETERS = ("key", "api_key", "apikey", "api-key", "access_token", "token")
+"""Query parameters never written to a cassette."""
+_SECRET_RESPONSE_HEADERS = frozenset(
+    {"set-cookie", "openai-organization", "openai-project", "anthropic-organization-id"}
+)
+# Values of these variables are replaced by a placeholder wherever they appear (bodies too).
+_KEY_ENVS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "MEMEVAL_API_KEY")
+
+current_step: ContextVar[str | None] = ContextVar("memeval_cassette_step", default=None)
+"""The scenario step being run (set by the engine with :func:`step`), named in misses."""
+
+
+@contextmanager
+def step(label: str) -> Iterator[None]:
+    """Mark the calls made inside as belonging to scenario step ``label``."""
+    token = current_step.set(label)
+    try:
+        yield
+    finally:
+        current_step.reset(token)
+
+
+class CassetteMode(StrEnum):
+    """How a run uses its cassettes."""
+
+    REPLAY = "replay"
+    """Play back only; no network at all. The default, and what CI does."""
+    RECORD = "record"
+    """Play back what is recorded, record what is missing."""
+    RERECORD = "rerecord"
+    """Delete the cassette and record everything again."""
+
+    @property
+    def vcr_record_mode(self) -> RecordMode:
+        """The vcrpy record mode implementing this mode."""
+        return {
+            CassetteMode.REPLAY: RecordMode.NONE,
+            CassetteMode.RECORD: RecordMode.NEW_EPISODES,
+            CassetteMode.RERECORD: RecordMode.ALL,
+        }[self]
+
+
+@dataclass(frozen=True)
+class CassetteKey:
+    """The run cell a cassette belongs to."""
+
+    scenario: str
+    """Scenario name."""
+    model: str
+    """``provider/model``."""
+    variant: str
+    """Tool description variant."""
+    repeat: int | None = None
+    """Repeat number, for cells run several times."""
+
+    def path(self, root: Path = DEFAULT_ROOT) -> Path:
+        """``<root>/<scenario>/<model, '/' -> '__'>/<variant>[/repeat-N].yaml``."""
+        cell = root / self.scenario / self.model.replace("/", "__")
+        if self.repeat is None:
+            return cell / f"{self.variant}.yaml"
+        return cell / self.variant / f"repeat-{self.repeat}.yaml"
+
+    def rerecord_command(self) -> str:
+        """The command that records this cell's missing calls."""
+        repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
+        return (
+            f"memeval run {self.scenario} --model {self.model} --variant {self.variant}"
+            f"{repeat} --record"
+        )
+
+
+def cassette_path(
+    scenario: str,
+    model: str,
+    variant: str,
+    repeat: int | None = None,
+    root: Path = DEFAULT_ROOT,
+) -> Path:
+    """Path of the cassette of one run cell; see :meth:`CassetteKey.path`."""
+    return CassetteKey(scenario, model, variant, repeat).path(root)
+
+
+@dataclass(frozen=True)
+class CassetteLabel:
+    """What produced a cassette, stored beside it as ``<cassette>.meta.json``."""
+
+    model: str
+    """``provider/model``."""
+    base_url: str
+    """Server the calls went to (credentials, query and fragment removed)."""
+    recorded_on: str
+    """ISO date of the recording (passed in by the caller; the library reads no clock)."""
+    kind: ModelKind = ModelKind.REAL
+    """Always ``real``: simulated models never go through cassettes."""
+    schema_version: int = LABEL_SCHEMA_VERSION
+    """Version of this file's layout."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base_url", _public_url(self.base_url))
+
+
+def _public_url(url: str) -> str:
+    parts = urlsplit(url)
+    netloc = parts.hostname or ""
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _label_path(cassette: Path) -> Path:
+    return cassette.with_name(cassette.name + ".meta.json")
+
+
+def read_label(cassette: Path) -> CassetteLabel | None:
+    """The label stored beside ``cassette``, or None when it has none."""
+    path = _label_path(cassette)
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["kind"] = ModelKind(data["kind"])
+    return CassetteLabel(**data)
+
+
+def _write_label(cassette: Path, label: CassetteLabel) -> None:
+    data = asdict(label)
+    data["kind"] = label.kind.value
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    _label_path(cassette).write_text(text, encoding="utf-8")
+
+
+class CassetteMissError(MemEvalError):
+    """A replayed run made a request its cassette does not hold."""
+
+    def __init__(
+        self,
+        cassette: Path,
+        scenario_step: str | None,
+        problem: str,
+        diff: str | None,
+        command: str,
+    ) -> None:
+        self.cassette = cassette
+        self.step = scenario_step
+        self.diff = diff
+        where = f"step {scenario_step!r}" if scenario_step else "outside any scenario step"
+        lines = [f"cassette miss in {cassette} ({where}): {problem}"]
+        if diff:
+            lines += ["", diff, ""]
+            lines.append(
+                "Likely cause: a prompt, tool description or earlier model reply changed "
+                "since the cassette was recorded."
+            )
+        lines.append(f"Re-record with: {command}")
+        super().__init__("\n".join(lines))
+
+
+@dataclass
+class CassetteSession:
+    """The open cassette: its path and the last scenario step that made a request."""
+
+    path: Path
+    """Cassette file."""
+    mode: CassetteMode
+    """How it is used."""
+    last_step: str | None = None
+    """Scenario step of the latest request (for the miss message)."""
+
+    def _note_request(self, request: Any) -> Any:
+        self.last_step = current_step.get()
+        return request
+
+
+@contextmanager
+def use_cassette(
+    path: Path,
+    mode: CassetteMode = CassetteMode.REPLAY,
+    *,
+    label: CassetteLabel | None = None,
+    rerecord_command: str = "memeval run <scenario> --model <model> --record",
+) -> Iterator[CassetteSession]:
+    """Route every httpx request made inside through the cassette at ``path``.
+
+    Args:
+        path: Cassette file (see :func:`cassette_path`).
+        mode: Replay (default), record missing calls, or re-record from scratch.
+        label: Who made the recording; required when recording, written beside it.
+        rerecord_command: Named in miss messages (see :meth:`CassetteKey.rerecord_command`).
+
+    Raises:
+        CassetteMissError: a request the cassette cannot answer in ``replay`` mode.
+        ValueError: recording without a label.
+    """
+    recording = mode is not CassetteMode.REPLAY
+    if recording and label is None:
+        raise ValueError("recording a cassette needs a CassetteLabel (model, server, date)")
+    if mode is CassetteMode.RERECORD:
+        path.unlink(missing_ok=True)
+        _label_path(path).unlink(missing_ok=True)
+    if recording:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    session = CassetteSession(path, mode)
+    recorder = vcr.VCR(
+        record_mode=mode.vcr_record_mode,
+        match_on=("json_body",),
+        filter_headers=SECRET_HEADERS,
+        filter_query_parameters=SECRET_QUERY_PARAMETERS,
+        before_record_request=session._note_request,
+        before_record_response=_scrub_response,
+        filter_sensitive_data=_env_secrets(),
+        decode_compressed_response=True,
+    )
+    recorder.register_matcher("json_body", json_body)
+    try:
+        args = functools.partial(recorder.get_merged_config, path=str(path))
+        with IndexedCassette.use_arg_getter(args):
+            yield session
+    except CannotOverwriteExistingCassetteException as exc:
+        raise _miss(exc, session, rerecord_command) from None
+    if recording and label is not None and path.is_file():
+        _write_label(path, label)
+
+
+def _env_secrets() -> list[tuple[str, str]]:
+    return [(f"<{name}>", os.environ[name]) for name in _KEY_ENVS if os.environ.get(name)]
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    headers = response.get("headers", {})
+    response["headers"] = {
+        k: v for k, v in headers.items() if k.lower() not in _SECRET_RESPONSE_HEADERS
+    }
+    return response
+
+
+def _miss(
+    exc: CannotOverwriteExistingCassetteException, session: CassetteSession, command: str
+) -> CassetteMissError:
+    request = exc.failed_request
+    recorded: Sequence[Any] = exc.cassette.requests
+    target = f"{request.method} {request.path}"
+    if exc.reason == "cassette_not_found":
+        problem = (
+            f"the cassette does not exist, and mode 'replay' never calls the network "
+            f"(request: {target})"
+        )
+        return CassetteMissError(session.path, session.last_step, problem, None, command)
+    # With one matcher, vcrpy reports any non-match as "nothing_similar".
+    if exc.reason == "already_played":
+        problem = (
+            f"{target} matches a recorded interaction that was already played back: this run "
+            "makes more identical calls than the recording did"
+        )
+        return CassetteMissError(session.path, session.last_step, problem, None, command)
+    nearest = nearest_diff(request, recorded)
+    if nearest is None:
+        problem = f"nothing recorded has the method and path of {target}"
+        return CassetteMissError(session.path, session.last_step, problem, None, command)
+    index, diff = nearest
+    problem = (
+        f"no recorded interaction matches {target}; the body differs from the nearest "
+        f"recorded request (#{index + 1} of {len(recorded)}):"
+    )
+    return CassetteMissError(session.path, session.last_step, problem, diff, command)

@@ -1,0 +1,64 @@
+"""``memeval gate RUN_DIR --baseline FILE``: fail CI when a metric regresses past its bound."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Literal
+
+from evals.cli._common import EXIT_FAIL, EXIT_OK, EXIT_USAGE
+from evals.gate import (
+    baseline_from_results,
+    gate,
+    load_baseline,
+    write_baseline,
+    write_junit,
+)
+from evals.results import results_for
+
+__all__ = ["register"]
+
+
+def _gate(args: argparse.Namespace) -> int:
+    if bool(args.baseline) == bool(args.write_baseline):
+        print("memeval gate: give exactly one of --baseline or --write-baseline", file=sys.stderr)
+        return EXIT_USAGE
+    embedder: Literal["default"] | None = None if args.keywords_only else "default"
+    if args.write_baseline:
+        results = results_for(Path(args.run_dir), embedder)
+        path = Path(args.write_baseline)
+        write_baseline(baseline_from_results(results), path)
+        print(f"wrote baseline {path} from {len(results)} runs")
+        return EXIT_OK
+    baseline = load_baseline(Path(args.baseline))  # config errors before any scoring
+    results = results_for(Path(args.run_dir), embedder)
+    checks = gate(results, baseline)
+    if args.junit:
+        write_junit(checks, Path(args.junit))
+    failed = [c for c in checks if not c.ok]
+    for check in failed:
+        print(f"REGRESSION {check.message}")
+    print(f"gate: {len(checks) - len(failed)} of {len(checks)} checks passed")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``gate``."""
+    parser = sub.add_parser(
+        "gate",
+        help="compare a run with a baseline: exit 0 pass, 1 regression, 2 usage error",
+        description="Check every metric bound of the baseline against the runs under RUN_DIR "
+        "(means over repeats). Exit 0 when all pass, 1 on a regression (each is named), 2 on a "
+        "usage or configuration error.",
+    )
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory")
+    parser.add_argument("--baseline", metavar="FILE", help="baseline YAML or JSON")
+    parser.add_argument("--junit", metavar="FILE", help="also write JUnit XML here")
+    parser.add_argument(
+        "--write-baseline", metavar="FILE", help="write a baseline from RUN_DIR instead"
+    )
+    parser.add_argument(
+        "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"
+    )
+    parser.set_defaults(handler=_gate)

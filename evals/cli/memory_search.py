@@ -1,0 +1,195 @@
+"""``memeval memory search`` and ``memeval memory index``: hybrid search from the shell.
+
+``search`` prints ranked hits with their score parts; ``--queries FILE.jsonl`` runs many
+queries in one process (the embedding model loads once) and prints one JSON line per query,
+so a query set can be evaluated offline. Each input line is a JSON object::
+
+    {"query": "what did we decide about the database?", "id": "q1", "k": 5, "today": "2026-03-02"}
+
+``query`` is required; ``id`` (any JSON value), ``k`` and ``today`` are optional.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from evals.cli._common import EXIT_OK, cli_clock
+from memsys.errors import MemEvalError
+from memsys.search import MemorySearch, SearchConfig, SearchHit, default_embedder
+
+__all__ = ["QueryFileError", "hit_to_json", "register_memory_commands"]
+
+
+class QueryFileError(MemEvalError):
+    """A line of a ``--queries`` file is not a valid query."""
+
+    def __init__(self, path: Path, line: int, problem: str) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(
+            f"{path}:{line}: {problem}. Each line must be a JSON object like "
+            '{"query": "text", "id": "q1", "k": 5, "today": "2026-03-02"} (only query required)'
+        )
+
+
+class MemoryDirError(MemEvalError):
+    """The memory directory does not exist."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} is not a directory; pass the directory that holds MEMORY.md")
+
+
+@dataclass(frozen=True)
+class _Query:
+    query: str
+    id: object
+    k: int | None
+    today: date | None
+
+
+def hit_to_json(hit: SearchHit) -> dict[str, object]:
+    """A hit as a JSON object: source, date, line span, text, score and score parts."""
+    parts = hit.parts
+    return {
+        "source": hit.source,
+        "date": hit.date.isoformat() if hit.date else None,
+        "line_start": hit.line_start,
+        "line_end": hit.line_end,
+        "text": hit.text,
+        "score": round(hit.score, 6),
+        "parts": {
+            "bm25_raw": round(parts.bm25_raw, 6),
+            "bm25_norm": round(parts.bm25_norm, 6),
+            "cosine": None if parts.cosine is None else round(parts.cosine, 6),
+            "fused": round(parts.fused, 6),
+            "decay": round(parts.decay, 6),
+            "final": round(parts.final, 6),
+        },
+    }
+
+
+def _read_queries(path: Path) -> list[_Query]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QueryFileError(path, 0, f"cannot be read ({exc})") from exc
+    queries = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QueryFileError(path, number, f"invalid JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise QueryFileError(path, number, f"expected an object, got {type(data).__name__}")
+        text = data.get("query")
+        if not isinstance(text, str) or not text.strip():
+            raise QueryFileError(path, number, "'query' must be a non-empty string")
+        k = data.get("k")
+        if k is not None and (not isinstance(k, int) or isinstance(k, bool) or k < 1):
+            raise QueryFileError(path, number, f"'k' must be a positive integer, got {k!r}")
+        day = data.get("today")
+        try:
+            today = date.fromisoformat(day) if day is not None else None
+        except (TypeError, ValueError):
+            raise QueryFileError(path, number, f"'today' must be YYYY-MM-DD, got {day!r}") from None
+        queries.append(_Query(text, data.get("id"), k, today))
+    return queries
+
+
+def _searcher(args: argparse.Namespace) -> MemorySearch:
+    memory_dir = Path(args.dir)
+    if not memory_dir.is_dir():
+        raise MemoryDirError(memory_dir)
+    half_life = None if args.no_decay else args.half_life
+    config = SearchConfig(half_life_days=half_life, top_k=args.k)
+    return MemorySearch(memory_dir, None if args.bm25_only else default_embedder(), config)
+
+
+def _print_hits(query: str, hits: list[SearchHit], search: MemorySearch) -> None:
+    mode = "hybrid" if search.vectors_enabled else "BM25 only"
+    print(f"{len(hits)} hit(s) for {query!r} ({mode})")
+    for rank, hit in enumerate(hits, start=1):
+        when = f"  ({hit.date.isoformat()})" if hit.date else ""
+        print(f"{rank:>2}. {hit.score:.3f}  {hit.label}{when}")
+        print(f"    {hit.text}")
+        p = hit.parts
+        cosine = "n/a" if p.cosine is None else f"{p.cosine:.3f}"
+        print(
+            f"    bm25 {p.bm25_raw:.3f} (norm {p.bm25_norm:.3f})  cosine {cosine}  "
+            f"fused {p.fused:.3f}  decay {p.decay:.3f}"
+        )
+
+
+def _search(args: argparse.Namespace) -> int:
+    today = date.fromisoformat(args.today) if args.today else cli_clock().now().date()
+    if args.queries is not None:
+        queries = _read_queries(Path(args.queries))  # all validated before the first search
+    elif args.query is not None:
+        queries = [_Query(args.query, None, None, None)]
+    else:
+        raise MemEvalError("give a QUERY or --queries FILE.jsonl")
+    search = _searcher(args)
+    for item in queries:
+        hits = search.search(item.query, item.today or today, item.k)
+        if args.json or args.queries is not None:
+            record: dict[str, object] = {"query": item.query}
+            if item.id is not None:
+                record["id"] = item.id
+            record["mode"] = "hybrid" if search.vectors_enabled else "bm25"
+            record["hits"] = [hit_to_json(h) for h in hits]
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+        else:
+            _print_hits(item.query, hits, search)
+    return EXIT_OK
+
+
+def _index(args: argparse.Namespace) -> int:
+    search = _searcher(args)
+    count = search.rebuild_index() if args.rebuild else search.refresh()
+    mode = "with embeddings" if search.vectors_enabled else "BM25 only (no embeddings)"
+    action = "rebuilt" if args.rebuild else "up to date"
+    print(f"index {action}: {count} chunks, {mode}, at {search.index_path}")
+    return EXIT_OK
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", metavar="DIR", help="memory directory (holds MEMORY.md)")
+    parser.add_argument(
+        "--bm25-only", action="store_true", help="skip the embedding model (keyword search only)"
+    )
+    parser.add_argument("--half-life", type=float, default=30.0, help="decay half-life, days")
+    parser.add_argument("--no-decay", action="store_true", help="turn time decay off")
+    parser.add_argument("-k", type=int, default=5, help="results per query (default 5)")
+
+
+def register_memory_commands(msub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``search`` and ``index`` to the ``memory`` subcommands."""
+    search = msub.add_parser(
+        "search",
+        help="hybrid search (BM25 + embeddings, time decay) with score parts",
+        description="Search MEMORY.md and the daily logs. Exit 0 on success, 2 on a usage error.",
+    )
+    _common(search)
+    search.add_argument("query", metavar="QUERY", nargs="?", help="what to look for")
+    search.add_argument("--json", action="store_true", help="print one JSON object per query")
+    search.add_argument(
+        "--queries",
+        metavar="FILE.jsonl",
+        help='run every {"query": ...} line of FILE in one process; prints JSON lines',
+    )
+    search.add_argument("--today", help="the current day for decay (default: today)")
+    search.set_defaults(handler=_search)
+    index = msub.add_parser(
+        "index",
+        help="bring the search index up to date, or --rebuild it",
+        description="Index MEMORY.md and daily/*.md into DIR/.index/memory_index.sqlite.",
+    )
+    _common(index)
+    index.add_argument("--rebuild", action="store_true", help="drop the index and rebuild it")
+    index.set_defaults(handler=_index)

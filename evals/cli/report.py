@@ -1,0 +1,40 @@
+"""``memeval report RUN_DIR``: the HTML report of one run directory."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from evals.cli._common import EXIT_OK
+from evals.report import write_report
+from evals.results import results_for
+
+__all__ = ["register"]
+
+
+def _report(args: argparse.Namespace) -> int:
+    run_dir = Path(args.run_dir)
+    results = results_for(run_dir, None if args.keywords_only else "default")
+    out = Path(args.out) if args.out else (run_dir if run_dir.is_dir() else run_dir.parent)
+    if out.is_dir() or not out.suffix:
+        out = out / "report.html"
+    write_report(results, out, title=args.title or f"memeval report: {run_dir}")
+    print(f"wrote {out} ({len(results)} runs)")
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``report``."""
+    parser = sub.add_parser(
+        "report",
+        help="write a self-contained HTML report of a run directory",
+        description="Read results.json under RUN_DIR (scoring traces that have none) and "
+        "write one HTML file with tables, charts and each run's final MEMORY.md.",
+    )
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory or results.json")
+    parser.add_argument("--out", help="output file (default: RUN_DIR/report.html)")
+    parser.add_argument("--title", help="page title")
+    parser.add_argument(
+        "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"
+    )
+    parser.set_defaults(handler=_report)

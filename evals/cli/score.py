@@ -1,0 +1,36 @@
+"""``memeval score RUN_DIR``: re-score saved traces (no model is called), write results files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from evals.cli._common import EXIT_OK
+from evals.report import summary_text
+from evals.results import score_run_dir, write_results
+
+__all__ = ["register"]
+
+
+def _score(args: argparse.Namespace) -> int:
+    results = score_run_dir(Path(args.run_dir), None if args.keywords_only else "default")
+    for result in results:
+        write_results(Path(result.run_dir), [result])
+    print(summary_text(results))
+    print(f"wrote results.json and results.csv next to {len(results)} trace(s)")
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``score``."""
+    parser = sub.add_parser(
+        "score",
+        help="re-score saved runs and write results.json/results.csv next to each trace",
+        description="Score every trace.jsonl under RUN_DIR with every registered scorer. "
+        "Uses the local embedding model for matching, never an LLM.",
+    )
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory (searched recursively)")
+    parser.add_argument(
+        "--keywords-only", action="store_true", help="match facts by keywords, no embedder"
+    )
+    parser.set_defaults(handler=_score)

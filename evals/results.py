@@ -1,0 +1,258 @@
+"""Results files: one :class:`RunResult` per trace, as versioned ``results.json`` + ``results.csv``.
+
+``results.json`` is validated by pydantic when read (the edge); inside the code a result is a
+frozen dataclass. Re-scoring a saved run (:func:`score_run_dir`) reads only its trace and may
+use the local embedder; it never calls a model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from evals.scorers import DayPoint, Score, embed_run, load_run, score_run
+from evals.trace import TRACE_FILE_NAME
+from memsys.errors import MemEvalError
+from memsys.search.embedder import Embedder, default_embedder
+
+__all__ = [
+    "CSV_FILE_NAME",
+    "RESULTS_FILE_NAME",
+    "RESULTS_SCHEMA_VERSION",
+    "ResultsError",
+    "RunKey",
+    "RunResult",
+    "find_traces",
+    "load_results",
+    "read_results",
+    "results_for",
+    "score_run_dir",
+    "score_trace",
+    "write_results",
+]
+
+RESULTS_SCHEMA_VERSION: Literal[1] = 1
+RESULTS_FILE_NAME = "results.json"
+CSV_FILE_NAME = "results.csv"
+
+RunKey = tuple[str, str, str, str]
+"""(scenario, model, policy, variant): repeats of one cell share it."""
+
+
+class ResultsError(MemEvalError):
+    """A run directory has no traces or results, or a results file is malformed."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Every metric of one run (scenario x model x variant x policy x repeat)."""
+
+    scenario: str
+    """Scenario name."""
+    model: str
+    """Model name."""
+    model_kind: str
+    """``simulated`` or ``real``: shown beside every number derived from this run."""
+    policy: str
+    """Write policy."""
+    variant: str
+    """Tool-description variant."""
+    repeat: int
+    """Repeat number, from 1."""
+    run_dir: str
+    """Directory of the trace."""
+    embedder: str
+    """Embedder used for matching, or ``none (keywords only)``."""
+    scores: tuple[Score, ...]
+    """Every scorer's score, then ``quality``."""
+    memory_md: str = ""
+    """Final MEMORY.md."""
+    days: tuple[DayPoint, ...] = ()
+    """MEMORY.md size at the end of each day."""
+    search_latencies_ms: tuple[float, ...] = ()
+    """Latency of every search probe."""
+    errors: tuple[str, ...] = ()
+    """Errors the engine recorded."""
+
+    @property
+    def key(self) -> RunKey:
+        """(scenario, model, policy, variant)."""
+        return (self.scenario, self.model, self.policy, self.variant)
+
+    @property
+    def label(self) -> str:
+        """``model/policy/variant [kind]`` for tables and charts."""
+        return f"{self.model} · {self.policy} · {self.variant} [{self.model_kind}]"
+
+    def score(self, name: str) -> Score | None:
+        """The score named ``name``, if scored."""
+        return next((s for s in self.scores if s.name == name), None)
+
+    def metric(self, name: str) -> float | None:
+        """A score's value (``quality``) or sub-metric (``search.mrr``)."""
+        base, _, sub = name.partition(".")
+        score = self.score(base)
+        if score is None:
+            return None
+        if not sub:
+            return score.value
+        value = score.metrics.get(sub)
+        return None if value is None else float(value)
+
+
+class _ResultsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1]
+    results: list[RunResult]
+
+
+def find_traces(path: Path) -> list[Path]:
+    """Every ``trace.jsonl`` under ``path`` (or ``path`` itself), sorted.
+
+    Raises:
+        ResultsError: none found.
+    """
+    if path.is_file():
+        return [path]
+    traces = sorted(path.rglob(TRACE_FILE_NAME)) if path.is_dir() else []
+    if not traces:
+        raise ResultsError(path, f"no {TRACE_FILE_NAME} found; run `memeval run ... --out DIR`")
+    return traces
+
+
+def score_trace(trace: Path, embedder: Embedder | None) -> RunResult:
+    """Score one trace file."""
+    run = embed_run(load_run(trace), embedder)
+    meta = run.meta
+    return RunResult(
+        scenario=meta.scenario,
+        model=meta.model,
+        model_kind=meta.model_kind,
+        policy=meta.policy,
+        variant=meta.variant,
+        repeat=meta.repeat,
+        run_dir=str(trace.parent),
+        embedder=run.vectors.embedder if run.vectors else "none (keywords only)",
+        scores=score_run(run),
+        memory_md=run.final.memory_md,
+        days=run.days,
+        search_latencies_ms=tuple(p.latency_ms for p in run.probes),
+        errors=run.errors,
+    )
+
+
+def score_run_dir(
+    path: Path, embedder: Embedder | Literal["default"] | None = "default"
+) -> list[RunResult]:
+    """Score every trace under ``path`` (no model is called).
+
+    Args:
+        path: A run directory (searched recursively for ``trace.jsonl``) or a trace file.
+        embedder: Embedder for semantic matching; defaults to the local MiniLM model. None
+            (or a model that fails to load) means keyword matching only.
+
+    Raises:
+        ResultsError: no trace under ``path``.
+        TraceError: a trace is malformed or unfinished.
+    """
+    chosen = default_embedder() if embedder == "default" else embedder
+    return [score_trace(trace, chosen) for trace in find_traces(path)]
+
+
+def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, Path]:
+    """Write ``results.json`` and ``results.csv`` into ``directory``; returns both paths."""
+    import pandas as pd
+
+    directory.mkdir(parents=True, exist_ok=True)
+    document = _ResultsFile(schema_version=RESULTS_SCHEMA_VERSION, results=list(results))
+    json_path = directory / RESULTS_FILE_NAME
+    json_path.write_text(document.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    rows = []
+    for result in results:
+        row: dict[str, object] = {
+            "scenario": result.scenario,
+            "model": result.model,
+            "model_kind": result.model_kind,
+            "policy": result.policy,
+            "variant": result.variant,
+            "repeat": result.repeat,
+            "embedder": result.embedder,
+        }
+        for score in result.scores:
+            row[score.name] = score.value
+            for sub, value in score.metrics.items():
+                row[f"{score.name}.{sub}"] = value
+            row[f"{score.name}.explanation"] = score.explanation
+        rows.append(row)
+    csv_path = directory / CSV_FILE_NAME
+    pd.DataFrame(rows).to_csv(csv_path, index=False)
+    return json_path, csv_path
+
+
+def read_results(path: Path) -> list[RunResult]:
+    """Results of one ``results.json``.
+
+    Raises:
+        ResultsError: unreadable, not JSON, or not of this schema.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return list(_ResultsFile.model_validate(data).results)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ResultsError(path, f"cannot be read: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ResultsError(
+            path,
+            f"not a results file of schema_version {RESULTS_SCHEMA_VERSION} ({where}: "
+            f"{first['msg']}); re-create it with `memeval score RUN_DIR`",
+        ) from None
+
+
+def load_results(path: Path) -> list[RunResult]:
+    """Every result under ``path``: a ``results.json``, or a directory searched recursively.
+
+    Raises:
+        ResultsError: no results file found (the message says to run ``memeval score``).
+    """
+    files = [path] if path.is_file() else sorted(path.rglob(RESULTS_FILE_NAME))
+    if not files:
+        raise ResultsError(path, f"no {RESULTS_FILE_NAME}; run `memeval score {path}` first")
+    return [result for file in files for result in read_results(file)]
+
+
+def results_for(
+    path: Path, embedder: Embedder | Literal["default"] | None = "default"
+) -> list[RunResult]:
+    """Saved results under ``path``; traces without a ``results.json`` are scored (and saved).
+
+    Raises:
+        ResultsError: neither results nor traces under ``path``.
+    """
+    if path.is_file():
+        return (
+            read_results(path) if path.name == RESULTS_FILE_NAME else score_run_dir(path, embedder)
+        )
+    traces = sorted(path.rglob(TRACE_FILE_NAME)) if path.is_dir() else []
+    results = []
+    for trace in traces:
+        saved = trace.parent / RESULTS_FILE_NAME
+        if saved.is_file():
+            results += read_results(saved)
+        else:
+            scored = score_run_dir(trace, embedder)
+            write_results(trace.parent, scored)
+            results += scored
+    if not traces:
+        results = load_results(path)
+    return results

@@ -1,0 +1,73 @@
+"""Scorers: pure functions from a parsed trace (:class:`RunData`) to a :class:`Score`.
+
+Each scorer is registered by name with :func:`scorer`; :func:`score_run` applies them all
+and the composite ``quality`` (weights in :data:`QUALITY_WEIGHTS`). Matching thresholds and
+their calibration are documented in :mod:`evals.scorers._matching`.
+"""
+
+from __future__ import annotations
+
+# Importing the scorer modules registers them, in this order.
+from evals.scorers import facts, memory, ops
+from evals.scorers._adapter import embed_run, load_run, score_run, texts_to_embed
+from evals.scorers._matching import (
+    DUPLICATE_THRESHOLD,
+    FACT_THRESHOLD,
+    Match,
+    keyword_match,
+    match_entries,
+    normalise,
+)
+from evals.scorers._registry import (
+    ScorerFn,
+    ScorerInfo,
+    get_scorer,
+    registered_scorers,
+    scorer,
+)
+from evals.scorers._types import (
+    CompactionRecord,
+    DayPoint,
+    ModelCall,
+    ProbeRecord,
+    RestoreRecord,
+    RunData,
+    RunMeta,
+    Score,
+    Target,
+    TextVectors,
+)
+from evals.scorers.quality import QUALITY_WEIGHTS, composite_quality
+
+__all__ = [
+    "DUPLICATE_THRESHOLD",
+    "FACT_THRESHOLD",
+    "QUALITY_WEIGHTS",
+    "CompactionRecord",
+    "DayPoint",
+    "Match",
+    "ModelCall",
+    "ProbeRecord",
+    "RestoreRecord",
+    "RunData",
+    "RunMeta",
+    "Score",
+    "ScorerFn",
+    "ScorerInfo",
+    "Target",
+    "TextVectors",
+    "composite_quality",
+    "embed_run",
+    "facts",
+    "get_scorer",
+    "keyword_match",
+    "load_run",
+    "match_entries",
+    "memory",
+    "normalise",
+    "ops",
+    "registered_scorers",
+    "score_run",
+    "scorer",
+    "texts_to_embed",
+]

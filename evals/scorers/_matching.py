@@ -1,0 +1,131 @@
+"""Matching expectations to MEMORY.md entries: embeddings first, keywords as the alternative.
+
+An entry matches a :class:`~evals.scenario.FactSpec` when the cosine similarity of the entry
+and the fact (all-MiniLM-L6-v2, both L2-normalised) is at least :data:`FACT_THRESHOLD`, OR
+when every keyword group of the spec has a keyword (case-insensitive substring) in that entry.
+A spec with no keywords and no embeddings falls back to a normalised substring test.
+
+Two entries are near-duplicates when their normalised texts are equal, or when their cosine
+similarity is at least :data:`DUPLICATE_THRESHOLD`.
+
+Calibration (MiniLM int8, measured on the week-of-noise facts; script in the report README):
+
+=====================================================  ===================================
+pairs                                                  cosine
+=====================================================  ===================================
+fact vs close rewording ("Prefers light mode in all     0.78 - 0.98 (median 0.78 over 19)
+apps", "Has a shellfish allergy")
+fact vs loose paraphrase ("Likes light themes in every  0.44 - 0.69
+application", "Weekly: clear out promo mails")
+fact vs unrelated entry of the same memory              -0.05 - 0.32 (95th pct 0.22)
+fact vs same-topic different fact ("Project uses        0.27 - 0.66 (max: "planning a trip
+MySQL 8", "Allergic to peanuts", "Always answer in      to Lisbon" vs "Lives in Lisbon")
+Spanish")
+fact vs its antonym ("dark mode" vs "light mode")       0.80 - 0.85  (!)
+entry vs reworded repeat ("... every week" vs "...      0.95 - 0.99
+weekly", "(played again last night)")
+entry vs paraphrased repeat ("PRs" vs "pull requests")  0.70 - 0.81
+=====================================================  ===================================
+
+So :data:`FACT_THRESHOLD` = 0.70 sits above every same-topic different fact (max 0.66) and
+below most rewordings; loose paraphrases under it are caught by the keyword groups. MiniLM
+cannot tell a fact from its antonym, so a contradiction is judged pairwise: an entry that is
+closer to the other side of the contradiction is not a semantic match (see
+:func:`match_entries`'s ``rival``). :data:`DUPLICATE_THRESHOLD` = 0.90 flags repeats of one
+fact in other words and stays above antonyms (0.85) and paraphrases (0.81), so a duplicate
+is a real repeat, never two different facts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evals.scenario import FactSpec
+from evals.scorers._types import TextVectors
+from memsys.sections import MemoryEntry
+
+__all__ = [
+    "DUPLICATE_THRESHOLD",
+    "FACT_THRESHOLD",
+    "Match",
+    "keyword_match",
+    "match_entries",
+    "normalise",
+]
+
+FACT_THRESHOLD = 0.70
+"""Cosine similarity at which an entry states a fact (see the calibration table)."""
+DUPLICATE_THRESHOLD = 0.90
+"""Cosine similarity at which two entries are near-duplicates."""
+
+_NON_WORD = re.compile(r"[^\w\s]")
+
+
+def normalise(text: str) -> str:
+    """Lower case, punctuation removed, whitespace collapsed."""
+    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
+
+
+def keyword_match(spec: FactSpec, text: str) -> bool:
+    """True when every keyword group of ``spec`` has a keyword in ``text`` (no groups: False)."""
+    lowered = text.lower()
+    return bool(spec.keywords) and all(
+        any(word.lower() in lowered for word in group) for group in spec.keywords
+    )
+
+
+@dataclass(frozen=True)
+class Match:
+    """An entry that states a fact, and why it counts."""
+
+    entry: MemoryEntry
+    """The matching entry."""
+    how: str
+    """``cosine 0.83``, ``keywords`` or ``substring``."""
+
+
+def _semantic(spec: FactSpec, entry: MemoryEntry, vectors: TextVectors) -> float | None:
+    return vectors.cosine(spec.fact, entry.text)
+
+
+def match_entries(
+    spec: FactSpec,
+    entries: Sequence[MemoryEntry],
+    vectors: TextVectors | None,
+    rival: FactSpec | None = None,
+    yield_keywords_to_rival: bool = False,
+) -> list[Match]:
+    """Entries that state ``spec``'s fact.
+
+    Args:
+        spec: The fact.
+        entries: MEMORY.md entries.
+        vectors: Embeddings of entries and facts; None means keywords only.
+        rival: The other side of a contradiction. An entry whose cosine with the rival is
+            higher than with ``spec`` is not a semantic match (MiniLM scores antonyms high).
+        yield_keywords_to_rival: An entry matching both ``spec``'s and the rival's keywords
+            is left to the rival (set for the stale side: "light mode, was dark mode" records
+            the update, so it counts as current).
+    """
+    found: list[Match] = []
+    for entry in entries:
+        if keyword_match(spec, entry.text) and not (
+            yield_keywords_to_rival and rival is not None and keyword_match(rival, entry.text)
+        ):
+            found.append(Match(entry, "keywords"))
+            continue
+        if vectors is None:
+            if not spec.keywords and normalise(spec.fact) in normalise(entry.text):
+                found.append(Match(entry, "substring"))
+            continue
+        similarity = _semantic(spec, entry, vectors)
+        if similarity is None or similarity < FACT_THRESHOLD:
+            continue
+        if rival is not None:
+            other = vectors.cosine(rival.fact, entry.text)
+            if other is not None and other > similarity:
+                continue
+        found.append(Match(entry, f"cosine {similarity:.2f}"))
+    return found

@@ -1,0 +1,201 @@
+"""The scorers' inputs and output: a parsed trace (:class:`RunData`) and a :class:`Score`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from evals.scenario import Expectations
+from memsys.sections import MemoryEntry
+
+__all__ = [
+    "CompactionRecord",
+    "DayPoint",
+    "ModelCall",
+    "ProbeRecord",
+    "RestoreRecord",
+    "RunData",
+    "RunMeta",
+    "Score",
+    "Target",
+    "TextVectors",
+]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Score:
+    """One scorer's verdict on one run, with the reasons for it."""
+
+    name: str
+    """The scorer's registered name, e.g. ``facts_recall``."""
+    value: float | None
+    """The headline number; None when the run could not be scored (see ``explanation``)."""
+    explanation: str
+    """One or two sentences a reader can act on: what was counted and what went wrong."""
+    higher_is_better: bool = True
+    """Direction of ``value``: True for recalls and rates, False for counts of problems."""
+    metrics: Mapping[str, float] = field(default_factory=dict)
+    """Sub-measures, e.g. ``{"chars": 812, "entries": 9, "tokens": 203}``."""
+    items: tuple[str, ...] = ()
+    """The evidence, one line each: missed facts, noise lines, duplicate pairs..."""
+    lines: tuple[tuple[int, int, str], ...] = ()
+    """Final MEMORY.md line ranges to highlight: ``(line_start, line_end, label)``."""
+
+
+@dataclass(frozen=True)
+class TextVectors:
+    """Embeddings of every entry and fact text of a run, computed once by one embedder."""
+
+    embedder: str
+    """Which embedder produced them (``embedder_id``)."""
+    vectors: Mapping[str, Vector]
+    """Text -> L2-normalised vector."""
+
+    def cosine(self, a: str, b: str) -> float | None:
+        """Cosine similarity of two texts, or None when either was not embedded."""
+        va, vb = self.vectors.get(a), self.vectors.get(b)
+        if va is None or vb is None:
+            return None
+        return float(np.dot(va, vb))
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    """Who produced the run: the cell of the experiment grid."""
+
+    scenario: str
+    """Scenario name."""
+    model: str
+    """Model name, e.g. ``sim/careful``."""
+    model_kind: str
+    """``simulated`` or ``real`` (memsys.llm.ModelKind)."""
+    policy: str
+    """Write policy."""
+    variant: str
+    """Tool-description variant."""
+    repeat: int
+    """Repeat number, from 1."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A MEMORY.md state to check against expectations: a checkpoint, or the end of the run."""
+
+    label: str
+    """``end``, or the checkpoint's label."""
+    memory_md: str
+    """The file's text at that point."""
+    entries: tuple[MemoryEntry, ...]
+    """``parse_entries(memory_md)``."""
+    expect: Expectations
+    """What should hold at that point."""
+
+
+@dataclass(frozen=True)
+class CompactionRecord:
+    """A compaction attempt from the trace."""
+
+    trigger: str
+    """``auto`` or ``manual``."""
+    outcome: str
+    """``CompactionOutcome`` value, or ``already_today``."""
+    backup: str | None
+    """Backup made before the model call."""
+    step: str
+    """Trace step, for explanations."""
+    lost_user_requested: tuple[str, ...] = ()
+    """"User requested:" entries the model dropped (the result was then rejected)."""
+
+
+@dataclass(frozen=True)
+class RestoreRecord:
+    """A restore-from-backup event."""
+
+    name: str | None
+    """Backup name."""
+    ok: bool
+    """The restore succeeded."""
+    round_trip: bool
+    """MEMORY.md afterwards equals the backup's text."""
+    step: str
+    """Trace step."""
+
+
+@dataclass(frozen=True)
+class ProbeRecord:
+    """A search probe and its hits."""
+
+    query: str
+    """The query."""
+    k: int
+    """Results asked for."""
+    expected: tuple[str, ...]
+    """Expected sources (``MEMORY.md``, ``daily/2026-03-02.md``, ``daily/*``)."""
+    hits: tuple[str, ...]
+    """Sources of the hits, best first."""
+    latency_ms: float
+    """Search latency."""
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One model call."""
+
+    purpose: str
+    """``chat``, ``daily_summary``, ``compaction`` or ``update_decision``."""
+    input_tokens: int
+    """Prompt tokens."""
+    output_tokens: int
+    """Completion tokens."""
+
+
+@dataclass(frozen=True)
+class DayPoint:
+    """MEMORY.md at the end of a scenario day."""
+
+    day: int
+    """1-based day."""
+    date: str
+    """ISO date."""
+    chars: int
+    """MEMORY.md characters."""
+    backups: int
+    """Backups on disk."""
+
+
+@dataclass(frozen=True)
+class RunData:
+    """Everything the scorers read, parsed from one trace. No I/O happens after this."""
+
+    meta: RunMeta
+    """The run's cell."""
+    final: Target
+    """MEMORY.md at the end, with the scenario's end expectations."""
+    checkpoints: tuple[Target, ...] = ()
+    """Mid-run checkpoints, in order."""
+    compactions: tuple[CompactionRecord, ...] = ()
+    """Compaction attempts."""
+    restores: tuple[RestoreRecord, ...] = ()
+    """Restores."""
+    probes: tuple[ProbeRecord, ...] = ()
+    """Search probes."""
+    model_calls: tuple[ModelCall, ...] = ()
+    """Model calls."""
+    days: tuple[DayPoint, ...] = ()
+    """End-of-day snapshots."""
+    final_backups: tuple[str, ...] = ()
+    """Backups on disk at the end."""
+    errors: tuple[str, ...] = ()
+    """Errors the engine recorded."""
+    vectors: TextVectors | None = None
+    """Embeddings of entries and facts; None means keyword matching only."""
+
+    @property
+    def targets(self) -> tuple[Target, ...]:
+        """Checkpoints, then the end state."""
+        return (*self.checkpoints, self.final)

@@ -1,0 +1,165 @@
+"""Scorers of what MEMORY.md says: facts kept, noise, contradictions, "User requested:" entries.
+
+Each checks the end state and every checkpoint against that point's expectations; evidence
+lines are prefixed with ``[label]`` (``[end]`` or the checkpoint label).
+"""
+
+from __future__ import annotations
+
+from evals.scenario import FactSpec
+from evals.scorers._matching import match_entries, normalise
+from evals.scorers._registry import scorer
+from evals.scorers._types import RunData, Score, Target
+
+__all__ = ["contradictions_resolved", "facts_recall", "noise", "user_requested_preserved"]
+
+KEYWORDS_ONLY = " (no embeddings: matched by keywords only)"
+
+
+def _how(run: RunData) -> str:
+    return "" if run.vectors is not None else KEYWORDS_ONLY
+
+
+def _rival_for(target: Target, spec: FactSpec) -> FactSpec | None:
+    """The stale side of a contradiction whose current side is ``spec``'s fact."""
+    for pair in target.expect.contradictions:
+        if normalise(pair.current.fact) == normalise(spec.fact):
+            return pair.stale
+    return None
+
+
+def _snippet(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@scorer("facts_recall", uses_embeddings=True)
+def facts_recall(run: RunData) -> Score:
+    """Share of ``remember`` facts found in MEMORY.md (end and checkpoints)."""
+    total, found, items = 0, 0, []
+    lines: list[tuple[int, int, str]] = []
+    for target in run.targets:
+        for spec in target.expect.remember:
+            total += 1
+            matches = match_entries(
+                spec, target.entries, run.vectors, rival=_rival_for(target, spec)
+            )
+            if matches:
+                found += 1
+                if target is run.final:
+                    best = matches[0]
+                    lines.append((best.entry.line_start, best.entry.line_end, "fact"))
+            else:
+                items.append(f"[{target.label}] missed: {spec.fact}")
+    if total == 0:
+        return Score("facts_recall", None, "No `remember` expectations in this scenario.")
+    explanation = f"{found} of {total} facts to remember are in MEMORY.md" + (
+        f"; missed {total - found}." if items else "."
+    )
+    return Score(
+        "facts_recall",
+        found / total,
+        explanation + _how(run),
+        metrics={"found": found, "expected": total},
+        items=tuple(items),
+        lines=tuple(lines),
+    )
+
+
+@scorer("noise", higher_is_better=False, uses_embeddings=True)
+def noise(run: RunData) -> Score:
+    """Forbidden entries present (model switches, screenshot trivia, transient state)."""
+    specs, present, count, items = 0, 0, 0, []
+    lines: list[tuple[int, int, str]] = []
+    for target in run.targets:
+        for spec in target.expect.forbid:
+            specs += 1
+            matches = match_entries(spec, target.entries, run.vectors)
+            present += bool(matches)
+            count += len(matches)
+            for m in matches:
+                items.append(
+                    f"[{target.label}] {spec.kind}: line {m.entry.line_start} "
+                    f"{_snippet(m.entry.text)!r} ({m.how}; forbidden: {spec.fact})"
+                )
+                if target is run.final:
+                    lines.append((m.entry.line_start, m.entry.line_end, f"noise: {spec.kind}"))
+    if specs == 0:
+        return Score("noise", None, "No `forbid` expectations in this scenario.", False)
+    explanation = (
+        f"{count} noise entries: {present} of {specs} forbidden facts are in MEMORY.md."
+        if count
+        else f"No noise: none of {specs} forbidden facts is in MEMORY.md."
+    )
+    return Score(
+        "noise",
+        float(count),
+        explanation + _how(run),
+        higher_is_better=False,
+        metrics={"forbidden_present": present, "forbidden_specs": specs, "rate": present / specs},
+        items=tuple(items),
+        lines=tuple(lines),
+    )
+
+
+@scorer("contradictions_resolved", uses_embeddings=True)
+def contradictions_resolved(run: RunData) -> Score:
+    """Share of contradictions where the stale fact is gone and the current one present."""
+    total, resolved, items = 0, 0, []
+    lines: list[tuple[int, int, str]] = []
+    for target in run.targets:
+        for pair in target.expect.contradictions:
+            total += 1
+            stale = match_entries(
+                pair.stale, target.entries, run.vectors, pair.current, yield_keywords_to_rival=True
+            )
+            current = match_entries(pair.current, target.entries, run.vectors, pair.stale)
+            if not stale and current:
+                resolved += 1
+                continue
+            for m in stale:
+                items.append(
+                    f"[{target.label}] stale still present: line {m.entry.line_start} "
+                    f"{_snippet(m.entry.text)!r} ({m.how}; stale: {pair.stale.fact})"
+                )
+                if target is run.final:
+                    lines.append((m.entry.line_start, m.entry.line_end, "stale"))
+            if not current:
+                items.append(f"[{target.label}] current fact missing: {pair.current.fact}")
+    if total == 0:
+        return Score("contradictions_resolved", None, "No contradictions in this scenario.")
+    return Score(
+        "contradictions_resolved",
+        resolved / total,
+        f"{resolved} of {total} contradictions resolved (stale gone, current present)." + _how(run),
+        metrics={"resolved": resolved, "expected": total},
+        items=tuple(items),
+        lines=tuple(lines),
+    )
+
+
+@scorer("user_requested_preserved")
+def user_requested_preserved(run: RunData) -> Score:
+    """Share of ``must_survive`` texts (e.g. "User requested: ...") still in MEMORY.md."""
+    total, kept, items = 0, 0, []
+    for target in run.targets:
+        texts = [normalise(e.text) for e in target.entries]
+        for wanted in target.expect.must_survive:
+            total += 1
+            if any(normalise(wanted) in text for text in texts):
+                kept += 1
+            else:
+                items.append(f"[{target.label}] lost: {wanted}")
+    for compaction in run.compactions:
+        for lost in compaction.lost_user_requested:
+            items.append(
+                f"[{compaction.step}] compaction dropped {lost!r}; the result was rejected"
+            )
+    if total == 0:
+        return Score("user_requested_preserved", None, "No `must_survive` expectations.")
+    return Score(
+        "user_requested_preserved",
+        kept / total,
+        f"{kept} of {total} entries that must survive are in MEMORY.md.",
+        metrics={"kept": kept, "expected": total},
+        items=tuple(items),
+    )

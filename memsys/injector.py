@@ -1,0 +1,165 @@
+"""MemoryInjector: the system prompt with memory in it (FEAT-013 "Memory Injection").
+
+The prompt is the base prompt, then MEMORY.md (its first ``max_memory_lines`` lines, saying
+so when it was cut), then a ``## Relevant Memories`` section with the best search hits for
+the user's message, each with its source. Everything added to the base prompt must fit a
+token budget (default 2,000): MEMORY.md comes first (it is always injected, cut at a line
+boundary only if it alone overflows the budget), hits fill what is left, best first, and
+hits that do not fit are reported in :attr:`Injection.dropped`.
+
+Tokens are estimated, not counted with a model's tokenizer (the chat model's is unknown
+here): ``max(ceil(characters / 4), ceil(words * 4 / 3))``, the usual 4-characters and
+0.75-words-per-token rules of thumb for English, taking whichever is larger so the budget
+errs on the safe side. Pass ``count_tokens`` to use a real tokenizer.
+
+If anything fails (an unreadable MEMORY.md, a broken index), the base prompt goes out alone
+and :attr:`Injection.error` says why (FEAT-013 reliability rule): injection never blocks a
+message.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from memsys.manager import MemoryManager
+from memsys.search.engine import MemorySearch
+from memsys.search.hits import SearchHit
+from memsys.storage import MEMORY_FILE_NAME
+
+__all__ = ["DEFAULT_BUDGET_TOKENS", "Injection", "MemoryInjector", "estimate_tokens"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUDGET_TOKENS = 2_000
+MEMORY_HEADER = "## Long-term Memory (MEMORY.md)"
+RELEVANT_HEADER = "## Relevant Memories"
+
+
+def estimate_tokens(text: str) -> int:
+    """``max(ceil(len(text) / 4), ceil(words * 4 / 3))``: a deliberately generous estimate."""
+    if not text:
+        return 0
+    return max(math.ceil(len(text) / 4), math.ceil(len(text.split()) * 4 / 3))
+
+
+@dataclass(frozen=True)
+class Injection:
+    """A system prompt and what went into it."""
+
+    prompt: str
+    """The full system prompt."""
+    memory_lines_cut: bool
+    """True when only part of MEMORY.md was included."""
+    hits: tuple[SearchHit, ...]
+    """Search hits included, best first."""
+    dropped: tuple[SearchHit, ...]
+    """Search hits left out because they did not fit the budget."""
+    tokens: int
+    """Estimated tokens of everything added to the base prompt (at most the budget)."""
+    error: str | None
+    """Why memory was left out, when injection failed; None otherwise."""
+
+
+def format_hit(hit: SearchHit) -> str:
+    """One ``## Relevant Memories`` line: ``- [daily log 2026-03-02, lines 4-5] text``."""
+    where = f"daily log {hit.date.isoformat()}" if hit.date else MEMORY_FILE_NAME
+    span = (
+        f"line {hit.line_start}"
+        if hit.line_start == hit.line_end
+        else f"lines {hit.line_start}-{hit.line_end}"
+    )
+    return f"- [{where}, {span}] {hit.text}"
+
+
+class MemoryInjector:
+    """Builds system prompts with MEMORY.md and relevant memories.
+
+    Args:
+        manager: Reads MEMORY.md.
+        search: Finds relevant memories; None injects MEMORY.md only.
+        budget_tokens: Most tokens memory may add to the prompt.
+        max_memory_lines: MEMORY.md lines injected at most (FEAT-013: 200).
+        count_tokens: Token counter; defaults to :func:`estimate_tokens`.
+    """
+
+    def __init__(
+        self,
+        manager: MemoryManager,
+        search: MemorySearch | None,
+        budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        max_memory_lines: int = 200,
+        *,
+        count_tokens: Callable[[str], int] = estimate_tokens,
+    ) -> None:
+        self._manager = manager
+        self._search = search
+        self.budget_tokens = budget_tokens
+        self.max_memory_lines = max_memory_lines
+        self._count = count_tokens
+
+    def build_system_prompt(self, base_prompt: str, user_message: str, today: date) -> Injection:
+        """The system prompt for ``user_message``; never raises."""
+        try:
+            return self._build(base_prompt, user_message, today)
+        except Exception as exc:  # FEAT-013: send without memory rather than fail
+            log.warning("memory injection failed; sending without memory", exc_info=True)
+            return Injection(base_prompt, False, (), (), 0, f"{type(exc).__name__}: {exc}")
+
+    def _build(self, base_prompt: str, user_message: str, today: date) -> Injection:
+        budget = self.budget_tokens
+        blocks: list[str] = []
+        used = 0
+        memory_block, shown_lines, cut = self._memory_block(budget)
+        if memory_block:
+            blocks.append(memory_block)
+            used += self._count(memory_block)
+        hits: list[SearchHit] = []
+        dropped: list[SearchHit] = []
+        if self._search is not None and user_message.strip():
+            k = self._search.config.top_k
+            # MEMORY.md hits already in the prompt would waste the budget; ask for extra.
+            candidates = self._search.search(user_message, today, k=k * 3)
+            fresh = [h for h in candidates if not _already_shown(h, shown_lines)][:k]
+            header_cost = self._count(f"\n\n{RELEVANT_HEADER}\n")
+            for hit in fresh:
+                cost = self._count(format_hit(hit) + "\n") + (0 if hits else header_cost)
+                if used + cost <= budget:
+                    hits.append(hit)
+                    used += cost
+                else:
+                    dropped.append(hit)
+            if hits:
+                blocks.append("\n".join([RELEVANT_HEADER, *(format_hit(h) for h in hits)]))
+        prompt = "\n\n".join([base_prompt.rstrip(), *blocks]) if blocks else base_prompt
+        if dropped:
+            log.info("memory injection: %d hit(s) dropped for the token budget", len(dropped))
+        return Injection(prompt, cut, tuple(hits), tuple(dropped), used, None)
+
+    def _memory_block(self, budget: int) -> tuple[str, int, bool]:
+        """(MEMORY.md block, lines of the file shown, whether it was cut)."""
+        content = self._manager.read_long_term_memory()
+        if not content.strip():
+            return "", 0, False
+        lines = content.rstrip("\n").split("\n")
+        shown = min(len(lines), self.max_memory_lines)
+        while True:
+            cut = shown < len(lines)
+            note = (
+                f"\n(MEMORY.md has {len(lines)} lines; only the first {shown} are shown. "
+                "Ask the user to curate it.)"
+                if cut
+                else ""
+            )
+            block = "\n".join([MEMORY_HEADER, *lines[:shown]]) + note
+            if shown == 0 or self._count(block) <= budget:
+                return (block if shown else ""), shown, cut
+            # Over budget on its own: drop lines from the end, a tenth at a time.
+            shown = max(0, shown - max(1, shown // 10))
+
+
+def _already_shown(hit: SearchHit, shown_lines: int) -> bool:
+    return hit.source == MEMORY_FILE_NAME and hit.line_end <= shown_lines

@@ -1,0 +1,244 @@
+"""The OpenAI Chat Completions API over plain httpx, and any OpenAI-compatible server.
+
+``openai/<model>`` talks to api.openai.com with ``OPENAI_API_KEY``;
+``openai-compatible/<model>`` talks to ``base_url`` (or ``MEMEVAL_BASE_URL``): llama.cpp,
+vLLM, Ollama... with the optional key ``MEMEVAL_API_KEY``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from memsys.llm._http import (
+    HTTPConfig,
+    JSONPoster,
+    Sleep,
+    as_int,
+    as_list,
+    as_object,
+    as_str,
+)
+from memsys.llm.base import (
+    ChatRequest,
+    ChatResponse,
+    LLMClient,
+    LLMError,
+    Message,
+    ModelKind,
+    Role,
+    StopReason,
+    ToolCall,
+    Usage,
+)
+from memsys.llm.registry import register_provider
+from memsys.tools.base import ToolDefinition
+
+__all__ = [
+    "OPENAI",
+    "OPENAI_COMPATIBLE",
+    "OpenAIChatClient",
+    "OpenAIFlavor",
+    "request_body",
+]
+
+
+@dataclass(frozen=True)
+class OpenAIFlavor:
+    """What differs between api.openai.com and an OpenAI-compatible server."""
+
+    prefix: str
+    """Provider prefix of model names."""
+    default_base_url: str | None
+    """Base URL when none is given (None: one must be given)."""
+    key_env: str
+    """Environment variable holding the API key."""
+    max_tokens_field: str
+    """Request field of the output limit (OpenAI deprecated ``max_tokens``; servers lag)."""
+
+
+OPENAI = OpenAIFlavor(
+    "openai", "https://api.openai.com/v1", "OPENAI_API_KEY", "max_completion_tokens"
+)
+OPENAI_COMPATIBLE = OpenAIFlavor("openai-compatible", None, "MEMEVAL_API_KEY", "max_tokens")
+
+BASE_URL_ENV = "MEMEVAL_BASE_URL"
+
+_FINISH = {
+    "stop": StopReason.END,
+    "tool_calls": StopReason.TOOL_CALLS,
+    "function_call": StopReason.TOOL_CALLS,
+    "length": StopReason.MAX_TOKENS,
+}
+
+
+class OpenAIChatClient:
+    """An :class:`LLMClient` for ``/chat/completions``.
+
+    Args:
+        model: Model name without the prefix (``gpt-4.1-mini``).
+        flavor: :data:`OPENAI` or :data:`OPENAI_COMPATIBLE`.
+        api_key: Key; default from the flavor's environment variable. None is allowed (a
+            local server, or replaying a cassette); the server then decides.
+        base_url: API root ending in ``/v1``; default the flavor's, else ``MEMEVAL_BASE_URL``.
+        http: Timeouts and retries.
+        transport: httpx transport (tests pass ``httpx.MockTransport``).
+        sleep: Backoff sleep, injectable so tests never wait.
+
+    Raises:
+        LLMError: no base URL for an OpenAI-compatible server.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        flavor: OpenAIFlavor = OPENAI,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        http: HTTPConfig | None = None,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        base = base_url or flavor.default_base_url or os.environ.get(BASE_URL_ENV)
+        if not base:
+            raise LLMError(
+                f"{flavor.prefix}/{model} needs the server's base URL (e.g. "
+                f"http://127.0.0.1:8080/v1): pass base_url=... or set {BASE_URL_ENV}"
+            )
+        self._model = model
+        self._flavor = flavor
+        self._base_url = base.rstrip("/")
+        self._url = self._base_url + "/chat/completions"
+        key = api_key if api_key is not None else os.environ.get(flavor.key_env)
+        self._headers = {"authorization": f"Bearer {key}"} if key else {}
+        config = http or HTTPConfig()
+        self._client = httpx.Client(timeout=config.timeout_s, transport=transport)
+        self._poster = JSONPoster(
+            flavor.prefix, self._client, config, sleep, auth_hint=f"Check {flavor.key_env}."
+        )
+
+    @property
+    def name(self) -> str:
+        """``openai/<model>`` or ``openai-compatible/<model>``."""
+        return f"{self._flavor.prefix}/{self._model}"
+
+    @property
+    def kind(self) -> ModelKind:
+        """Always a real model."""
+        return ModelKind.REAL
+
+    @property
+    def base_url(self) -> str:
+        """API root requests go to (for cassette labels)."""
+        return self._base_url
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """One Chat Completions call; see :class:`LLMClient`."""
+        body = request_body(self._model, request, self._flavor.max_tokens_field)
+        return parse_response(self._poster.post(self._url, self._headers, body))
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+
+def request_body(model: str, request: ChatRequest, max_tokens_field: str) -> dict[str, object]:
+    """The JSON body of a Chat Completions request (no tool fields when there are no tools)."""
+    body: dict[str, object] = {
+        "model": model,
+        "messages": [_message(m) for m in request.messages],
+        max_tokens_field: request.max_tokens,
+        "temperature": request.temperature,
+    }
+    if request.tools:
+        body["tools"] = [_tool(t) for t in request.tools]
+        # OpenAI's default, but some servers (llama-cpp-python) ignore tools without it.
+        body["tool_choice"] = "auto"
+    return body
+
+
+def _message(message: Message) -> dict[str, object]:
+    if message.role is Role.TOOL:
+        return {
+            "role": "tool",
+            "tool_call_id": message.tool_call_id or "",
+            "content": message.content,
+        }
+    out: dict[str, object] = {"role": message.role.value, "content": message.content}
+    if message.tool_calls:
+        # "" rather than null: OpenAI takes either, llama-cpp-python rejects null.
+        out["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in message.tool_calls
+        ]
+    return out
+
+
+def _tool(tool: ToolDefinition) -> dict[str, object]:
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.json_schema(),
+        },
+    }
+
+
+def parse_response(data: object) -> ChatResponse:
+    """A decoded Chat Completions reply as a :class:`ChatResponse`.
+
+    Raises:
+        LLMError: the reply lacks ``choices[0].message`` or has fields of the wrong type.
+    """
+    root = as_object(data, "response")
+    choices = as_list(root.get("choices"), "choices")
+    if not choices:
+        raise LLMError("unexpected response shape: 'choices' is empty")
+    choice = as_object(choices[0], "choices[0]")
+    message = as_object(choice.get("message"), "choices[0].message")
+    calls = []
+    for i, raw in enumerate(as_list(message.get("tool_calls") or [], "message.tool_calls")):
+        where = f"message.tool_calls[{i}]"
+        call = as_object(raw, where)
+        function = as_object(call.get("function"), f"{where}.function")
+        calls.append(
+            ToolCall(
+                id=as_str(call.get("id"), f"{where}.id", default=f"call_{i}"),
+                name=as_str(function.get("name"), f"{where}.function.name"),
+                arguments=as_str(function.get("arguments"), f"{where}.arguments", default=""),
+            )
+        )
+    usage = as_object(root.get("usage") or {}, "usage")
+    finish = choice.get("finish_reason")
+    stop = _FINISH.get(finish, StopReason.OTHER) if isinstance(finish, str) else StopReason.OTHER
+    return ChatResponse(
+        text=as_str(message.get("content"), "message.content", default=""),
+        tool_calls=tuple(calls),
+        usage=Usage(
+            input_tokens=as_int(usage.get("prompt_tokens"), "usage.prompt_tokens"),
+            output_tokens=as_int(usage.get("completion_tokens"), "usage.completion_tokens"),
+        ),
+        stop_reason=stop,
+        model=as_str(root.get("model"), "model", default=""),
+    )
+
+
+# Options are forwarded to the constructor, which type-checks them by keyword.
+@register_provider(OPENAI.prefix)
+def _make_openai(model: str, **options: Any) -> LLMClient:
+    return OpenAIChatClient(model, OPENAI, **options)
+
+
+@register_provider(OPENAI_COMPATIBLE.prefix)
+def _make_openai_compatible(model: str, **options: Any) -> LLMClient:
+    return OpenAIChatClient(model, OPENAI_COMPATIBLE, **options)

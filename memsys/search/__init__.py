@@ -1,0 +1,42 @@
+"""Hybrid memory search (FEAT-013): chunking, the SQLite index, BM25 + vector fusion."""
+
+from memsys.search.bm25 import ReferenceBM25, SparseBM25, tokenize
+from memsys.search.chunking import Chunk, chunk_file
+from memsys.search.embedder import (
+    Embedder,
+    EmbedderUnavailable,
+    HashEmbedder,
+    MiniLMEmbedder,
+    default_embedder,
+)
+from memsys.search.engine import MemorySearch
+from memsys.search.hits import SearchHit
+from memsys.search.index import IndexCorruptError
+from memsys.search.scoring import (
+    ScoreParts,
+    SearchConfig,
+    SearchConfigError,
+    fuse_scores,
+    hybrid_rank,
+)
+
+__all__ = [
+    "Chunk",
+    "Embedder",
+    "EmbedderUnavailable",
+    "HashEmbedder",
+    "IndexCorruptError",
+    "MemorySearch",
+    "MiniLMEmbedder",
+    "ReferenceBM25",
+    "ScoreParts",
+    "SearchConfig",
+    "SearchConfigError",
+    "SearchHit",
+    "SparseBM25",
+    "chunk_file",
+    "default_embedder",
+    "fuse_scores",
+    "hybrid_rank",
+    "tokenize",
+]

@@ -1,0 +1,40 @@
+"""SearchHit: one result of hybrid search, with its source and its score breakdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from memsys.search.scoring import ScoreParts
+
+__all__ = ["SearchHit"]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result, with where it comes from and how it scored."""
+
+    source: str
+    """Path relative to the memory directory: ``MEMORY.md`` or ``daily/2026-03-02.md``."""
+    date: date | None
+    """The daily log's date; None for MEMORY.md."""
+    line_start: int
+    """First line in the source, 1-based."""
+    line_end: int
+    """Last line in the source, 1-based, inclusive."""
+    text: str
+    """The chunk's text."""
+    score: float
+    """The final score, in [0, 1]."""
+    parts: ScoreParts
+    """The score's breakdown."""
+
+    @property
+    def label(self) -> str:
+        """Source attribution: ``daily/2026-03-02.md:4-5`` or ``MEMORY.md:12``."""
+        span = (
+            f"{self.line_start}"
+            if self.line_start == self.line_end
+            else (f"{self.line_start}-{self.line_end}")
+        )
+        return f"{self.source}:{span}"

@@ -1,0 +1,245 @@
+"""The on-disk search index: one SQLite file beside the memory files (FEAT-013 data rules).
+
+``DIR/.index/memory_index.sqlite`` holds three tables:
+
+- ``memory_index``: one row per chunk (id, source file, date, line span, section, text, text
+  hash, embedding as a float16 BLOB of ``dim`` values, NULL when not embedded);
+- ``files``: the (mtime, size) of every indexed file when it was indexed, to find files that
+  changed behind the index's back;
+- ``meta``: ``schema_version``, and the ``embedder`` and ``dim`` the embeddings were made with.
+
+The index is a cache of the Markdown files: a file that is missing, corrupt or of another
+schema version is deleted and rebuilt from them (:class:`IndexCorruptError` says why).
+Writes skip fsync (``synchronous=OFF``) for the same reason.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from memsys.errors import MemEvalError
+from memsys.search.chunking import Chunk
+
+__all__ = [
+    "INDEX_DIR_NAME",
+    "INDEX_FILE_NAME",
+    "SCHEMA_VERSION",
+    "FileState",
+    "IndexContents",
+    "IndexCorruptError",
+    "IndexStore",
+    "SourceUpdate",
+    "StoredChunk",
+]
+
+INDEX_DIR_NAME = ".index"
+INDEX_FILE_NAME = "memory_index.sqlite"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    source TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS memory_index (
+    chunk_id TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    date TEXT,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL,
+    section TEXT,
+    text TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    embedding BLOB);
+CREATE INDEX IF NOT EXISTS memory_index_source ON memory_index (source);
+"""
+
+
+class IndexCorruptError(MemEvalError):
+    """The index file cannot be used as it is; it will be rebuilt from the memory files."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        super().__init__(
+            f"search index {path} is unusable ({problem}); it is rebuilt from the memory "
+            f"files. To rebuild by hand: memeval memory index {path.parent.parent} --rebuild"
+        )
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What a memory file looked like when it was indexed."""
+
+    mtime_ns: int
+    """Modification time, nanoseconds."""
+    size: int
+    """Size in bytes."""
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """A chunk with its content hash and its embedding, if any."""
+
+    chunk: Chunk
+    """The chunk."""
+    text_hash: str
+    """Hash of ``chunk.text``."""
+    embedding: npt.NDArray[np.float32] | None
+    """Its vector, or None when it has not been embedded."""
+
+
+@dataclass(frozen=True)
+class SourceUpdate:
+    """The new chunks of one file, or its removal (``state`` None)."""
+
+    source: str
+    """Source name."""
+    state: FileState | None
+    """The file's state when read; None when the file is gone."""
+    chunks: tuple[StoredChunk, ...]
+    """Its chunks, in file order."""
+
+
+@dataclass(frozen=True)
+class IndexContents:
+    """Everything the index holds."""
+
+    embedder: str
+    """Id of the embedder that made the stored embeddings ("" if none)."""
+    files: dict[str, FileState]
+    """Source -> its state when indexed."""
+    chunks: dict[str, list[StoredChunk]]
+    """Source -> its chunks in file order."""
+
+
+class IndexStore:
+    """Reads and writes the index file of one memory directory.
+
+    Every call opens and closes its own connection, so the many short-lived searchers of a
+    benchmark or an eval run hold no file handles.
+    """
+
+    def __init__(self, memory_dir: Path) -> None:
+        self.path = Path(memory_dir) / INDEX_DIR_NAME / INDEX_FILE_NAME
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(self.path)) as conn:
+            conn.execute("PRAGMA synchronous=OFF")
+            with conn:  # one transaction, committed on success
+                yield conn
+
+    def delete(self) -> None:
+        """Remove the index file (and a leftover rollback journal)."""
+        for path in (self.path, self.path.with_name(self.path.name + "-journal")):
+            path.unlink(missing_ok=True)
+
+    def reset(self, embedder: str) -> None:
+        """Start an empty index whose embeddings come from ``embedder``."""
+        self.delete()
+        with self._connect() as conn:
+            conn.executescript(_SCHEMA)
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [("schema_version", str(SCHEMA_VERSION)), ("embedder", embedder)],
+            )
+
+    def load(self, dim: int | None) -> IndexContents:
+        """Read the whole index; embeddings of a length other than ``dim`` count as missing.
+
+        Raises:
+            IndexCorruptError: no index file, not an SQLite database, a damaged page, a
+                missing table or another schema version.
+        """
+        if not self.path.is_file():
+            raise IndexCorruptError(self.path, "no index file yet")
+        try:
+            with self._connect() as conn:
+                meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+                if meta.get("schema_version") != str(SCHEMA_VERSION):
+                    raise IndexCorruptError(
+                        self.path, f"schema version {meta.get('schema_version')!r}"
+                    )
+                files = {
+                    source: FileState(mtime, size)
+                    for source, mtime, size in conn.execute(
+                        "SELECT source, mtime_ns, size FROM files"
+                    )
+                }
+                rows = conn.execute(
+                    "SELECT chunk_id, source, date, line_start, line_end, section, text, "
+                    "text_hash, embedding FROM memory_index ORDER BY source, line_start"
+                ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorruptError(self.path, str(exc)) from exc
+        chunks: dict[str, list[StoredChunk]] = {source: [] for source in files}
+        for cid, source, day, start, end, section, text, digest, blob in rows:
+            vector = None
+            if blob is not None and dim is not None and len(blob) == 2 * dim:
+                vector = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+            chunk = Chunk(cid, source, _date(day), start, end, text, section)
+            chunks.setdefault(source, []).append(StoredChunk(chunk, digest, vector))
+        return IndexContents(meta.get("embedder", ""), files, chunks)
+
+    def write(self, updates: Iterable[SourceUpdate], embedder: str | None = None) -> None:
+        """Replace the rows of every updated source, in one transaction.
+
+        Args:
+            updates: Sources to replace or (state None) remove.
+            embedder: When given, record it as the embedder of the stored embeddings.
+
+        Raises:
+            IndexCorruptError: SQLite reports the file damaged.
+        """
+        try:
+            with self._connect() as conn:
+                for update in updates:
+                    conn.execute("DELETE FROM memory_index WHERE source = ?", (update.source,))
+                    conn.execute("DELETE FROM files WHERE source = ?", (update.source,))
+                    if update.state is None:
+                        continue
+                    conn.execute(
+                        "INSERT INTO files (source, mtime_ns, size) VALUES (?, ?, ?)",
+                        (update.source, update.state.mtime_ns, update.state.size),
+                    )
+                    conn.executemany(
+                        "INSERT INTO memory_index VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [_row(stored) for stored in update.chunks],
+                    )
+                if embedder is not None:
+                    conn.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES ('embedder', ?)",
+                        (embedder,),
+                    )
+        except sqlite3.DatabaseError as exc:
+            raise IndexCorruptError(self.path, str(exc)) from exc
+
+
+def _row(stored: StoredChunk) -> tuple[object, ...]:
+    chunk = stored.chunk
+    blob = None
+    if stored.embedding is not None:
+        blob = np.asarray(stored.embedding, dtype=np.float16).tobytes()
+    return (
+        chunk.chunk_id,
+        chunk.source,
+        chunk.date.isoformat() if chunk.date else None,
+        chunk.line_start,
+        chunk.line_end,
+        chunk.section,
+        chunk.text,
+        stored.text_hash,
+        blob,
+    )
+
+
+def _date(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text else None

@@ -1,0 +1,61 @@
+"""``memeval gate``: exit 0 pass, 1 regression (named), 2 config error; JUnit XML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from evals.cli.main import main
+from tests.helpers.traces import NOISY_MEMORY, write_trace
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    write_trace(tmp_path / "run" / "repeat-1", NOISY_MEMORY)
+    return tmp_path / "run"
+
+
+def test_baseline_from_the_run_passes(tmp_path: Path, run_dir: Path) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    assert main(["gate", str(run_dir), "--write-baseline", str(baseline)]) == 0
+    junit = tmp_path / "junit.xml"
+    assert main(["gate", str(run_dir), "--baseline", str(baseline), "--junit", str(junit)]) == 0
+    assert 'failures="0"' in junit.read_text()
+
+
+def test_raised_baseline_fails_naming_the_metric(
+    tmp_path: Path, run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    assert main(["gate", str(run_dir), "--write-baseline", str(baseline)]) == 0
+    data = yaml.safe_load(baseline.read_text())
+    data["cells"][0]["metrics"]["facts_recall"] = {"min": 1.0, "tolerance": 0.0}
+    baseline.write_text(yaml.safe_dump(data))
+    junit = tmp_path / "junit.xml"
+    code = main(["gate", str(run_dir), "--baseline", str(baseline), "--junit", str(junit)])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert (
+        "REGRESSION week-of-noise / sim/careful / guardrails / v049-guardrails [simulated]: "
+        "facts_recall value 0.6667 < min 1 (tolerance 0, delta -0.3333)"
+    ) in out
+    assert 'failures="1"' in junit.read_text()
+
+
+def test_malformed_baseline_exits_2(
+    tmp_path: Path, run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    baseline.write_text("schema_version: 1\ncells: nope\n")
+    assert main(["gate", str(run_dir), "--baseline", str(baseline)]) == 2
+    assert "cells: Input should be a valid list" in capsys.readouterr().err
+
+
+def test_missing_baseline_or_traces_exit_2(tmp_path: Path, run_dir: Path) -> None:
+    assert main(["gate", str(run_dir), "--baseline", str(tmp_path / "none.yaml")]) == 2
+    baseline = tmp_path / "b.yaml"
+    baseline.write_text("schema_version: 1\ncells: []\n")
+    assert main(["gate", str(tmp_path / "empty"), "--baseline", str(baseline)]) == 2
+    assert main(["gate", str(run_dir)]) == 2  # neither --baseline nor --write-baseline

@@ -1,0 +1,78 @@
+"""Fact matching: keywords, the calibrated cosine threshold, and the antonym rule."""
+
+from __future__ import annotations
+
+from evals.scenario import FactSpec
+from evals.scorers import (
+    DUPLICATE_THRESHOLD,
+    FACT_THRESHOLD,
+    TextVectors,
+    keyword_match,
+    match_entries,
+    normalise,
+)
+from memsys.search.embedder import Embedder
+from memsys.sections import MemoryEntry
+
+
+def _vectors(embedder: Embedder, texts: list[str]) -> TextVectors:
+    matrix = embedder.embed(texts)
+    return TextVectors("minilm", {t: matrix[i] for i, t in enumerate(texts)})
+
+
+def _entries(*texts: str) -> list[MemoryEntry]:
+    return [MemoryEntry(t, "Notes", i + 1, i + 1) for i, t in enumerate(texts)]
+
+
+def test_keyword_groups_must_all_match_in_one_entry() -> None:
+    spec = FactSpec(fact="x", keywords=[["postgres"], ["16", "sixteen"]])
+    assert keyword_match(spec, "Uses PostgreSQL 16")
+    assert not keyword_match(spec, "Uses PostgreSQL")
+    assert not keyword_match(FactSpec(fact="x"), "anything")
+
+
+def test_normalise_drops_case_and_punctuation() -> None:
+    assert normalise("  Likes Sushi-Go!  ") == "likes sushi go"
+
+
+def test_calibration_paraphrase_above_and_unrelated_below(minilm: Embedder) -> None:
+    fact = "The user is allergic to shellfish"
+    close, related, unrelated = "Has a shellfish allergy", "Allergic to peanuts", "Likes Catan"
+    vectors = _vectors(minilm, [fact, close, related, unrelated])
+    assert (vectors.cosine(fact, close) or 0) >= FACT_THRESHOLD
+    assert (vectors.cosine(fact, related) or 1) < FACT_THRESHOLD
+    assert (vectors.cosine(fact, unrelated) or 1) < FACT_THRESHOLD
+    assert DUPLICATE_THRESHOLD > FACT_THRESHOLD
+
+
+def test_semantic_match_without_keywords(minilm: Embedder) -> None:
+    spec = FactSpec(fact="The user is allergic to shellfish", keywords=[["crustacean"]])
+    entries = _entries("Has a shellfish allergy", "Likes Sushi Go")
+    vectors = _vectors(minilm, [spec.fact, *(e.text for e in entries)])
+    [match] = match_entries(spec, entries, vectors)
+    assert match.entry.text == "Has a shellfish allergy"
+    assert match.how.startswith("cosine 0.")
+
+
+def test_antonym_is_left_to_the_closer_rival(minilm: Embedder) -> None:
+    light = FactSpec(fact="The user prefers light mode in all apps")
+    dark = FactSpec(fact="The user prefers dark mode in all apps")
+    entries = _entries("Prefers dark mode in all apps")
+    vectors = _vectors(minilm, [light.fact, dark.fact, entries[0].text])
+    assert (vectors.cosine(light.fact, entries[0].text) or 0) >= FACT_THRESHOLD  # the problem
+    assert match_entries(light, entries, vectors, rival=dark) == []
+    assert len(match_entries(dark, entries, vectors, rival=light)) == 1
+
+
+def test_without_vectors_a_spec_without_keywords_uses_substring() -> None:
+    spec = FactSpec(fact="likes sushi go")
+    [match] = match_entries(spec, _entries("Likes Sushi Go as a card game"), None)
+    assert match.how == "substring"
+
+
+def test_stale_keywords_yield_to_current_in_the_same_entry() -> None:
+    stale = FactSpec(fact="dark", keywords=[["dark mode"]])
+    current = FactSpec(fact="light", keywords=[["light mode"]])
+    entries = _entries("Prefers light mode now (was dark mode)")
+    assert match_entries(stale, entries, None, current, yield_keywords_to_rival=True) == []
+    assert len(match_entries(current, entries, None, stale)) == 1

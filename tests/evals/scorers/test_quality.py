@@ -1,0 +1,56 @@
+"""The composite quality score and the registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.scorers import QUALITY_WEIGHTS, Score, composite_quality, get_scorer, registered_scorers
+from evals.scorers._registry import scorer
+from memsys.errors import UnknownNameError
+
+
+def test_weights_sum_to_one_and_name_registered_scorers() -> None:
+    assert sum(QUALITY_WEIGHTS.values()) == pytest.approx(1.0)
+    names = {info.name for info in registered_scorers()}
+    assert set(QUALITY_WEIGHTS) <= names
+
+
+def _perfect() -> list[Score]:
+    return [
+        Score("facts_recall", 1.0, ""),
+        Score("noise", 0.0, "", False, {"rate": 0.0}),
+        Score("contradictions_resolved", 1.0, ""),
+        Score("duplicates", 0.0, "", False, {"entries": 10}),
+        Score("user_requested_preserved", 1.0, ""),
+        Score("structure", 1.0, ""),
+        Score("backups", 1.0, ""),
+    ]
+
+
+def test_quality_is_the_weighted_mean() -> None:
+    assert composite_quality(_perfect()).value == pytest.approx(1.0)
+    scores = _perfect()
+    scores[0] = Score("facts_recall", 0.5, "")
+    scores[3] = Score("duplicates", 5.0, "", False, {"entries": 10})
+    quality = composite_quality(scores)
+    expected = 1 - QUALITY_WEIGHTS["facts_recall"] * 0.5 - QUALITY_WEIGHTS["duplicates"] * 0.5
+    assert quality.value == pytest.approx(expected)
+    assert "facts_recall 0.50x0.30" in quality.explanation
+
+
+def test_unscored_components_are_left_out_and_said() -> None:
+    scores = _perfect()
+    scores[2] = Score("contradictions_resolved", None, "none")
+    quality = composite_quality(scores)
+    assert quality.value == pytest.approx(1.0)
+    assert "Not scored, weights rescaled: contradictions_resolved" in quality.explanation
+    assert composite_quality([]).value is None
+
+
+def test_registry_lookup_and_duplicates() -> None:
+    assert get_scorer("noise").higher_is_better is False
+    assert get_scorer("facts_recall").uses_embeddings
+    with pytest.raises(UnknownNameError, match="known: backups"):
+        get_scorer("nope")
+    with pytest.raises(ValueError, match="registered twice"):
+        scorer("noise")(lambda run: Score("noise", 0.0, ""))

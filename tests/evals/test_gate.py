@@ -1,0 +1,112 @@
+"""The CI gate: bounds, tolerances, missing cells, JUnit XML and written baselines."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from evals.gate import (
+    Baseline,
+    BaselineError,
+    baseline_from_results,
+    gate,
+    load_baseline,
+    write_baseline,
+    write_junit,
+)
+from evals.results import RunResult, score_run_dir
+from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
+
+CELL = {
+    "scenario": "week-of-noise",
+    "model": "sim/careful",
+    "policy": "guardrails",
+    "variant": "v049-guardrails",
+}
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> list[RunResult]:
+    root = tmp_path_factory.mktemp("runs")
+    write_trace(root / "r1", GOOD_MEMORY, repeat=1)
+    write_trace(root / "r2", NOISY_MEMORY, repeat=2)
+    return score_run_dir(root, None)
+
+
+def _baseline(metrics: dict[str, dict[str, float]], **cell: str) -> Baseline:
+    return Baseline.model_validate(
+        {"schema_version": 1, "cells": [{**CELL, **cell, "metrics": metrics}]}
+    )
+
+
+def test_pass_within_tolerance_on_the_mean(results: list[RunResult]) -> None:
+    mean_recall = (1.0 + 2 / 3) / 2
+    checks = gate(
+        results, _baseline({"facts_recall": {"min": mean_recall + 0.01, "tolerance": 0.02}})
+    )
+    assert [c.ok for c in checks] == [True]
+
+
+def test_regression_names_metric_cell_and_delta(results: list[RunResult]) -> None:
+    checks = gate(results, _baseline({"quality": {"min": 0.99}, "noise": {"max": 0}}))
+    assert [c.ok for c in checks] == [False, False]
+    assert checks[0].message.startswith(
+        "week-of-noise / sim/careful / guardrails / v049-guardrails [simulated]: quality mean of 2"
+    )
+    assert "< min 0.99 (tolerance 0, delta -" in checks[0].message
+    assert "noise mean of 2 1.5 > max 0 (tolerance 0, delta +1.5)" in checks[1].message
+
+
+def test_missing_cell_and_unscored_metric_fail(results: list[RunResult]) -> None:
+    [missing] = gate(results, _baseline({"quality": {"min": 0}}, model="sim/other"))
+    assert not missing.ok and "no run of this cell" in missing.message
+    [unknown] = gate(results, _baseline({"search.mrr": {"min": 0}}))
+    assert not unknown.ok and "was not scored" in unknown.message
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("schema_version: 1\ncells: [{scenario: s}]", "cells.0.model: Field required"),
+        ("schema_version: 9\ncells: []", "schema_version"),
+        (
+            "schema_version: 1\ncells: [{scenario: s, model: m, policy: p, variant: v, "
+            "metrics: {quality: {tolerance: 1}}}]",
+            "give min, max or both",
+        ),
+        ("{: :", "is not YAML or JSON"),
+    ],
+)
+def test_malformed_baselines(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "baseline.yaml"
+    path.write_text(text)
+    with pytest.raises(BaselineError, match=problem):
+        load_baseline(path)
+    with pytest.raises(BaselineError, match="cannot be read"):
+        load_baseline(tmp_path / "missing.yaml")
+
+
+def test_junit_xml_lists_failures(tmp_path: Path, results: list[RunResult]) -> None:
+    checks = gate(results, _baseline({"quality": {"min": 0.99}, "facts_recall": {"min": 0}}))
+    write_junit(checks, tmp_path / "junit.xml")
+    root = ET.parse(tmp_path / "junit.xml").getroot()
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("tests") == "2" and suite.get("failures") == "1"
+    failure = root.find(".//testcase[@name='quality']/failure")
+    assert failure is not None and "quality" in (failure.get("message") or "")
+    assert root.find(".//testcase[@name='facts_recall']/failure") is None
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_written_baseline_passes_its_own_run(
+    tmp_path: Path, results: list[RunResult], suffix: str
+) -> None:
+    path = tmp_path / f"baseline{suffix}"
+    write_baseline(baseline_from_results(results), path)
+    baseline = load_baseline(path)
+    bounds = baseline.cells[0].metrics
+    assert bounds["quality"].min is not None and bounds["quality"].tolerance == 0.02
+    assert bounds["noise"].max == 1.5 and bounds["noise"].tolerance == 0
+    assert all(c.ok for c in gate(results, baseline))

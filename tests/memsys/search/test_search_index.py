@@ -1,0 +1,58 @@
+"""The SQLite index file: round trip, float16 embeddings, corruption detection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memsys.search.chunking import chunk_file, text_hash
+from memsys.search.index import FileState, IndexCorruptError, IndexStore, SourceUpdate, StoredChunk
+
+
+def _update(source: str, content: str, dim: int = 4) -> SourceUpdate:
+    chunks = chunk_file(source, content)
+    stored = tuple(
+        StoredChunk(c, text_hash(c.text), np.full(dim, 0.5, dtype=np.float32)) for c in chunks
+    )
+    return SourceUpdate(source, FileState(123, len(content)), stored)
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path)
+    store.reset("hash-4-0")
+    store.write([_update("daily/2026-03-01.md", "- one\n- two\n"), _update("MEMORY.md", "- x\n")])
+    contents = store.load(dim=4)
+    assert contents.embedder == "hash-4-0"
+    assert contents.files["MEMORY.md"] == FileState(123, 4)
+    daily = contents.chunks["daily/2026-03-01.md"]
+    assert [s.chunk.text for s in daily] == ["one", "two"]
+    assert daily[0].chunk == chunk_file("daily/2026-03-01.md", "- one\n- two\n")[0]
+    assert daily[0].embedding is not None and daily[0].embedding.tolist() == [0.5] * 4
+    # A removal deletes the source's rows and file state.
+    store.write([SourceUpdate("MEMORY.md", None, ())])
+    assert "MEMORY.md" not in store.load(dim=4).files
+
+
+def test_embeddings_of_another_dimension_count_as_missing(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path)
+    store.reset("x")
+    store.write([_update("MEMORY.md", "- x\n", dim=4)])
+    assert store.load(dim=8).chunks["MEMORY.md"][0].embedding is None
+
+
+@pytest.mark.parametrize(
+    "damage", [b"this is not an sqlite database at all" * 100, b""], ids=["garbage", "empty"]
+)
+def test_corrupt_file_is_detected(tmp_path: Path, damage: bytes) -> None:
+    store = IndexStore(tmp_path)
+    store.reset("x")
+    store.path.write_bytes(damage)
+    with pytest.raises(IndexCorruptError, match="rebuild"):
+        store.load(dim=4)
+
+
+def test_missing_file_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(IndexCorruptError, match="no index file"):
+        IndexStore(tmp_path).load(dim=4)
