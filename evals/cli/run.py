@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evals.cli._common import EXIT_OK
 from evals.scenario import load_scenario
+
+if TYPE_CHECKING:
+    from evals.engine import RunSpec
+    from memsys.search.embedder import Embedder
 
 __all__ = ["DEFAULT_CELLS", "register"]
 
@@ -32,9 +38,38 @@ def _cells(args: argparse.Namespace) -> list[tuple[str, str]]:
     return [(m, p) for m in models for p in (args.policy or [None])]
 
 
+def _run_cell(spec: RunSpec, embedder: Embedder | None, args: argparse.Namespace) -> None:
+    """Run one cell; a real model always goes through its cassette (replay unless told)."""
+    from evals.cassettes import CassetteKey, CassetteLabel, CassetteMode, use_cassette
+    from evals.engine import run_scenario
+    from memsys.clock import SystemClock
+    from memsys.llm import ModelKind, make_client
+
+    client = make_client(spec.model)
+    if client.kind is not ModelKind.REAL:
+        run_scenario(spec, embedder, client)
+        return
+    key = CassetteKey(
+        spec.scenario.name, spec.model, spec.variant, spec.repeat if args.repeat > 1 else None
+    )
+    mode = (
+        CassetteMode.RERECORD
+        if args.rerecord
+        else CassetteMode.RECORD
+        if args.record
+        else CassetteMode.REPLAY
+    )
+    label = CassetteLabel(
+        spec.model, str(getattr(client, "base_url", "")), SystemClock().now().date().isoformat()
+    )
+    path = key.path()
+    with use_cassette(path, mode, label=label, rerecord_command=key.rerecord_command()):
+        run_scenario(replace(spec, cassette=str(path)), embedder, client)
+
+
 def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
-    from evals.engine import RunSpec, run_scenario
+    from evals.engine import RunSpec
     from evals.report import summary_text, write_report
     from evals.results import score_run_dir, write_results
 
@@ -42,17 +77,25 @@ def _handle(args: argparse.Namespace) -> int:
     scenarios = [(p, load_scenario(p)) for p in paths]  # validate everything before running
     embedder = shared_embedder()
     out = Path(args.out)
-    cells = [(path, s, m, p) for path, s in scenarios for m, p in _cells(args)]
-    for number, (path, scenario, model, policy) in enumerate(cells, start=1):
+    cells = [
+        (path, s, m, p, r)
+        for path, s in scenarios
+        for m, p in _cells(args)
+        for r in range(1, args.repeat + 1)
+    ]
+    for number, (path, scenario, model, policy, repeat) in enumerate(cells, start=1):
         policy = policy or scenario.defaults.policy
         variant = args.variant or scenario.defaults.variant
-        cell_dir = out / scenario.name / model.replace("/", "__") / policy / variant / "repeat-1"
+        cell_dir = (
+            out / scenario.name / model.replace("/", "__") / policy / variant / f"repeat-{repeat}"
+        )
         print(
-            f"[{number}/{len(cells)}] {scenario.name} {model} {policy} {variant}",
+            f"[{number}/{len(cells)}] {scenario.name} {model} {policy} {variant} repeat {repeat}",
             file=sys.stderr,
             flush=True,
         )
-        run_scenario(RunSpec(scenario, path, model, policy, variant, cell_dir), embedder)
+        spec = RunSpec(scenario, path, model, policy, variant, cell_dir, repeat)
+        _run_cell(spec, embedder, args)
     results = score_run_dir(out, embedder)
     write_results(out, results)
     report = Path(args.report)
@@ -91,4 +134,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--variant", help="tool-description variant (default: the scenario's)")
     parser.add_argument("--out", default="runs/latest", help="run directory (cells replaced)")
     parser.add_argument("--report", default="reports/report.html", help="HTML report path")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each cell N times; real models get one cassette per repeat, "
+        "so the repeats replay as the distinct samples they were",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--record",
+        action="store_true",
+        help="real models: record calls missing from the cassette (network!)",
+    )
+    mode.add_argument(
+        "--rerecord",
+        action="store_true",
+        help="real models: delete the cassette and record everything again",
+    )
     parser.set_defaults(handler=_handle)

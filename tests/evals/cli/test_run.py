@@ -1,0 +1,42 @@
+"""``memeval run``: a real model never goes live by default; a missing cassette is an error."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evals.cli.main import main
+
+SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
+
+
+def test_real_model_without_cassette_fails_naming_scenario_step_and_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    # A closed port: had the run gone live, it would fail differently (connection refused).
+    monkeypatch.setenv("MEMEVAL_BASE_URL", "http://127.0.0.1:9/v1")
+    code = main(
+        [
+            "run",
+            "--scenario",
+            "week.yaml",
+            "--model",
+            "openai-compatible/gemma-3-270m",
+            "--policy",
+            "guardrails",
+            "--out",
+            "runs",
+            "--report",
+            "r.html",
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cassettes/week-of-noise/openai-compatible__gemma-3-270m" in err
+    assert "week-of-noise: day 1 #1 user" in err
+    assert "--record" in err
+    assert not Path("cassettes/week-of-noise").exists()  # replay never writes a cassette
