@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from memsys.llm.base import ChatRequest, LLMClient, Message, Purpose, Role
+from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.prompts import compaction_prompt
 from memsys.sections import parse_entries
@@ -136,7 +136,7 @@ class MemoryCompactor:
             )
             try:
                 reply = self._client.complete(request).text
-            except Exception as exc:  # any model failure keeps the original (RFC error 3)
+            except LLMError as exc:  # a failed call keeps the original (RFC error 3)
                 log.warning("compaction: model call failed, original kept: %s", exc)
                 return CompactionResult(
                     CompactionOutcome.MODEL_FAILED, backup, size, size, error=str(exc)

@@ -11,7 +11,8 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from memsys.llm.base import ChatRequest, LLMClient, Message, Purpose, Role
+from memsys.errors import MemEvalError
+from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.policies.base import WritePolicy
 from memsys.prompts import MalformedOutput, daily_summary_prompt, parse_daily_summary
@@ -72,7 +73,7 @@ class DailyLogWriter:
         except MalformedOutput as exc:
             log.info("daily log skipped for %s: %s", session.id, exc)
             return FlushResult(FlushOutcome.MALFORMED, session.id, len(pending), error=str(exc))
-        except Exception as exc:  # FEAT-013: model unavailable -> skip silently, retry later
+        except LLMError as exc:  # FEAT-013: model unavailable -> skip silently, retry later
             log.info("daily log skipped for %s: %s", session.id, exc)
             return FlushResult(FlushOutcome.MODEL_FAILED, session.id, len(pending), error=str(exc))
         last = pending[-1]
@@ -84,7 +85,7 @@ class DailyLogWriter:
         session.last_logged_message_id = last.id
         try:
             self._policy.promote(summary.facts)
-        except Exception as exc:  # the log is written; a failed promotion must not re-log it
+        except (OSError, MemEvalError) as exc:  # the log is written; never re-log it
             log.warning("promotion after daily log of %s failed: %s", session.id, exc)
             return FlushResult(
                 FlushOutcome.WRITTEN,

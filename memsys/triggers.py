@@ -27,6 +27,7 @@ from memsys._atomic import atomic_write_text
 from memsys.clock import Clock
 from memsys.compaction import CompactionResult, MemoryCompactor
 from memsys.dailylog import DailyLogWriter
+from memsys.errors import MemEvalError
 from memsys.events import Emit, MemoryEvent, discard
 from memsys.policies.base import WritePolicy
 from memsys.sessions import SessionStore
@@ -218,12 +219,12 @@ class MemoryTriggerManager:
     def _day_change_job(self, today: date) -> None:
         try:
             self._flush(self._sessions.active_id, "day_change")
-        except Exception:
+        except (OSError, MemEvalError):
             log.warning("day-change flush failed; the stored date is updated anyway", exc_info=True)
         try:
             self._policy.on_day_change()
             self._compact_if_needed(today)
-        except Exception:
+        except (OSError, MemEvalError):
             log.warning("day-change compaction failed (non-fatal)", exc_info=True)
         self._prefs.set("last_active_date", today)
 

@@ -269,3 +269,22 @@ def test_clock_is_the_injected_one(tmp_path: Path) -> None:
     h = Harness(tmp_path, clock, FakeLLM([]))
     h.triggers.on_app_foreground()
     assert h.prefs.get("last_active_date") == datetime(2030, 1, 1).date()
+
+
+class ExplodingLLM:
+    """Raises what a cassette miss raises inside httpx: not an LLMError."""
+
+    name = "fake/exploding"
+    kind = ModelKind.REAL
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        raise RuntimeError("Can't overwrite existing cassette")
+
+
+def test_a_non_model_error_in_a_flush_is_not_swallowed(tmp_path: Path, clock: ManualClock) -> None:
+    # Only a model failure (LLMError) is skipped silently; a cassette miss must surface.
+    h = Harness(tmp_path, clock, ExplodingLLM())
+    h.say("a", "message")
+    h.triggers.on_app_background()
+    with pytest.raises(RuntimeError, match="cassette"):
+        h.drain()
