@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from tqdm import tqdm
+
+from evals.cassettes import CassetteMode
 from evals.cli._common import EXIT_OK
 from evals.scenario import load_scenario
 
@@ -38,26 +42,30 @@ def _cells(args: argparse.Namespace) -> list[tuple[str, str]]:
     return [(m, p) for m in models for p in (args.policy or [None])]
 
 
-def _run_cell(spec: RunSpec, embedder: Embedder | None, args: argparse.Namespace) -> None:
-    """Run one cell; a real model always goes through its cassette (replay unless told)."""
-    from evals.cassettes import CassetteKey, CassetteLabel, CassetteMode, use_cassette
+def _run_cell(
+    spec: RunSpec,
+    mode: CassetteMode,
+    repeats: int,
+    embedder: Embedder | Literal["shared"] | None = "shared",
+) -> str:
+    """Run one cell; a real model always goes through its cassette (replay unless told).
+
+    Runs in a worker process under ``--jobs``, which loads its own embedder once.
+    """
+    from evals._runtime import shared_embedder
+    from evals.cassettes import CassetteKey, CassetteLabel, use_cassette
     from evals.engine import run_scenario
     from memsys.clock import SystemClock
     from memsys.llm import ModelKind, make_client
 
+    if embedder == "shared":
+        embedder = shared_embedder()
     client = make_client(spec.model)
     if client.kind is not ModelKind.REAL:
         run_scenario(spec, embedder, client)
-        return
+        return str(spec.out_dir)
     key = CassetteKey(
-        spec.scenario.name, spec.model, spec.variant, spec.repeat if args.repeat > 1 else None
-    )
-    mode = (
-        CassetteMode.RERECORD
-        if args.rerecord
-        else CassetteMode.RECORD
-        if args.record
-        else CassetteMode.REPLAY
+        spec.scenario.name, spec.model, spec.variant, spec.repeat if repeats > 1 else None
     )
     label = CassetteLabel(
         spec.model, str(getattr(client, "base_url", "")), SystemClock().now().date().isoformat()
@@ -65,6 +73,7 @@ def _run_cell(spec: RunSpec, embedder: Embedder | None, args: argparse.Namespace
     path = key.path()
     with use_cassette(path, mode, label=label, rerecord_command=key.rerecord_command()):
         run_scenario(replace(spec, cassette=str(path)), embedder, client)
+    return str(spec.out_dir)
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -83,19 +92,34 @@ def _handle(args: argparse.Namespace) -> int:
         for m, p in _cells(args)
         for r in range(1, args.repeat + 1)
     ]
-    for number, (path, scenario, model, policy, repeat) in enumerate(cells, start=1):
+    specs = []
+    for path, scenario, model, policy, repeat in cells:
         policy = policy or scenario.defaults.policy
         variant = args.variant or scenario.defaults.variant
         cell_dir = (
             out / scenario.name / model.replace("/", "__") / policy / variant / f"repeat-{repeat}"
         )
-        print(
-            f"[{number}/{len(cells)}] {scenario.name} {model} {policy} {variant} repeat {repeat}",
-            file=sys.stderr,
-            flush=True,
-        )
-        spec = RunSpec(scenario, path, model, policy, variant, cell_dir, repeat)
-        _run_cell(spec, embedder, args)
+        specs.append(RunSpec(scenario, path, model, policy, variant, cell_dir, repeat))
+    mode = (
+        CassetteMode.RERECORD
+        if args.rerecord
+        else CassetteMode.RECORD
+        if args.record
+        else CassetteMode.REPLAY
+    )
+    progress = tqdm(total=len(specs), unit="run", desc="memeval run", file=sys.stderr)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            futures = [pool.submit(_run_cell, spec, mode, args.repeat) for spec in specs]
+            for future in as_completed(futures):
+                progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
+                progress.update()
+    else:
+        for spec in specs:
+            progress.set_postfix_str(f"{spec.scenario.name} {spec.model} {spec.policy}")
+            _run_cell(spec, mode, args.repeat, embedder)
+            progress.update()
+    progress.close()
     results = score_run_dir(out, embedder)
     write_results(out, results)
     report = Path(args.report)
@@ -141,6 +165,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="run each cell N times; real models get one cassette per repeat, "
         "so the repeats replay as the distinct samples they were",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N cells in parallel worker processes (each loads the embedding model once)",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(

@@ -40,3 +40,39 @@ def test_real_model_without_cassette_fails_naming_scenario_step_and_command(
     assert "week-of-noise: day 1 #1 user" in err
     assert "--record" in err
     assert not Path("cassettes/week-of-noise").exists()  # replay never writes a cassette
+
+
+def test_parallel_jobs_give_the_same_results_as_sequential(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    def run(jobs: int) -> dict[str, float]:
+        out = tmp_path / f"jobs{jobs}"
+        argv = [
+            "run",
+            "--scenario",
+            str(SCENARIO),
+            "--model",
+            "sim/careful",
+            "--model",
+            "sim/naive",
+            "--policy",
+            "append",
+            "--out",
+            str(out),
+            "--report",
+            str(tmp_path / f"r{jobs}.html"),
+            "--jobs",
+            str(jobs),
+        ]
+        assert main(argv) == 0
+        data = json.loads((out / "results.json").read_text())
+        return {
+            r["model"]: next(s["value"] for s in r["scores"] if s["name"] == "quality")
+            for r in data["results"]
+        }
+
+    parallel, sequential = run(2), run(1)
+    assert parallel == sequential
+    assert parallel["sim/careful"] > parallel["sim/naive"]
