@@ -27,15 +27,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, (_, help_text) in BENCHMARKS.items():
         parser = bsub.add_parser(name, help=help_text, description=help_text)
         parser.set_defaults(handler=lambda a, n=name: _module(n).run(a))
-        parser.set_defaults(_bench_name=name)
-        # Arguments are added lazily only for the chosen benchmark would need two passes;
-        # the modules are light to import at the top level, so add them now.
-        _module_arguments(name, parser)
-
-
-def _module_arguments(name: str, parser: argparse.ArgumentParser) -> None:
-    try:
-        module = _module(name)
-    except ModuleNotFoundError:
-        return
-    module.add_arguments(parser)
+        # Benchmark modules import their heavy dependencies inside run(), so loading them
+        # here for their arguments keeps `memeval --help` fast.
+        _module(name).add_arguments(parser)
