@@ -113,7 +113,8 @@ def _dt(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-Handler = Callable[[ChatRequest], tuple[str, Sequence[tuple[str, dict[str, object]]]]]
+HandlerResult = tuple[str, Sequence[tuple[str, dict[str, object]]]]
+Handler = Callable[[ChatRequest], HandlerResult]
 
 
 class SimModel:
@@ -132,6 +133,24 @@ class SimModel:
 
     def handlers(self) -> dict[Purpose, Handler]:
         """Purpose -> handler returning (text, [(tool name, arguments)])."""
+        return {
+            Purpose.CHAT: self._chat,
+            Purpose.DAILY_SUMMARY: self._summary,
+            Purpose.COMPACTION: self._compaction,
+            Purpose.UPDATE_DECISION: self._decision,
+        }
+
+    # One method per role; each subclass implements all four.
+    def _chat(self, request: ChatRequest) -> HandlerResult:
+        raise NotImplementedError
+
+    def _summary(self, request: ChatRequest) -> HandlerResult:
+        raise NotImplementedError
+
+    def _compaction(self, request: ChatRequest) -> HandlerResult:
+        raise NotImplementedError
+
+    def _decision(self, request: ChatRequest) -> HandlerResult:
         raise NotImplementedError
 
     def complete(self, request: ChatRequest) -> ChatResponse:

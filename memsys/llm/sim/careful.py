@@ -13,10 +13,9 @@ import re
 from collections.abc import Sequence
 
 from memsys.compaction import USER_REQUESTED_PREFIX
-from memsys.llm.base import ChatRequest, Purpose
+from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
     ChatView,
-    Handler,
     SimModel,
     chat_view,
     decision_input,
@@ -48,15 +47,6 @@ def _best(fact: str, entries: Sequence[str]) -> tuple[float, str | None]:
 
 class CarefulSim(SimModel):
     """Follows the guardrails."""
-
-    def handlers(self) -> dict[Purpose, Handler]:
-        """One handler per role."""
-        return {
-            Purpose.CHAT: self._chat,
-            Purpose.DAILY_SUMMARY: self._summary,
-            Purpose.COMPACTION: self._compaction,
-            Purpose.UPDATE_DECISION: self._decision,
-        }
 
     # -- chat ---------------------------------------------------------------------------------
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from memsys.llm.base import ChatRequest, Purpose
+from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
-    Handler,
     SimModel,
     chat_view,
     decision_input,
@@ -31,15 +30,6 @@ def _is_statement(text: str) -> bool:
 
 class NaiveSim(SimModel):
     """Saves everything."""
-
-    def handlers(self) -> dict[Purpose, Handler]:
-        """One handler per role."""
-        return {
-            Purpose.CHAT: self._chat,
-            Purpose.DAILY_SUMMARY: self._summary,
-            Purpose.COMPACTION: self._compaction,
-            Purpose.UPDATE_DECISION: self._decision,
-        }
 
     def _chat(self, request: ChatRequest) -> tuple[str, Calls]:
         view = chat_view(request)
