@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,8 +35,10 @@ BASE_PROMPT = (
 )
 
 
+@functools.cache
 def shared_embedder() -> Embedder | None:
-    """The process-wide MiniLM embedder, or None (BM25-only) when it cannot load."""
+    """The process-wide MiniLM embedder, or None (BM25-only) when it cannot load; decided
+    once per process, so the fallback is logged once."""
     try:
         embedder = default_embedder()
         embedder.embed(["warm-up"])

@@ -22,7 +22,7 @@ from evals.cassettes import step as cassette_step
 from evals.scenario import Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.events import MemoryEvent
-from memsys.llm import LLMClient, LLMError, ModelKind
+from memsys.llm import LLMClient, LLMError, Message, ModelKind, Role
 from memsys.search.embedder import Embedder
 from memsys.triggers import should_fire_switch
 
@@ -102,7 +102,7 @@ class _Run:
                 self.record("event", type="app_foreground", implicit=True)
                 self._foreground()
             for number, event in enumerate(day.events, start=1):
-                self._advance(today, event)
+                self._advance(event)
                 with self.at_step(f"day {self.day} #{number} {event.type}"):
                     self.record(
                         "event",
@@ -111,14 +111,14 @@ class _Run:
                     )
                     self._handlers[event.type](event)
                     self.rt.runner.drain()
-            self._advance(today, None, DAY_END)
+            self._advance(None, DAY_END)
             with self.at_step(f"day {self.day} close app"):
                 self.record("event", type="app_background", implicit=True)
                 self.rt.triggers.on_app_background()
                 self.rt.runner.drain()
                 self._snapshot("snapshot")
 
-    def _advance(self, today: object, event: Event | None, at: dtime | None = None) -> None:
+    def _advance(self, event: Event | None, at: dtime | None = None) -> None:
         wanted = at or (event.time_of_day() if event else None)
         now = self.rt.clock.now()
         target = datetime.combine(now.date(), wanted) if wanted else now + timedelta(minutes=1)
@@ -175,8 +175,6 @@ class _Run:
         except LLMError as exc:
             self.errors.append(f"{self.step}: {exc}")
             self.record("error", where="chat", message=str(exc))
-            from memsys.llm import Message, Role
-
             rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
             return
         for call in turn.model_calls:
@@ -323,14 +321,13 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
         run.run()
         run.step = "end"
         storage = rt.manager.storage
-        stats = getattr(rt.policy, "stats", None)
         run.record(
             "run_end",
             memory_md=rt.manager.read_long_term_memory(),
             backups=storage.list_backups(),
             daily_logs=[p.name for p in storage.list_daily_logs()],
             counters=dict(rt.policy.counters),
-            policy_stats=dict(stats()) if callable(stats) else {},
+            policy_stats=dict(rt.policy.stats()),
             errors=run.errors,
         )
     return trace_path

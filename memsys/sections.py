@@ -14,6 +14,7 @@ __all__ = [
     "Section",
     "append_to_section",
     "build_structured_memory",
+    "category_for_section",
     "parse_entries",
     "parse_sections",
     "section_for_category",
@@ -61,6 +62,14 @@ def section_for_category(category: str | None) -> Section:
     """Map a category to its section: trimmed, case-insensitive; unknown or None -> Notes."""
     key = (category or Category.NOTES.value).strip().lower()
     return _CATEGORY_SECTION.get(key, Section.NOTES)
+
+
+def category_for_section(section: str) -> str:
+    """The category whose section is ``section`` (anything else -> notes)."""
+    for category, mapped in _CATEGORY_SECTION.items():
+        if mapped.value == section:
+            return category
+    return Category.NOTES.value
 
 
 def parse_sections(content: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -23,7 +23,6 @@ from evals.scenario import load_scenario
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
-    from memsys.search.embedder import Embedder
 
 __all__ = ["DEFAULT_CELLS", "register"]
 
@@ -42,15 +41,10 @@ def _cells(args: argparse.Namespace) -> list[tuple[str, str]]:
     return [(m, p) for m in models for p in (args.policy or [None])]
 
 
-def _run_cell(
-    spec: RunSpec,
-    mode: CassetteMode,
-    repeats: int,
-    embedder: Embedder | Literal["shared"] | None = "shared",
-) -> str:
+def _run_cell(spec: RunSpec, mode: CassetteMode, repeats: int) -> str:
     """Run one cell; a real model always goes through its cassette (replay unless told).
 
-    Runs in a worker process under ``--jobs``, which loads its own embedder once.
+    Runs in a worker process under ``--jobs``; each process loads the embedder once.
     """
     from evals._runtime import shared_embedder
     from evals.cassettes import CassetteKey, CassetteLabel, use_cassette
@@ -58,8 +52,7 @@ def _run_cell(
     from memsys.clock import SystemClock
     from memsys.llm import ModelKind, make_client
 
-    if embedder == "shared":
-        embedder = shared_embedder()
+    embedder = shared_embedder()
     client = make_client(spec.model)
     if client.kind is not ModelKind.REAL:
         run_scenario(spec, embedder, client)
@@ -117,7 +110,7 @@ def _handle(args: argparse.Namespace) -> int:
     else:
         for spec in specs:
             progress.set_postfix_str(f"{spec.scenario.name} {spec.model} {spec.policy}")
-            _run_cell(spec, mode, args.repeat, embedder)
+            _run_cell(spec, mode, args.repeat)
             progress.update()
     progress.close()
     results = score_run_dir(out, embedder)

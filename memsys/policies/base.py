@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,7 @@ class PolicyContext:
     """Where to report promotions and decisions."""
 
 
-class WritePolicy:
+class WritePolicy(ABC):
     """Base class: the FEAT-023 defaults, overridden per policy."""
 
     name = ""
@@ -58,19 +59,25 @@ class WritePolicy:
         self.ctx = ctx
         self.counters: dict[str, int] = {}
 
+    @abstractmethod
     def tools(self) -> list[Tool]:
         """Memory tools the assistant gets (search_memory is added by the caller)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def promote(self, facts: Sequence[PromotedFact]) -> None:
         """Write the facts a daily-log summary flagged for long-term memory."""
-        raise NotImplementedError
+
+    def stats(self) -> Mapping[str, int]:
+        """Store statistics for the trace (none for the file policies)."""
+        return {}
 
     def on_day_change(self) -> None:
-        """Hook run after the day-change flush."""
+        """Hook run after the day-change flush; the file policies have nothing to do."""
+        return
 
     def on_manual_edit(self) -> None:
-        """Hook run after the user edited MEMORY.md by hand."""
+        """Hook run after the user edited MEMORY.md by hand; nothing for the file policies."""
+        return
 
     def count(self, key: str, n: int = 1) -> None:
         """Bump a counter reported in the trace."""

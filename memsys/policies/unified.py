@@ -29,7 +29,12 @@ from memsys.prompts import (
     parse_decision,
     update_decision_prompt,
 )
-from memsys.sections import append_to_section, build_structured_memory, parse_entries
+from memsys.sections import (
+    append_to_section,
+    build_structured_memory,
+    category_for_section,
+    parse_entries,
+)
 from memsys.sections import section_for_category as section_of
 from memsys.tools import ReadMemoryTool, Tool, ToolDefinition, ToolErrorCode, ToolResult
 from memsys.tools.memory_tools import definition_from_variant, string_arg, validate_content
@@ -213,7 +218,7 @@ class UnifiedPolicy(WritePolicy):
         self.store.set_status(removed, "deleted")
         for text, section in entries.items():
             if text not in active:
-                self.store.add(text, _category_of(section), MANUAL_IMPORTANCE, now)
+                self.store.add(text, category_for_section(section), MANUAL_IMPORTANCE, now)
         self.count("manual_sync")
         self.render()
 
@@ -221,13 +226,6 @@ class UnifiedPolicy(WritePolicy):
         """Row counts by status."""
         rows = self.store.all()
         return {s: sum(1 for r in rows if r.status == s) for s in ("active", "archived", "deleted")}
-
-
-def _category_of(section: str) -> str:
-    for category in ("profile", "preferences", "interests", "workflow", "projects"):
-        if section_of(category).value == section:
-            return category
-    return "notes"
 
 
 class _PipelineSaveTool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -117,7 +118,7 @@ HandlerResult = tuple[str, Sequence[tuple[str, dict[str, object]]]]
 Handler = Callable[[ChatRequest], HandlerResult]
 
 
-class SimModel:
+class SimModel(ABC):
     """A deterministic rule-based model; subclasses give one handler per purpose."""
 
     kind = ModelKind.SIMULATED
@@ -141,17 +142,21 @@ class SimModel:
         }
 
     # One method per role; each subclass implements all four.
+    @abstractmethod
     def _chat(self, request: ChatRequest) -> HandlerResult:
-        raise NotImplementedError
+        """Answer the role's request."""
 
+    @abstractmethod
     def _summary(self, request: ChatRequest) -> HandlerResult:
-        raise NotImplementedError
+        """Answer the role's request."""
 
+    @abstractmethod
     def _compaction(self, request: ChatRequest) -> HandlerResult:
-        raise NotImplementedError
+        """Answer the role's request."""
 
+    @abstractmethod
     def _decision(self, request: ChatRequest) -> HandlerResult:
-        raise NotImplementedError
+        """Answer the role's request."""
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         """Answer with the handler for the request's purpose."""
