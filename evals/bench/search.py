@@ -4,7 +4,8 @@ For each corpus size the benchmark writes a synthetic memory directory
 (:mod:`evals.bench._search_corpus`), builds the index with :meth:`MemorySearch.rebuild_index`
 and times, per query:
 
-- query embed: the real MiniLM model, always;
+- query embed: the real MiniLM model, always (int8 matrix products, the default; the float32
+  path is timed once for comparison);
 - hybrid search: :meth:`MemorySearch.search` with the sparse BM25 (ours), and the same
   pipeline with rank-bm25's ``BM25Okapi.get_scores`` as the keyword part (reference).
 
@@ -132,9 +133,17 @@ def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> 
     )
 
 
+def _fp32_embed(queries: Sequence[str]) -> tuple[float, float]:
+    """Query embed p50 / p95 ms of the float32 path, for comparison with the default."""
+    from memsys.search import MiniLMEmbedder
+
+    model = MiniLMEmbedder(matmul="fp32")
+    return _percentiles(_time_each(lambda q: model.embed([q]), queries))
+
+
 def _table(rows: list[_Row]) -> str:
     head = (
-        "| chunks | chunk vectors | index build s | query embed p50 / p95 ms | "
+        "| chunks | chunk vectors | index build s | query embed p50 / p95 ms (int8) | "
         "hybrid search p50 / p95 ms | rank-bm25 hybrid p50 / p95 ms | speed-up (p50) | "
         "top-10 agreement |\n|---:|---|---:|---:|---:|---:|---:|---:|"
     )
@@ -191,6 +200,11 @@ def run(args: argparse.Namespace) -> int:
             rows.append(_bench_size(size, queries, args.real_max, Path(tmp)))
             gc.collect()  # the previous size's matrices
             print(f"  {size:,} chunks done", flush=True)
+        fp32 = _fp32_embed(queries)
     print()
     print(_table(rows))
+    print(
+        f"\nquery embed with the float32 path (MiniLMEmbedder(matmul='fp32')): "
+        f"p50 {fp32[0]:.2f} / p95 {fp32[1]:.2f} ms"
+    )
     return 0

@@ -8,6 +8,12 @@ Pipeline (the sentence-transformers one for this model): WordPiece tokens, trunc
 and padded to the longest text of the batch (the shipped tokenizer pads every input to 128,
 which makes a short query about 8x slower), ``last_hidden_state`` mean-pooled over the
 attention mask, then L2-normalised: 384 float32 dimensions.
+
+By default the linear layers run as int8 x uint8 integer products on the shipped int8 weights
+(:mod:`memsys.search.int8_graph`: ~2x faster per query than letting onnxruntime expand them to
+float32; vectors agree with the float32 path to cosine ~0.994). ``matmul="fp32"`` gives the
+float32 path. The two are different vector spaces with different ``model_id``s, so an index
+built with one is re-embedded by the other.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +38,7 @@ __all__ = [
     "Embedder",
     "EmbedderUnavailable",
     "HashEmbedder",
+    "MatMulMode",
     "MiniLMEmbedder",
     "default_embedder",
     "embedder_id",
@@ -43,9 +50,15 @@ MINILM_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 MINILM_DIM = 384
 _MAX_TOKENS = 256
 # Batches are split so that one long chunk does not pad hundreds of short ones to its length.
-_BATCH_SIZE = 32
+# The int8 path quantises activations with one scale per run, so batching would make a text's
+# vector depend on its neighbours (and on padding): it embeds one text per run, which costs
+# about 10% of throughput there and is still faster than batched float32.
+_BATCH_SIZE = {"fp32": 32, "int8": 1}
 
 FloatMatrix = npt.NDArray[np.float32]
+MatMulMode = Literal["int8", "fp32"]
+# Vector-space names: the fp32 path keeps the original id, so indexes built with it stay valid.
+_MODEL_IDS: dict[str, str] = {"fp32": MINILM_MODEL_ID, "int8": f"{MINILM_MODEL_ID}+int8-matmul"}
 
 
 @runtime_checkable
@@ -81,14 +94,6 @@ class EmbedderUnavailable(MemEvalError):
         )
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _packaged_files() -> tuple[Path, Path, str]:
     """(model.onnx, tokenizer.json, expected sha256) from the installed packages."""
     try:
@@ -118,10 +123,11 @@ class MiniLMEmbedder:
         tokenizer_path: A ``tokenizer.json`` instead of the packaged one.
         sha256: Expected sha256 of the model file; defaults to the package's ``SHA256``.
         threads: onnxruntime intra-op threads.
+        matmul: ``"int8"`` (default) runs the linear layers as integer products on the
+            shipped int8 weights; ``"fp32"`` lets onnxruntime expand them to float32.
     """
 
     dim: int = MINILM_DIM
-    model_id: str = MINILM_MODEL_ID
 
     def __init__(
         self,
@@ -129,7 +135,12 @@ class MiniLMEmbedder:
         tokenizer_path: Path | None = None,
         sha256: str | None = None,
         threads: int = 1,
+        matmul: MatMulMode = "int8",
     ) -> None:
+        if matmul not in _MODEL_IDS:
+            raise ValueError(f"matmul must be one of {sorted(_MODEL_IDS)}, not {matmul!r}")
+        self.matmul = matmul
+        self.model_id = _MODEL_IDS[matmul]
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._sha256 = sha256
@@ -172,7 +183,8 @@ class MiniLMEmbedder:
         expected = self._sha256 or expected
         if not model.is_file():
             raise EmbedderUnavailable(MINILM_MODEL_ID, f"{model} does not exist")
-        actual = _sha256(model)
+        model_bytes = model.read_bytes()
+        actual = hashlib.sha256(model_bytes).hexdigest()
         if actual != expected:
             raise EmbedderUnavailable(
                 MINILM_MODEL_ID, f"{model} has sha256 {actual[:12]}..., expected {expected[:12]}..."
@@ -185,8 +197,10 @@ class MiniLMEmbedder:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        if self.matmul == "int8":
+            model_bytes = _with_int8_matmuls(model, model_bytes)
         session = ort.InferenceSession(
-            str(model), sess_options=options, providers=["CPUExecutionProvider"]
+            model_bytes, sess_options=options, providers=["CPUExecutionProvider"]
         )
         self._tokenizer = tokenizer
         self._session = session
@@ -194,14 +208,17 @@ class MiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> FloatMatrix:
         """Embed ``texts`` in batches (sorted by length, so little padding is computed).
 
+        A text's vector does not depend on the other texts of the call.
+
         Raises:
             EmbedderUnavailable: the model cannot be loaded.
         """
         self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), _BATCH_SIZE):
-            batch = order[start : start + _BATCH_SIZE]
+        size = _BATCH_SIZE[self.matmul]
+        for start in range(0, len(order), size):
+            batch = order[start : start + size]
             out[batch] = self._encode([texts[i] for i in batch])
         return out
 
@@ -216,6 +233,23 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         unit: FloatMatrix = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return unit
+
+
+def _with_int8_matmuls(path: Path, model_bytes: bytes) -> bytes:
+    """The model rewritten by :func:`~memsys.search.int8_graph.use_int8_matmuls`."""
+    try:
+        import onnx
+    except ImportError as exc:
+        raise EmbedderUnavailable(MINILM_MODEL_ID, "package onnx is missing") from exc
+    from memsys.search.int8_graph import use_int8_matmuls
+
+    graph = onnx.load_from_string(model_bytes)
+    if use_int8_matmuls(graph) == 0:
+        raise EmbedderUnavailable(
+            MINILM_MODEL_ID, f"{path} has no int8-weight MatMul to run as int8; use matmul='fp32'"
+        )
+    rewritten: bytes = graph.SerializeToString()
+    return rewritten
 
 
 _DEFAULT: MiniLMEmbedder | None = None

@@ -8,6 +8,7 @@ import pytest
 
 from evals.cli.main import main
 from evals.results import read_results
+from memsys.search import default_embedder
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
 
@@ -25,7 +26,7 @@ def test_score_writes_results_next_to_each_trace(
         directory = tmp_path / cell / "repeat-1"
         assert (directory / "results.csv").is_file()
         [result] = read_results(directory / "results.json")
-        assert result.embedder == "all-MiniLM-L6-v2-onnx-int8"
+        assert result.embedder == default_embedder().model_id
     assert main(["score", str(tmp_path), "--keywords-only"]) == 0
     [result] = read_results(tmp_path / "naive" / "repeat-1" / "results.json")
     assert result.embedder == "none (keywords only)"

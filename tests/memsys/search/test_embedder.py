@@ -15,6 +15,7 @@ from memsys.search.embedder import (
     Embedder,
     EmbedderUnavailable,
     HashEmbedder,
+    MatMulMode,
     MiniLMEmbedder,
     default_embedder,
     embedder_id,
@@ -35,11 +36,14 @@ def test_paraphrase_is_closer_than_an_unrelated_text() -> None:
     assert float(query @ allergy) > float(query @ other) + 0.2
 
 
-def test_batch_padding_does_not_change_a_vector() -> None:
-    """Padding to the longest text of a batch leaves each text's vector as if alone."""
+@pytest.mark.parametrize("matmul", ["int8", "fp32"])
+def test_other_texts_of_a_call_do_not_change_a_vector(matmul: MatMulMode) -> None:
+    """Padding (fp32 batches) or a shared quantisation scale (int8) must not leak between
+    texts: each vector is as if embedded alone."""
+    embedder = default_embedder() if matmul == "int8" else MiniLMEmbedder(matmul="fp32")
     texts = ["short", "a much longer sentence about the database migration plan for March"]
-    together = default_embedder().embed(texts)
-    alone = np.vstack([default_embedder().embed([t]) for t in texts])
+    together = embedder.embed(texts)
+    alone = np.vstack([embedder.embed([t]) for t in texts])
     np.testing.assert_allclose(together, alone, atol=1e-4)
 
 
@@ -78,3 +82,8 @@ def test_hash_embedder_is_deterministic_and_word_based() -> None:
     v = a.embed(texts)
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
     assert embedder_id(a) == "hash-64-0" and embedder_id(default_embedder()).startswith("all-")
+
+
+def test_unknown_matmul_mode_is_rejected_up_front() -> None:
+    with pytest.raises(ValueError, match="matmul must be one of"):
+        MiniLMEmbedder(matmul="int4")  # type: ignore[arg-type]

