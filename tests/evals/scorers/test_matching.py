@@ -45,6 +45,17 @@ def test_calibration_paraphrase_above_and_unrelated_below(minilm: Embedder) -> N
     assert DUPLICATE_THRESHOLD > FACT_THRESHOLD
 
 
+def test_calibration_boundary_pairs_stay_on_their_side(minilm: Embedder) -> None:
+    """The closest calls of the calibration table in _matching.py, on the default embedder."""
+    same_topic = ("The user is planning a trip to Lisbon", "Lives in Lisbon")  # 0.64
+    antonym = ("The user prefers light mode in all apps", "Prefers dark mode in all apps")  # 0.81
+    repeat = ("Reviews pull requests every week", "Reviews pull requests weekly")  # 0.94
+    vectors = _vectors(minilm, [*same_topic, *antonym, *repeat])
+    assert (vectors.cosine(*same_topic) or 1) < FACT_THRESHOLD
+    assert FACT_THRESHOLD <= (vectors.cosine(*antonym) or 0) < DUPLICATE_THRESHOLD
+    assert (vectors.cosine(*repeat) or 0) >= DUPLICATE_THRESHOLD
+
+
 def test_semantic_match_without_keywords(minilm: Embedder) -> None:
     spec = FactSpec(fact="The user is allergic to shellfish", keywords=[["crustacean"]])
     entries = _entries("Has a shellfish allergy", "Likes Sushi Go")
