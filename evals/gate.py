@@ -14,9 +14,10 @@ Baseline file (YAML or JSON)::
           search.mrr: {min: 0.5}                  # a sub-metric: score.metric
 
 With repeats the mean over repeats is compared. A baseline cell without a run, or a metric
-that was not scored, fails the gate. :func:`baseline_from_results` writes a baseline from a
-run: a minimum for higher-is-better metrics, a maximum otherwise, with
-:func:`default_tolerance`.
+that was not scored, fails the gate. So does a run scored with other ``-S`` scorer settings
+than the baseline's optional ``scorer_settings: {fact_threshold: 0.75}`` (absent: the
+defaults). :func:`baseline_from_results` writes a baseline from a run: a minimum for
+higher-is-better metrics, a maximum otherwise, with :func:`default_tolerance`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from evals.results import RunKey, RunResult
-from evals.scorers import registered_scorers
+from evals.scorers import ScorerSettings, registered_scorers
 from memsys.errors import MemEvalError
 
 __all__ = [
@@ -104,6 +105,16 @@ class Baseline(_Model):
 
     schema_version: Literal[1]
     cells: list[Cell]
+    scorer_settings: dict[str, float] = {}
+    """``-S`` settings that differ from the defaults; runs must be scored with them."""
+
+    @model_validator(mode="after")
+    def _known_settings(self) -> Baseline:
+        try:
+            ScorerSettings(**self.scorer_settings)
+        except TypeError:
+            raise ValueError(f"unknown scorer setting in {sorted(self.scorer_settings)}") from None
+        return self
 
 
 @dataclass(frozen=True)
@@ -175,9 +186,28 @@ def _check(cell: Cell, metric: str, bound: Bound, runs: Sequence[RunResult]) -> 
     return Check(name, metric, True, f"{name} [{kind}]: {metric} {mean:.4g} within bounds")
 
 
+def _settings_checks(results: Sequence[RunResult], baseline: Baseline) -> list[Check]:
+    """Scores are comparable only under the baseline's matching thresholds.
+
+    No check when runs and baseline all use the defaults.
+    """
+    expected = ScorerSettings(**baseline.scorer_settings)
+    seen = {r.scorer_settings for r in results}
+    if seen <= {expected} and not baseline.scorer_settings:
+        return []
+    differing = sorted(s.label() for s in seen - {expected})
+    if differing:
+        message = (
+            f"runs scored with {'; '.join(differing)}, the baseline with {expected.label()}: "
+            "re-score with the baseline's -S settings"
+        )
+        return [Check("(all cells)", "scorer_settings", False, message)]
+    return [Check("(all cells)", "scorer_settings", True, f"scorer settings {expected.label()}")]
+
+
 def gate(results: Sequence[RunResult], baseline: Baseline) -> list[Check]:
-    """Every metric of every baseline cell, checked against ``results``."""
-    return [
+    """The scorer settings, then every metric of every baseline cell, against ``results``."""
+    return _settings_checks(results, baseline) + [
         _check(cell, metric, bound, [r for r in results if r.key == cell.key])
         for cell in baseline.cells
         for metric, bound in cell.metrics.items()
@@ -237,12 +267,15 @@ def baseline_from_results(results: Sequence[RunResult]) -> Baseline:
         cells.append(
             Cell(scenario=key[0], model=key[1], policy=key[2], variant=key[3], metrics=metrics)
         )
-    return Baseline(schema_version=BASELINE_SCHEMA_VERSION, cells=cells)
+    settings = results[0].scorer_settings.changed() if results else {}
+    return Baseline(schema_version=BASELINE_SCHEMA_VERSION, cells=cells, scorer_settings=settings)
 
 
 def write_baseline(baseline: Baseline, path: Path) -> None:
     """Write ``baseline`` as YAML (``.yaml``/``.yml``) or JSON (any other suffix)."""
     data = baseline.model_dump(exclude_none=True)
+    if not data["scorer_settings"]:
+        del data["scorer_settings"]  # defaults
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix in (".yaml", ".yml"):
         header = (

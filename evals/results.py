@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from evals.scorers import DayPoint, Score, embed_run, load_run, score_run
+from evals.scorers import (
+    DEFAULT_SCORER_SETTINGS,
+    DayPoint,
+    Score,
+    ScorerSettings,
+    embed_run,
+    load_run,
+    score_run,
+)
 from evals.trace import TRACE_FILE_NAME
 from memsys.errors import MemEvalError
 from memsys.search.embedder import Embedder, default_embedder
@@ -81,6 +89,8 @@ class RunResult:
     """Latency of every search probe."""
     errors: tuple[str, ...] = ()
     """Errors the engine recorded."""
+    scorer_settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
+    """Matching thresholds the scores were computed with (``-S key=value``)."""
 
     @property
     def key(self) -> RunKey:
@@ -129,9 +139,11 @@ def find_traces(path: Path) -> list[Path]:
     return traces
 
 
-def score_trace(trace: Path, embedder: Embedder | None) -> RunResult:
+def score_trace(
+    trace: Path, embedder: Embedder | None, settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
+) -> RunResult:
     """Score one trace file."""
-    run = embed_run(load_run(trace), embedder)
+    run = replace(embed_run(load_run(trace), embedder), settings=settings)
     meta = run.meta
     return RunResult(
         scenario=meta.scenario,
@@ -147,11 +159,14 @@ def score_trace(trace: Path, embedder: Embedder | None) -> RunResult:
         days=run.days,
         search_latencies_ms=tuple(p.latency_ms for p in run.probes),
         errors=run.errors,
+        scorer_settings=settings,
     )
 
 
 def score_run_dir(
-    path: Path, embedder: Embedder | Literal["default"] | None = "default"
+    path: Path,
+    embedder: Embedder | Literal["default"] | None = "default",
+    settings: ScorerSettings = DEFAULT_SCORER_SETTINGS,
 ) -> list[RunResult]:
     """Score every trace under ``path`` (no model is called).
 
@@ -159,13 +174,14 @@ def score_run_dir(
         path: A run directory (searched recursively for ``trace.jsonl``) or a trace file.
         embedder: Embedder for semantic matching; defaults to the local MiniLM model. None
             (or a model that fails to load) means keyword matching only.
+        settings: Matching thresholds (``-S key=value``).
 
     Raises:
         ResultsError: no trace under ``path``.
         TraceError: a trace is malformed or unfinished.
     """
     chosen = default_embedder() if embedder == "default" else embedder
-    return [score_trace(trace, chosen) for trace in find_traces(path)]
+    return [score_trace(trace, chosen, settings) for trace in find_traces(path)]
 
 
 def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, Path]:
@@ -186,6 +202,7 @@ def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, 
             "variant": result.variant,
             "repeat": result.repeat,
             "embedder": result.embedder,
+            **asdict(result.scorer_settings),
         }
         for score in result.scores:
             row[score.name] = score.value

@@ -1,15 +1,26 @@
-"""Shared bits of the CLI modules: the clock, and printing a tool result."""
+"""Shared bits of the CLI modules: the clock, printing a tool result, scorer arguments."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import json
 import os
 from datetime import datetime
 
+from evals.scorers import ScorerSettings, parse_scorer_args
 from memsys.clock import Clock, ManualClock, SystemClock
 from memsys.tools.base import ToolResult
 
-__all__ = ["EXIT_FAIL", "EXIT_OK", "EXIT_USAGE", "cli_clock", "emit_result"]
+__all__ = [
+    "EXIT_FAIL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "add_scorer_args",
+    "cli_clock",
+    "emit_result",
+    "scorer_settings",
+]
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -20,6 +31,29 @@ def cli_clock() -> Clock:
     """The wall clock, or the fixed time in ``MEMEVAL_NOW`` (ISO 8601) for reproducible scripts."""
     fixed = os.environ.get("MEMEVAL_NOW")
     return ManualClock(datetime.fromisoformat(fixed)) if fixed else SystemClock()
+
+
+def add_scorer_args(parser: argparse.ArgumentParser) -> None:
+    """Add ``-S key=value`` (repeatable) for :class:`~evals.scorers.ScorerSettings`."""
+    defaults = ", ".join(f"{f.name}={f.default}" for f in dataclasses.fields(ScorerSettings))
+    parser.add_argument(
+        "-S",
+        dest="scorer_args",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"scorer setting, repeatable (defaults: {defaults}); the values are saved "
+        "with the results",
+    )
+
+
+def scorer_settings(args: argparse.Namespace) -> ScorerSettings:
+    """The settings given with ``-S``.
+
+    Raises:
+        ScorerArgError: a malformed, unknown or out-of-range setting.
+    """
+    return parse_scorer_args(args.scorer_args)
 
 
 def emit_result(result: ToolResult, as_json: bool) -> int:

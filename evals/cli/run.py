@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
-from evals.cli._common import EXIT_OK
+from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
 from evals.scenario import load_scenario
+from memsys.errors import MemEvalError
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
@@ -76,7 +77,14 @@ def _handle(args: argparse.Namespace) -> int:
     from evals.results import score_run_dir, write_results
 
     paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
+    if not paths:
+        # Scenarios, cassettes and runs are all found relative to the working directory.
+        raise MemEvalError(
+            f"no scenario files in {Path('scenarios').resolve()}: run memeval from the "
+            "repository root, or pass --scenario FILE.yaml"
+        )
     scenarios = [(p, load_scenario(p)) for p in paths]  # validate everything before running
+    settings = scorer_settings(args)
     embedder = shared_embedder()
     out = Path(args.out)
     cells = [
@@ -113,7 +121,7 @@ def _handle(args: argparse.Namespace) -> int:
             _run_cell(spec, mode, args.repeat)
             progress.update()
     progress.close()
-    results = score_run_dir(out, embedder)
+    results = score_run_dir(out, embedder, settings)
     write_results(out, results)
     report = Path(args.report)
     write_report(results, report)
@@ -177,4 +185,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="real models: delete the cassette and record everything again",
     )
+    add_scorer_args(parser)
     parser.set_defaults(handler=_handle)

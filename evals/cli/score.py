@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cli._common import EXIT_OK
+from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
 from evals.report import summary_text
 from evals.results import score_run_dir, write_results
 
@@ -13,7 +13,8 @@ __all__ = ["register"]
 
 
 def _score(args: argparse.Namespace) -> int:
-    results = score_run_dir(Path(args.run_dir), None if args.keywords_only else "default")
+    settings = scorer_settings(args)
+    results = score_run_dir(Path(args.run_dir), None if args.keywords_only else "default", settings)
     for result in results:
         write_results(Path(result.run_dir), [result])
     print(summary_text(results))
@@ -33,4 +34,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--keywords-only", action="store_true", help="match facts by keywords, no embedder"
     )
+    add_scorer_args(parser)
     parser.set_defaults(handler=_score)

@@ -107,6 +107,7 @@ def render_report(
         groups=groups,
         kinds_note=kinds_note([r.model_kind for r in results]),
         embedders=", ".join(sorted({r.embedder for r in results})),
+        scorer_settings="; ".join(sorted({r.scorer_settings.label() for r in results})),
         metrics=[name for name, _ in metrics],
         summary=summary,
         metric_charts=charts,
@@ -150,6 +151,8 @@ def summary_text(results: Sequence[RunResult], names: Sequence[str] | None = Non
             + [per_metric[name][index].text() for name in chosen]
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return "\n".join(
+    table = "\n".join(
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows
     )
+    settings = sorted({r.scorer_settings.label() for r in results} - {"defaults"})
+    return table + (f"\nscorer settings: {'; '.join(settings)}" if settings else "")

@@ -25,6 +25,12 @@ from evals.scorers._registry import (
     registered_scorers,
     scorer,
 )
+from evals.scorers._settings import (
+    DEFAULT_SCORER_SETTINGS,
+    ScorerArgError,
+    ScorerSettings,
+    parse_scorer_args,
+)
 from evals.scorers._types import (
     CompactionRecord,
     DayPoint,
@@ -40,6 +46,7 @@ from evals.scorers._types import (
 from evals.scorers.quality import QUALITY_WEIGHTS, composite_quality
 
 __all__ = [
+    "DEFAULT_SCORER_SETTINGS",
     "DUPLICATE_THRESHOLD",
     "FACT_THRESHOLD",
     "QUALITY_WEIGHTS",
@@ -52,8 +59,10 @@ __all__ = [
     "RunData",
     "RunMeta",
     "Score",
+    "ScorerArgError",
     "ScorerFn",
     "ScorerInfo",
+    "ScorerSettings",
     "Target",
     "TextVectors",
     "composite_quality",
@@ -66,6 +75,7 @@ __all__ = [
     "memory",
     "normalise",
     "ops",
+    "parse_scorer_args",
     "registered_scorers",
     "score_run",
     "scorer",

@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals.scenario import FactSpec
+from evals.scorers._settings import ScorerSettings
 from evals.scorers._types import TextVectors
 from memsys.sections import MemoryEntry
 
@@ -57,9 +58,9 @@ __all__ = [
     "normalise",
 ]
 
-FACT_THRESHOLD = 0.70
+FACT_THRESHOLD = ScorerSettings().fact_threshold
 """Cosine similarity at which an entry states a fact (see the calibration table)."""
-DUPLICATE_THRESHOLD = 0.90
+DUPLICATE_THRESHOLD = ScorerSettings().duplicate_threshold
 """Cosine similarity at which two entries are near-duplicates."""
 
 _NON_WORD = re.compile(r"[^\w\s]")
@@ -98,6 +99,7 @@ def match_entries(
     vectors: TextVectors | None,
     rival: FactSpec | None = None,
     yield_keywords_to_rival: bool = False,
+    threshold: float = FACT_THRESHOLD,
 ) -> list[Match]:
     """Entries that state ``spec``'s fact.
 
@@ -110,6 +112,7 @@ def match_entries(
         yield_keywords_to_rival: An entry matching both ``spec``'s and the rival's keywords
             is left to the rival (set for the stale side: "light mode, was dark mode" records
             the update, so it counts as current).
+        threshold: Cosine at which an entry states the fact.
     """
     found: list[Match] = []
     for entry in entries:
@@ -123,7 +126,7 @@ def match_entries(
                 found.append(Match(entry, "substring"))
             continue
         similarity = _semantic(spec, entry, vectors)
-        if similarity is None or similarity < FACT_THRESHOLD:
+        if similarity is None or similarity < threshold:
             continue
         if rival is not None:
             other = vectors.cosine(rival.fact, entry.text)

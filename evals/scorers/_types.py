@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evals.scenario import Expectations
+from evals.scorers._settings import ScorerSettings
 from memsys.sections import MemoryEntry
 
 __all__ = [
@@ -194,6 +195,8 @@ class RunData:
     """Errors the engine recorded."""
     vectors: TextVectors | None = None
     """Embeddings of entries and facts; None means keyword matching only."""
+    settings: ScorerSettings = field(default_factory=ScorerSettings)
+    """Matching thresholds (``-S key=value``)."""
 
     @property
     def targets(self) -> tuple[Target, ...]:

@@ -41,7 +41,11 @@ def facts_recall(run: RunData) -> Score:
         for spec in target.expect.remember:
             total += 1
             matches = match_entries(
-                spec, target.entries, run.vectors, rival=_rival_for(target, spec)
+                spec,
+                target.entries,
+                run.vectors,
+                rival=_rival_for(target, spec),
+                threshold=run.settings.fact_threshold,
             )
             if matches:
                 found += 1
@@ -73,7 +77,9 @@ def noise(run: RunData) -> Score:
     for target in run.targets:
         for spec in target.expect.forbid:
             specs += 1
-            matches = match_entries(spec, target.entries, run.vectors)
+            matches = match_entries(
+                spec, target.entries, run.vectors, threshold=run.settings.fact_threshold
+            )
             present += bool(matches)
             count += len(matches)
             for m in matches:
@@ -109,10 +115,13 @@ def contradictions_resolved(run: RunData) -> Score:
     for target in run.targets:
         for pair in target.expect.contradictions:
             total += 1
+            threshold = run.settings.fact_threshold
             stale = match_entries(
-                pair.stale, target.entries, run.vectors, pair.current, yield_keywords_to_rival=True
+                pair.stale, target.entries, run.vectors, pair.current, True, threshold
             )
-            current = match_entries(pair.current, target.entries, run.vectors, pair.stale)
+            current = match_entries(
+                pair.current, target.entries, run.vectors, pair.stale, threshold=threshold
+            )
             if not stale and current:
                 resolved += 1
                 continue

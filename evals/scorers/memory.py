@@ -16,7 +16,9 @@ __all__ = ["duplicate_pairs", "duplicates", "memory_size", "structure"]
 _BULLET = re.compile(r"^[-*+]\s+\S")
 
 
-def duplicate_pairs(target: Target, vectors: TextVectors | None) -> list[tuple[int, int, str]]:
+def duplicate_pairs(
+    target: Target, vectors: TextVectors | None, threshold: float = DUPLICATE_THRESHOLD
+) -> list[tuple[int, int, str]]:
     """Index pairs ``(i, j, how)`` of near-duplicate entries of ``target``.
 
     ``how`` is ``same text`` (equal after :func:`normalise`) or ``cosine 0.95``.
@@ -28,17 +30,18 @@ def duplicate_pairs(target: Target, vectors: TextVectors | None) -> list[tuple[i
             pairs.append((i, j, "same text"))
         elif vectors is not None:
             similarity = vectors.cosine(a, b)
-            if similarity is not None and similarity >= DUPLICATE_THRESHOLD:
+            if similarity is not None and similarity >= threshold:
                 pairs.append((i, j, f"cosine {similarity:.2f}"))
     return pairs
 
 
 @scorer("duplicates", higher_is_better=False, uses_embeddings=True)
 def duplicates(run: RunData) -> Score:
-    """Near-duplicate entry pairs in the final MEMORY.md (same text, or cosine >= 0.90)."""
+    """Near-duplicate entry pairs in the final MEMORY.md (same text, or cosine >= threshold)."""
     items: list[str] = []
     lines: list[tuple[int, int, str]] = []
-    final_pairs = duplicate_pairs(run.final, run.vectors)
+    threshold = run.settings.duplicate_threshold
+    final_pairs = duplicate_pairs(run.final, run.vectors, threshold)
     entries = run.final.entries
     for i, j, how in final_pairs:
         a, b = entries[i], entries[j]
@@ -51,7 +54,9 @@ def duplicates(run: RunData) -> Score:
     for target in run.targets:
         ceiling = target.expect.max_duplicates
         count = (
-            len(final_pairs) if target is run.final else len(duplicate_pairs(target, run.vectors))
+            len(final_pairs)
+            if target is run.final
+            else len(duplicate_pairs(target, run.vectors, threshold))
         )
         if ceiling is not None and count > ceiling:
             over += 1

@@ -110,3 +110,31 @@ def test_written_baseline_passes_its_own_run(
     assert bounds["quality"].min is not None and bounds["quality"].tolerance == 0.02
     assert bounds["noise"].max == 1.5 and bounds["noise"].tolerance == 0
     assert all(c.ok for c in gate(results, baseline))
+
+
+def test_other_scorer_settings_than_the_baseline_fail_the_gate(
+    results: list[RunResult], tmp_path: Path
+) -> None:
+    import dataclasses
+
+    from evals.scorers import ScorerSettings
+
+    strict = ScorerSettings(fact_threshold=0.8)
+    rescored = [dataclasses.replace(r, scorer_settings=strict) for r in results]
+    bounds = {"facts_recall": {"min": 0.5}}
+    [settings, metric] = gate(rescored, _baseline(bounds))
+    assert not settings.ok and metric.ok
+    assert settings.message.startswith("runs scored with fact_threshold=0.8, the baseline with")
+    # A baseline written from those runs records the settings and accepts them.
+    path = tmp_path / "b.yaml"
+    write_baseline(baseline_from_results(rescored), path)
+    assert "fact_threshold: 0.8" in path.read_text(encoding="utf-8")
+    assert all(c.ok for c in gate(rescored, load_baseline(path)))
+    assert not gate(results, load_baseline(path))[0].ok  # default-scored runs now differ
+
+
+def test_baseline_with_an_unknown_scorer_setting_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text("schema_version: 1\ncells: []\nscorer_settings: {threshold: 0.5}\n")
+    with pytest.raises(BaselineError, match="unknown scorer setting"):
+        load_baseline(path)

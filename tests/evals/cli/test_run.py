@@ -76,3 +76,13 @@ def test_parallel_jobs_give_the_same_results_as_sequential(
     parallel, sequential = run(2), run(1)
     assert parallel == sequential
     assert parallel["sim/careful"] > parallel["sim/naive"]
+
+
+def test_no_scenarios_in_the_working_directory_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--out", "runs"]) == 2
+    err = capsys.readouterr().err
+    assert f"no scenario files in {tmp_path / 'scenarios'}" in err and "--scenario" in err
+    assert not (tmp_path / "runs").exists()

@@ -35,3 +35,38 @@ def test_score_writes_results_next_to_each_trace(
 def test_score_without_traces_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(tmp_path)]) == 2
     assert "no trace.jsonl found" in capsys.readouterr().err
+
+
+def test_scorer_settings_are_applied_and_saved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pandas as pd
+
+    from evals.scorers import ScorerSettings
+
+    reworded = "# Long-term Memory\n\n## Workflow\n- Reviews pull requests every week\n" + (
+        "- Reviews pull requests weekly\n"
+    )
+    write_trace(tmp_path / "naive", reworded, model="sim/naive", policy="append")
+    assert main(["score", str(tmp_path)]) == 0
+    [default] = read_results(tmp_path / "naive" / "results.json")
+    assert main(["score", str(tmp_path), "-S", "duplicate_threshold=1"]) == 0
+    assert "scorer settings: duplicate_threshold=1" in capsys.readouterr().out
+    [strict] = read_results(tmp_path / "naive" / "results.json")
+    assert strict.scorer_settings == ScorerSettings(duplicate_threshold=1.0)
+    assert default.scorer_settings == ScorerSettings()
+    dup = strict.score("duplicates")
+    default_dup = default.score("duplicates")
+    assert default_dup is not None and default_dup.value == 1.0  # cosine ~0.94
+    assert dup is not None and dup.value == 0.0
+    csv = pd.read_csv(tmp_path / "naive" / "results.csv")
+    assert csv["duplicate_threshold"].tolist() == [1.0] and csv["fact_threshold"].tolist() == [0.7]
+
+
+def test_unknown_scorer_setting_exits_2_before_scoring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_trace(tmp_path / "naive", NOISY_MEMORY, model="sim/naive", policy="append")
+    assert main(["score", str(tmp_path), "-S", "threshold=0.5"]) == 2
+    assert "unknown scorer setting 'threshold'" in capsys.readouterr().err
+    assert not (tmp_path / "naive" / "results.json").exists()

@@ -55,3 +55,14 @@ def test_real_model_kind_is_shown() -> None:
     real = [dataclasses.replace(results_of()[0], model_kind="real")]
     html = render_report(real)
     assert "kind-real" in html and "model kind: real" in html
+
+
+def test_scorer_settings_are_stated() -> None:
+    from evals.scorers import ScorerSettings
+
+    assert "Scorer settings: defaults." in render_report(results_of())
+    strict = [
+        dataclasses.replace(r, scorer_settings=ScorerSettings(fact_threshold=0.8))
+        for r in results_of()
+    ]
+    assert "Scorer settings: fact_threshold=0.8." in render_report(strict)
