@@ -6,6 +6,7 @@ from memsys.search.embedder import (
     Embedder,
     EmbedderUnavailable,
     HashEmbedder,
+    MatMulMode,
     MiniLMEmbedder,
     default_embedder,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "EmbedderUnavailable",
     "HashEmbedder",
     "IndexCorruptError",
+    "MatMulMode",
     "MemorySearch",
     "MiniLMEmbedder",
     "ReferenceBM25",
