@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_ROOT",
     "SECRET_HEADERS",
     "SECRET_QUERY_PARAMETERS",
+    "SECRET_RESPONSE_HEADERS",
     "CassetteKey",
     "CassetteLabel",
     "CassetteMissError",
@@ -41,6 +42,7 @@ __all__ = [
     "CassetteSession",
     "cassette_path",
     "current_step",
+    "env_secrets",
     "read_label",
     "step",
     "use_cassette",
@@ -64,7 +66,7 @@ SECRET_HEADERS = (
 """Request headers never written to a cassette."""
 SECRET_QUERY_PARAMETERS = ("key", "api_key", "apikey", "api-key", "access_token", "token")
 """Query parameters never written to a cassette."""
-_SECRET_RESPONSE_HEADERS = frozenset(
+SECRET_RESPONSE_HEADERS = frozenset(
     {"set-cookie", "openai-organization", "openai-project", "anthropic-organization-id"}
 )
 # Values of these variables are replaced by a placeholder wherever they appear (bodies too).
@@ -270,7 +272,7 @@ def use_cassette(
         filter_query_parameters=SECRET_QUERY_PARAMETERS,
         before_record_request=session._note_request,
         before_record_response=_scrub_response,
-        filter_sensitive_data=_env_secrets(),
+        filter_sensitive_data=env_secrets(),
         decode_compressed_response=True,
     )
     recorder.register_matcher("json_body", json_body)
@@ -284,14 +286,15 @@ def use_cassette(
         _write_label(path, label)
 
 
-def _env_secrets() -> list[tuple[str, str]]:
+def env_secrets() -> list[tuple[str, str]]:
+    """``(placeholder, value)`` of every API-key variable that is set: never written."""
     return [(f"<{name}>", os.environ[name]) for name in _KEY_ENVS if os.environ.get(name)]
 
 
 def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     headers = response.get("headers", {})
     response["headers"] = {
-        k: v for k, v in headers.items() if k.lower() not in _SECRET_RESPONSE_HEADERS
+        k: v for k, v in headers.items() if k.lower() not in SECRET_RESPONSE_HEADERS
     }
     return response
 

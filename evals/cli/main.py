@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from evals.cli import bench, compare, demo, gate, memory, report, run, score
+from evals.cli import bench, cassettes, compare, demo, gate, memory, report, run, score
 from evals.cli._common import EXIT_USAGE
 from memsys.errors import MemEvalError
 
@@ -23,6 +23,7 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     report.register,
     compare.register,
     gate.register,
+    cassettes.register,
 )
 
 

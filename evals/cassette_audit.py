@@ -1,0 +1,270 @@
+"""Inspect recorded cassettes offline: what each one holds, and whether it is sound.
+
+:func:`describe` says which run cell a cassette belongs to (from the layout of
+:meth:`evals.cassettes.CassetteKey.path`), what its label says and how many calls it holds.
+:func:`check_cassette` lists what is wrong with one: YAML that does not load, a file that is
+not a vcrpy cassette, a missing or non-``real`` label, or a secret the recorder should have
+filtered (a credential header, a ``Bearer`` token, an ``sk-`` key, the value of an API-key
+variable of the environment). Nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from vcr.serializers import yamlserializer
+
+# The recorder's own lists: what use_cassette promises never to write.
+from evals.cassettes import (
+    SECRET_HEADERS,
+    SECRET_RESPONSE_HEADERS,
+    CassetteKey,
+    CassetteLabel,
+    read_label,
+)
+from evals.cassettes import env_secrets as current_env_secrets
+from memsys.errors import MemEvalError
+from memsys.llm.base import ModelKind
+
+__all__ = [
+    "CassetteInfo",
+    "CassetteProblem",
+    "check_cassette",
+    "describe",
+    "find_cassettes",
+    "key_for",
+]
+
+_SECRET_HEADER_NAME = re.compile(r"authorization|api[-_]?key", re.IGNORECASE)
+_SECRET_PATTERNS = (
+    ("a Bearer token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/=-]{16,}", re.IGNORECASE)),
+    ("an sk-... API key", re.compile(r"\bsk-[A-Za-z0-9_-]{16,}")),
+)
+_MIN_ENV_SECRET = 8
+"""Shorter values of the API-key variables are not looked for (too many false matches)."""
+_REPEAT = re.compile(r"repeat-(\d+)\.yaml")
+
+
+@dataclass(frozen=True)
+class CassetteProblem:
+    """One thing wrong with a cassette."""
+
+    path: Path
+    """The cassette file."""
+    message: str
+    """What is wrong (never the secret itself)."""
+    interaction: int | None = None
+    """1-based index of the recorded interaction concerned, if any."""
+
+    def __str__(self) -> str:
+        where = f" interaction #{self.interaction}:" if self.interaction is not None else ""
+        return f"{self.path}:{where} {self.message}"
+
+
+@dataclass(frozen=True)
+class CassetteInfo:
+    """What one cassette is, for listing."""
+
+    path: Path
+    """The cassette file, relative to the root it was found under."""
+    key: CassetteKey | None
+    """The run cell its path names, or None when the path is not a cassette path."""
+    label: CassetteLabel | None
+    """Its label, or None when it has none (or one that does not load)."""
+    label_problem: str | None
+    """Why the label did not load, if it did not."""
+    interactions: int | None
+    """Number of recorded interactions, or None when the file does not load."""
+    size: int
+    """File size in bytes."""
+
+    @property
+    def kind(self) -> str:
+        """The label's model kind, ``unlabelled``, or ``invalid-label``."""
+        if self.label is not None:
+            return self.label.kind.value
+        return "invalid-label" if self.label_problem else "unlabelled"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (one line of ``memeval cassettes list --json``)."""
+        key = self.key
+        return {
+            "path": self.path.as_posix(),
+            "scenario": key.scenario if key else None,
+            "model": key.model if key else None,
+            "variant": key.variant if key else None,
+            "repeat": key.repeat if key else None,
+            "kind": self.kind,
+            "recorded_on": self.label.recorded_on if self.label else None,
+            "base_url": self.label.base_url if self.label else None,
+            "interactions": self.interactions,
+            "size": self.size,
+        }
+
+
+def find_cassettes(root: Path) -> list[Path]:
+    """Every ``*.yaml`` file under ``root``, sorted.
+
+    Raises:
+        MemEvalError: ``root`` is not a directory.
+    """
+    if not root.is_dir():
+        raise MemEvalError(f"cassette directory {root} does not exist (or is not a directory)")
+    return sorted(p for p in root.rglob("*.yaml") if p.is_file())
+
+
+def key_for(path: Path, root: Path) -> CassetteKey | None:
+    """The run cell whose :meth:`CassetteKey.path` under ``root`` is ``path``, if any."""
+    parts = path.relative_to(root).parts
+    key: CassetteKey | None = None
+    if len(parts) == 3 and parts[2].endswith(".yaml"):
+        key = CassetteKey(parts[0], _model(parts[1]), parts[2].removesuffix(".yaml"))
+    elif len(parts) == 4 and (repeat := _REPEAT.fullmatch(parts[3])):
+        key = CassetteKey(parts[0], _model(parts[1]), parts[2], int(repeat.group(1)))
+    # CassetteKey.path is the authority: accept only what it maps back onto this file.
+    return key if key is not None and key.path(root) == path else None
+
+
+def _model(directory: str) -> str:
+    # ``provider/model`` was written as ``provider__model``; the provider holds no "__".
+    return directory.replace("__", "/", 1)
+
+
+def describe(path: Path, root: Path) -> CassetteInfo:
+    """Path layout, label, interaction count and size of the cassette ``path`` under ``root``."""
+    label, label_problem = _label(path)
+    interactions, problems = _load(path)
+    return CassetteInfo(
+        path=path.relative_to(root),
+        key=key_for(path, root),
+        label=label,
+        label_problem=label_problem,
+        interactions=None if problems else len(interactions),
+        size=path.stat().st_size,
+    )
+
+
+def check_cassette(
+    path: Path, env_secrets: Sequence[tuple[str, str]] | None = None
+) -> list[CassetteProblem]:
+    """Everything wrong with the cassette ``path``; empty when it is sound.
+
+    Args:
+        path: The cassette file.
+        env_secrets: ``(name, value)`` pairs of secrets to look for; by default the values
+            of the API-key variables the recorder filters, as currently set.
+    """
+    secrets = current_env_secrets() if env_secrets is None else env_secrets
+    label, label_problem = _label(path)
+    problems: list[CassetteProblem] = []
+    if label_problem:
+        problems.append(CassetteProblem(path, label_problem))
+    elif label is None:
+        problems.append(CassetteProblem(path, f"no label ({path.name}.meta.json is missing)"))
+    elif label.kind is not ModelKind.REAL:
+        problems.append(
+            CassetteProblem(
+                path, f"label kind is {label.kind.value!r}; cassettes only hold 'real' recordings"
+            )
+        )
+    interactions, load_problems = _load(path)
+    problems += load_problems
+    for index, interaction in enumerate(interactions, start=1):
+        problems += [
+            CassetteProblem(path, message, index)
+            for message in _interaction_problems(interaction, secrets)
+        ]
+    return problems
+
+
+def _label(path: Path) -> tuple[CassetteLabel | None, str | None]:
+    try:
+        return read_label(path), None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        detail = f"{type(exc).__name__}: {exc}"
+        return None, f"label {path.name}.meta.json does not load ({detail})"
+
+
+def _load(path: Path) -> tuple[list[Any], list[CassetteProblem]]:
+    """The raw interactions of a cassette, or the problems that stop it loading."""
+    try:
+        data: object = yamlserializer.deserialize(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return [], [CassetteProblem(path, f"does not load as YAML ({_yaml_error(exc)})")]
+    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+        return [], [CassetteProblem(path, "not a vcrpy cassette (no 'interactions' list)")]
+    interactions: list[Any] = data["interactions"]
+    problems = []
+    for index, interaction in enumerate(interactions, start=1):
+        for part in ("request", "response"):
+            if not isinstance(interaction, dict) or not isinstance(interaction.get(part), dict):
+                problems.append(CassetteProblem(path, f"not a vcrpy interaction: no {part}", index))
+    return ([] if problems else interactions), problems
+
+
+def _yaml_error(exc: Exception) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    if isinstance(exc, yaml.MarkedYAMLError) and mark is not None:
+        return f"line {mark.line + 1}, column {mark.column + 1}: {exc.problem}"
+    lines = str(exc).splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _interaction_problems(
+    interaction: dict[str, Any], env_secrets: Sequence[tuple[str, str]]
+) -> Iterator[str]:
+    request, response = interaction["request"], interaction["response"]
+    reported: set[str] = set()
+    for name, values in _headers(request):
+        if (name.lower() in SECRET_HEADERS or _SECRET_HEADER_NAME.search(name)) and any(
+            v.strip() for v in values
+        ):
+            reported.add(f"request.headers.{name}")
+            yield f"request header {name!r} is recorded with a value (credentials header)"
+    for name, values in _headers(response):
+        if name.lower() in SECRET_RESPONSE_HEADERS and any(v.strip() for v in values):
+            reported.add(f"response.headers.{name}")
+            yield f"response header {name!r} is recorded with a value"
+    for where, text in _strings(interaction):
+        if where in reported:
+            continue
+        found = [what for what, pattern in _SECRET_PATTERNS if pattern.search(text)]
+        found += [
+            f"the value of {placeholder.strip('<>')}"
+            for placeholder, value in env_secrets
+            if len(value) >= _MIN_ENV_SECRET and value in text
+        ]
+        if found:
+            yield f"{where} holds {', '.join(found)}"
+
+
+def _headers(message: dict[str, Any]) -> Iterator[tuple[str, list[str]]]:
+    headers = message.get("headers")
+    if not isinstance(headers, dict):
+        return
+    for name, value in headers.items():
+        values = value if isinstance(value, list) else [value]
+        yield str(name), [_text(v) for v in values]
+
+
+def _strings(node: object, where: str = "") -> Iterator[tuple[str, str]]:
+    """Every text leaf under ``node`` with its location (``request.headers.accept``...)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, f"{where}.{key}" if where else str(key))
+    elif isinstance(node, list | tuple):
+        for value in node:
+            yield from _strings(value, where)
+    elif isinstance(node, str | bytes):
+        yield where.removesuffix(".string"), _text(node)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return "" if value is None else str(value)
