@@ -115,6 +115,7 @@ def classify(text: str) -> Kind:
 
 
 _REWRITES: tuple[tuple[str, str], ...] = (
+    (r"^(?:hi|hello|hey)(?: there)?[!,.]*\s+", ""),  # a greeting is not part of the fact
     (r"^(?:actually|so|ok|okay|also|and),?\s+", ""),
     (r"\bI now prefer\b", "prefers"),
     (r"\bI(?:'m| am)\b", "is"),
