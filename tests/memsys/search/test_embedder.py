@@ -87,3 +87,14 @@ def test_hash_embedder_is_deterministic_and_word_based() -> None:
 def test_unknown_matmul_mode_is_rejected_up_front() -> None:
     with pytest.raises(ValueError, match="matmul must be one of"):
         MiniLMEmbedder(matmul="int4")  # type: ignore[arg-type]
+
+
+def test_missing_onnx_package_means_bm25_fallback_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx now raises ImportError
+    with pytest.raises(EmbedderUnavailable, match="package onnx is missing"):
+        MiniLMEmbedder().embed(["x"])
+    assert MiniLMEmbedder(matmul="fp32").embed(["x"]).shape == (1, MINILM_DIM)
