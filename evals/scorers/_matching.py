@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals.scenario import FactSpec
-from evals.scorers._settings import ScorerSettings
+from evals.scorers._settings import DEFAULT_SCORER_SETTINGS
 from evals.scorers._types import TextVectors
 from memsys.sections import MemoryEntry
 
@@ -58,9 +58,9 @@ __all__ = [
     "normalise",
 ]
 
-FACT_THRESHOLD = ScorerSettings().fact_threshold
+FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
 """Cosine similarity at which an entry states a fact (see the calibration table)."""
-DUPLICATE_THRESHOLD = ScorerSettings().duplicate_threshold
+DUPLICATE_THRESHOLD = DEFAULT_SCORER_SETTINGS.duplicate_threshold
 """Cosine similarity at which two entries are near-duplicates."""
 
 _NON_WORD = re.compile(r"[^\w\s]")

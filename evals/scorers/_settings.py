@@ -22,11 +22,10 @@ class ScorerSettings:
 
     def changed(self) -> dict[str, float]:
         """The settings that differ from the defaults, for labels and reports."""
-        default = DEFAULT_SCORER_SETTINGS
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if getattr(self, f.name) != getattr(default, f.name)
+            if getattr(self, f.name) != f.default
         }
 
     def label(self) -> str:

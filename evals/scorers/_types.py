@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evals.scenario import Expectations
-from evals.scorers._settings import ScorerSettings
+from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
 from memsys.sections import MemoryEntry
 
 __all__ = [
@@ -195,7 +195,7 @@ class RunData:
     """Errors the engine recorded."""
     vectors: TextVectors | None = None
     """Embeddings of entries and facts; None means keyword matching only."""
-    settings: ScorerSettings = field(default_factory=ScorerSettings)
+    settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
     """Matching thresholds (``-S key=value``)."""
 
     @property

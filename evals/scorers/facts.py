@@ -112,12 +112,17 @@ def contradictions_resolved(run: RunData) -> Score:
     """Share of contradictions where the stale fact is gone and the current one present."""
     total, resolved, items = 0, 0, []
     lines: list[tuple[int, int, str]] = []
+    threshold = run.settings.fact_threshold
     for target in run.targets:
         for pair in target.expect.contradictions:
             total += 1
-            threshold = run.settings.fact_threshold
             stale = match_entries(
-                pair.stale, target.entries, run.vectors, pair.current, True, threshold
+                pair.stale,
+                target.entries,
+                run.vectors,
+                pair.current,
+                yield_keywords_to_rival=True,
+                threshold=threshold,
             )
             current = match_entries(
                 pair.current, target.entries, run.vectors, pair.stale, threshold=threshold
