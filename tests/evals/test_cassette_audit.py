@@ -163,14 +163,14 @@ def test_files_that_are_not_cassettes_are_reported(tmp_path: Path) -> None:
 
 def test_key_for_follows_the_cassette_key_layout(tmp_path: Path) -> None:
     for key in (
-        CassetteKey("scn", "openai-compatible/gemma-3-270m", "v1"),
-        CassetteKey("scn", "anthropic/claude", "v2", repeat=3),
+        CassetteKey("scn", "openai-compatible/gemma-3-270m", "guardrails", "v1"),
+        CassetteKey("scn", "anthropic/claude", "unified", "v2", repeat=3),
     ):
         assert key_for(key.path(tmp_path), tmp_path) == key
     assert key_for(tmp_path / "loose.yaml", tmp_path) is None
-    assert key_for(tmp_path / "a" / "b" / "c" / "d.yaml", tmp_path) is None
+    assert key_for(tmp_path / "a" / "b" / "c" / "d" / "e.yaml", tmp_path) is None
     # CassetteKey.path would write repeat 2 as repeat-2.yaml, so this is no cell's cassette.
-    assert key_for(tmp_path / "a" / "b" / "c" / "repeat-02.yaml", tmp_path) is None
+    assert key_for(tmp_path / "a" / "b" / "c" / "d" / "repeat-02.yaml", tmp_path) is None
 
 
 def test_missing_root_is_an_error_naming_it(tmp_path: Path) -> None:

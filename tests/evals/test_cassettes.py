@@ -90,15 +90,22 @@ def recorded(tmp_path: Path) -> Path:
 
 def test_paths_follow_scenario_model_variant_repeat() -> None:
     root = Path("cassettes")
-    assert cassette_path("s1", "openai/gpt-4.1-mini", "v049-guardrails") == (
-        root / "s1" / "openai__gpt-4.1-mini" / "v049-guardrails.yaml"
+    assert cassette_path("s1", "openai/gpt-4.1-mini", "guardrails", "v049-guardrails") == (
+        root / "s1" / "openai__gpt-4.1-mini" / "guardrails" / "v049-guardrails.yaml"
     )
-    key = CassetteKey("s1", "anthropic/claude-haiku-4-5", "v023-vague", repeat=2)
-    assert key.path(root) == root / "s1" / "anthropic__claude-haiku-4-5" / "v023-vague" / (
-        "repeat-2.yaml"
+    key = CassetteKey("s1", "anthropic/claude-haiku-4-5", "unified", "v023-vague", repeat=2)
+    assert (
+        key.path(root)
+        == root
+        / "s1"
+        / "anthropic__claude-haiku-4-5"
+        / "unified"
+        / ("v023-vague")
+        / "repeat-2.yaml"
     )
     assert key.rerecord_command() == (
-        "memeval run s1 --model anthropic/claude-haiku-4-5 --variant v023-vague --repeat 2 --record"
+        "memeval run --scenario scenarios/s1.yaml --model anthropic/claude-haiku-4-5 "
+        "--policy unified --variant v023-vague --repeat 2 --record"
     )
 
 
@@ -133,7 +140,9 @@ def test_one_changed_word_in_a_tool_description_is_a_miss_showing_the_word(
     changed = DESCRIPTION.replace("persistent", "durable")
     with (
         pytest.raises(CassetteMissError) as info,
-        use_cassette(recorded, rerecord_command=CassetteKey("s1", "m/x", "v1").rerecord_command()),
+        use_cassette(
+            recorded, rerecord_command=CassetteKey("s1", "m/x", "p", "v1").rerecord_command()
+        ),
         step("day 2 #1 user_message"),
     ):
         ask(make_client(), "one", description=changed)
@@ -143,7 +152,10 @@ def test_one_changed_word_in_a_tool_description_is_a_miss_showing_the_word(
     assert "step 'day 2 #1 user_message'" in message
     assert '-        "description": "Save information to persistent' in message
     assert '+        "description": "Save information to durable' in message
-    assert "memeval run s1 --model m/x --variant v1 --record" in message
+    assert (
+        "memeval run --scenario scenarios/s1.yaml --model m/x --policy p --variant v1 --record"
+        in message
+    )
     assert info.value.step == "day 2 #1 user_message"
 
 

@@ -13,7 +13,7 @@ from vcr.serializers import yamlserializer
 from evals.cli.main import main
 
 REPO = Path(__file__).resolve().parents[3]
-COMMITTED = "local-demo/openai-compatible__gemma-3-270m/v049-guardrails.yaml"
+COMMITTED = "local-demo/openai-compatible__gemma-3-270m/guardrails/v049-guardrails.yaml"
 LABEL = {
     "base_url": "http://model.test/v1",
     "kind": "real",
@@ -41,10 +41,10 @@ def root(tmp_path: Path) -> Path:
     root = tmp_path / "cassettes"
     write_cassette(root / "scn" / "sim__x" / "clean.yaml", {"accept": ["*/*"]})
     write_cassette(
-        root / "scn" / "openai__gpt" / "v1" / "repeat-2.yaml",
+        root / "scn" / "openai__gpt" / "guardrails" / "v1" / "repeat-2.yaml",
         {"Authorization": ["Bearer sk-proj-AbCdEfGhIjKlMnOpQrSt"]},
     )
-    write_cassette(root / "scn" / "sim__x" / "unlabelled.yaml", {}, labelled=False)
+    write_cassette(root / "scn" / "sim__x" / "p" / "unlabelled.yaml", {}, labelled=False)
     corrupt = write_cassette(root / "zzz" / "corrupt.yaml", {})
     corrupt.write_text("interactions: [\n")
     return root
@@ -55,10 +55,11 @@ def test_committed_cassette_lists_and_checks_clean(capsys: pytest.CaptureFixture
     assert main(["cassettes", "list", "--root", root]) == 0
     header, row = capsys.readouterr().out.splitlines()
     assert header.split()[:3] == ["CASSETTE", "SCENARIO", "MODEL"]
-    assert row.split()[:9] == [
+    assert row.split()[:10] == [
         COMMITTED,
         "local-demo",
         "openai-compatible/gemma-3-270m",
+        "guardrails",
         "v049-guardrails",
         "-",
         "real",
@@ -75,11 +76,11 @@ def test_check_names_each_problem_and_still_checks_the_rest(
 ) -> None:
     assert main(["cassettes", "check", "--root", str(root)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    leaky = root / "scn" / "openai__gpt" / "v1" / "repeat-2.yaml"
+    leaky = root / "scn" / "openai__gpt" / "guardrails" / "v1" / "repeat-2.yaml"
     assert lines[:2] == [
         f"{leaky}: interaction #1: request header 'Authorization' is recorded with a value "
         "(credentials header)",
-        f"{root / 'scn' / 'sim__x' / 'unlabelled.yaml'}: no label "
+        f"{root / 'scn' / 'sim__x' / 'p' / 'unlabelled.yaml'}: no label "
         "(unlabelled.yaml.meta.json is missing)",
     ]
     # The parser's wording differs between libyaml and pure-Python PyYAML; the place does not.
@@ -92,10 +93,10 @@ def test_list_json_lines_parse(root: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["cassettes", "list", "--root", str(root), "--json"]) == 0
     rows = {row["path"]: row for row in map(json.loads, capsys.readouterr().out.splitlines())}
     assert len(rows) == 4
-    repeat = rows["scn/openai__gpt/v1/repeat-2.yaml"]
+    repeat = rows["scn/openai__gpt/guardrails/v1/repeat-2.yaml"]
     assert (repeat["model"], repeat["variant"], repeat["repeat"]) == ("openai/gpt", "v1", 2)
     assert (repeat["kind"], repeat["interactions"]) == ("real", 1)
-    assert rows["scn/sim__x/unlabelled.yaml"]["kind"] == "unlabelled"
+    assert rows["scn/sim__x/p/unlabelled.yaml"]["kind"] == "unlabelled"
     corrupt = rows["zzz/corrupt.yaml"]
     assert (corrupt["scenario"], corrupt["interactions"]) == (None, None)
     assert corrupt["size"] == len("interactions: [\n")
