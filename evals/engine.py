@@ -46,13 +46,15 @@ class RunSpec:
     policy: str
     """Write policy name."""
     variant: str
-    """Tool-description variant."""
+    """Tool-description variant name (a file's stem)."""
     out_dir: Path
     """Gets ``trace.jsonl`` and ``memory/``."""
     repeat: int = 1
     """Repeat number (1-based)."""
     cassette: str | None = None
     """Cassette path used for a real model (for the trace)."""
+    variant_file: str | None = None
+    """The variant's ``.toml`` when it is not a shipped one (loaded instead of ``variant``)."""
 
 
 class _Run:
@@ -295,7 +297,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             start,
             spec.model,
             spec.policy,
-            spec.variant,
+            spec.variant_file or spec.variant,
             embedder,
             lambda e: holder[0].emit(e),
             client,

@@ -24,6 +24,7 @@ from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
 from evals.scenario import load_scenario
 from memsys.errors import MemEvalError
 from memsys.llm.openai import BASE_URL_ENV
+from memsys.tools import Variant, available_variants, load_variant
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
@@ -132,6 +133,31 @@ def _is_real(model: str) -> bool:
     return not model.startswith("sim/") or make_client(model).kind is ModelKind.REAL
 
 
+def _variants(sources: list[str]) -> list[Variant]:
+    """The ``--variant`` names or ``.toml`` paths, loaded (and so checked) before any run.
+
+    Raises:
+        MemEvalError: an unknown name, a malformed file, or two files with one name (their
+            run directories and cassettes would collide).
+    """
+    by_name: dict[str, Variant] = {}
+    for source in sources:
+        variant = load_variant(source)
+        seen = by_name.setdefault(variant.name, variant)
+        if seen.path != variant.path:
+            raise MemEvalError(
+                f"two variants are named {variant.name!r}: {seen.path} and {variant.path}; "
+                "rename one file (the name labels run directories and cassettes)"
+            )
+    return list(by_name.values())
+
+
+def _variant_file(variant: Variant) -> str | None:
+    """The file to load in the cell, when the variant is not a shipped one."""
+    shipped = variant.path is not None and variant.name in available_variants()
+    return None if shipped or variant.path is None else str(variant.path)
+
+
 def _specs(
     args: argparse.Namespace, scenarios: list[tuple[Path, Scenario]], out: Path
 ) -> list[tuple[RunSpec, CassetteKey | None]]:
@@ -147,21 +173,22 @@ def _specs(
         cell_dir = out / scenario.name / model.replace("/", "__") / policy / variant / f"repeat-{r}"
         return RunSpec(scenario, path, model, policy, variant, cell_dir, r)
 
+    chosen = _variants(args.variant)
     specs: list[tuple[RunSpec, CassetteKey | None]] = []
     for path, scenario in scenarios:
         for model, policy in _cells(args):
             policy = policy or scenario.defaults.policy
-            variant = args.variant or scenario.defaults.variant
             real = _is_real(model)
-            for r in range(1, args.repeat + 1):
-                key = (
-                    CassetteKey(
-                        scenario.name, model, policy, variant, r if args.repeat > 1 else None
+            for variant in chosen or [load_variant(scenario.defaults.variant)]:
+                for r in range(1, args.repeat + 1):
+                    repeat = r if args.repeat > 1 else None
+                    key = (
+                        CassetteKey(scenario.name, model, policy, variant.name, repeat)
+                        if real
+                        else None
                     )
-                    if real
-                    else None
-                )
-                specs.append((spec(path, scenario, model, policy, variant, r), key))
+                    cell = spec(path, scenario, model, policy, variant.name, r)
+                    specs.append((replace(cell, variant_file=_variant_file(variant)), key))
         if args.model or args.policy or args.variant or args.no_real:
             continue
         for key in recorded_cells(DEFAULT_ROOT):
@@ -244,7 +271,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         help="append, guardrails or unified, repeatable (default: the scenario's)",
     )
-    parser.add_argument("--variant", help="tool-description variant (default: the scenario's)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="tool-description variant: a shipped name or any .toml path, repeatable "
+        "(every variant runs in every cell; default: the scenario's)",
+    )
     parser.add_argument(
         "-M",
         dest="model_args",

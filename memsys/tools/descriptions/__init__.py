@@ -1,13 +1,18 @@
 """Tool descriptions as data: one TOML file per variant, loadable by name or path.
 
-A variant gives, per tool, the description and the description of each parameter it exposes.
-``extends = "other"`` takes the tools the file does not define from another variant (a tool
-table replaces the base's table whole, so a variant can drop a parameter).
+A root variant gives, per tool, the description and the description of each parameter the
+tool exposes: it fixes the tools' schemas. A variant that says ``extends = "other"`` (a
+shipped name, a name next to the file, or a ``.toml`` path relative to it) inherits every
+tool with all its parameters and changes only text: a tool table may give just
+``description``, or just ``[tool.parameters] name = "..."`` for one parameter. It cannot add,
+drop or misspell a parameter or tool (an error naming the file says which exist), so a
+one-line wording change never changes what the model may send.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +25,12 @@ __all__ = [
     "VariantError",
     "available_variants",
     "load_variant",
+    "variant_path",
 ]
 
 DEFAULT_VARIANT = "v049-guardrails"
 _DIR = Path(__file__).parent
+_TOOL_KEYS = frozenset({"description", "parameters"})
 
 
 class VariantError(MemEvalError):
@@ -40,7 +47,7 @@ class ToolText:
     description: str
     """Tool description."""
     parameters: tuple[tuple[str, str], ...]
-    """(parameter name, parameter description), in file order."""
+    """(parameter name, parameter description), in the root variant's order."""
 
 
 @dataclass(frozen=True)
@@ -48,11 +55,15 @@ class Variant:
     """A named set of tool descriptions."""
 
     name: str
-    """Variant name (file stem)."""
+    """Variant name (file stem); run directories and cassettes use it."""
     summary: str
     """One line saying what the variant is."""
     tools: dict[str, ToolText]
     """Tool name -> its text."""
+    path: Path | None = None
+    """The file it was read from."""
+    extends: str | None = None
+    """Name of the variant it extends, if any."""
 
     def tool(self, name: str) -> ToolText:
         """The text of tool ``name``."""
@@ -69,14 +80,34 @@ def available_variants() -> list[str]:
     return sorted(p.stem for p in _DIR.glob("*.toml"))
 
 
-def load_variant(name_or_path: str) -> Variant:
-    """Load a shipped variant by name, or any variant file by path."""
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = _DIR / f"{name_or_path}.toml"
+def variant_path(name_or_path: str) -> Path:
+    """The file of a shipped variant name, or ``name_or_path`` itself when it ends in .toml.
+
+    Raises:
+        UnknownNameError: not a shipped name (the message lists them).
+        VariantError: a ``.toml`` path that does not exist.
+    """
+    if name_or_path.endswith(".toml"):
+        path = Path(name_or_path)
         if not path.is_file():
-            raise UnknownNameError("description variant", name_or_path, available_variants())
-    return _load(path, seen=())
+            raise VariantError(path, "no such variant file")
+        return path
+    path = _DIR / f"{name_or_path}.toml"
+    if not path.is_file():
+        raise UnknownNameError("description variant", name_or_path, available_variants())
+    return path
+
+
+def load_variant(name_or_path: str) -> Variant:
+    """Load a shipped variant by name, or any variant file by (absolute or relative) path."""
+    return _load(variant_path(name_or_path).resolve(), seen=())
+
+
+def _base_path(path: Path, base: str) -> Path:
+    if base.endswith(".toml"):
+        return (path.parent / base).resolve()
+    local = path.parent / f"{base}.toml"
+    return local if local.is_file() else _DIR / f"{base}.toml"
 
 
 def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
@@ -88,20 +119,61 @@ def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
         raise VariantError(path, "no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(path, f"invalid TOML: {exc}") from exc
-    tools: dict[str, ToolText] = {}
-    base = data.pop("extends", None)
-    if base is not None:
-        base_path = path.parent / f"{base}.toml"
+    base_name = data.pop("extends", None)
+    base: Variant | None = None
+    if base_name is not None:
+        if not isinstance(base_name, str):
+            raise VariantError(path, "'extends' must be a variant name or .toml path")
+        base_path = _base_path(path, base_name)
         if not base_path.is_file():
-            base_path = _DIR / f"{base}.toml"
-        tools.update(_load(base_path, (*seen, path)).tools)
+            raise VariantError(
+                path,
+                f"extends {base_name!r}, which is neither next to it nor shipped "
+                f"({', '.join(available_variants())})",
+            )
+        base = _load(base_path.resolve(), (*seen, path))
     summary = str(data.pop("summary", ""))
     data.pop("schema_version", None)
+    tools = dict(base.tools) if base else {}
     for tool_name, table in data.items():
-        if not isinstance(table, dict) or not isinstance(table.get("description"), str):
-            raise VariantError(path, f"[{tool_name}] needs a 'description' string")
-        params = table.get("parameters", {})
-        if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
-            raise VariantError(path, f"[{tool_name}.parameters] must map names to strings")
-        tools[tool_name] = ToolText(table["description"].strip(), tuple(params.items()))
-    return Variant(path.stem, summary, tools)
+        if not isinstance(table, dict):
+            raise VariantError(path, f"[{tool_name}] must be a table")
+        if base is not None and tool_name not in base.tools:
+            raise VariantError(
+                path,
+                f"[{tool_name}] is not a tool of {base.name!r} (it has: {', '.join(base.tools)})",
+            )
+        inherited = base.tools[tool_name] if base is not None else None
+        tools[tool_name] = _tool_text(path, tool_name, table, inherited)
+    return Variant(path.stem, summary, tools, path, base.name if base else None)
+
+
+def _tool_text(
+    path: Path, tool: str, table: Mapping[str, object], inherited: ToolText | None
+) -> ToolText:
+    """One tool's text: the table's, over what ``inherited`` gives."""
+    unknown = sorted(set(table) - _TOOL_KEYS)
+    if unknown:
+        raise VariantError(
+            path, f"[{tool}] has unknown key(s) {unknown}; allowed: description, parameters"
+        )
+    description = table.get("description")
+    if description is None and inherited is not None:
+        description = inherited.description
+    if not isinstance(description, str):
+        raise VariantError(path, f"[{tool}] needs a 'description' string")
+    params = table.get("parameters", {})
+    if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
+        raise VariantError(path, f"[{tool}.parameters] must map names to strings")
+    if inherited is None:
+        return ToolText(description.strip(), tuple(params.items()))
+    known = dict(inherited.parameters)
+    extra = sorted(set(params) - set(known))
+    if extra:
+        raise VariantError(
+            path,
+            f"[{tool}.parameters] {extra} not parameter(s) of {tool} (it has: "
+            f"{', '.join(known) or 'none'}); an extending variant changes text, not the schema",
+        )
+    merged = tuple((name, params.get(name, text)) for name, text in inherited.parameters)
+    return ToolText(description.strip(), merged)

@@ -86,3 +86,43 @@ def test_no_scenarios_in_the_working_directory_is_a_usage_error(
     err = capsys.readouterr().err
     assert f"no scenario files in {tmp_path / 'scenarios'}" in err and "--scenario" in err
     assert not (tmp_path / "runs").exists()
+
+
+def test_variants_by_absolute_and_relative_path_run_as_a_matrix_named_by_stem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "terse.toml").write_text(
+        'extends = "v049-guardrails"\n[save_memory]\ndescription = "Save facts."\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--scenario", str(SCENARIO), "--model", "sim/careful", "--policy", "guardrails"]
+    variants = ["--variant", str(tmp_path / "v" / "terse.toml"), "--variant", "v/terse.toml"]
+    variants += ["--variant", "v023-vague"]
+    assert main([*argv, *variants, "--out", "runs", "--report", "r.html"]) == 0
+    cells = sorted(p.parent.parent.name for p in Path("runs").rglob("trace.jsonl"))
+    assert cells == ["terse", "v023-vague"]
+    results = json.loads(Path("runs/results.json").read_text(encoding="utf-8"))["results"]
+    assert sorted(r["variant"] for r in results) == ["terse", "v023-vague"]
+    # Same parameters as the default, so the sim's `category` argument is accepted.
+    quality = {
+        r["variant"]: next(s["value"] for s in r["scores"] if s["name"] == "quality")
+        for r in results
+    }
+    assert quality["terse"] == quality["v023-vague"] == 1.0
+
+
+def test_two_variant_files_with_one_name_are_refused_before_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.toml").write_text('extends = "v049-guardrails"\n')
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--scenario", str(SCENARIO), "--variant", "a/x.toml", "--variant", "b/x.toml"]
+    assert main([*argv, "--out", "runs"]) == 2
+    assert "two variants are named 'x'" in capsys.readouterr().err
+    assert not Path("runs").exists()

@@ -164,7 +164,7 @@ def test_descriptions_carry_the_guardrails() -> None:
     assert "Will this still be relevant 30 days from now?" in description
     vague = load_variant("v023-vague").tool("save_memory")
     assert vague.description.startswith("Save important information to long-term memory")
-    assert [p for p, _ in vague.parameters] == ["content"]
+    assert [p for p, _ in vague.parameters] == ["content", "category"]
 
 
 def test_save_schema_has_optional_category(manager: MemoryManager) -> None:

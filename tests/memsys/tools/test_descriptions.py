@@ -1,0 +1,113 @@
+"""Description variants compose: ``extends`` inherits every tool's schema, only text changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsys.manager import MemoryManager
+from memsys.tools import ReadMemoryTool, SaveMemoryTool, UpdateMemoryTool, load_variant
+from memsys.tools.descriptions import Variant, VariantError
+from memsys.tools.memory_tools import definition_from_variant
+
+TOOLS = ("save_memory", "update_memory", "read_memory", "search_memory")
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _schemas(variant: Variant) -> dict[str, dict[str, object]]:
+    optional = ("category",)
+    return {t: definition_from_variant(variant, t, optional).json_schema() for t in TOOLS}
+
+
+def test_a_one_line_description_change_leaves_every_schema_identical(
+    tmp_path: Path, manager: MemoryManager
+) -> None:
+    path = _write(
+        tmp_path / "v049-user-requested.toml",
+        'extends = "v049-guardrails"\n[save_memory]\n'
+        'description = "Save facts. Prefix explicit requests with \\"User requested:\\"."\n',
+    )
+    base, variant = load_variant("v049-guardrails"), load_variant(str(path))
+    assert _schemas(variant) == _schemas(base)
+    save = SaveMemoryTool(manager, variant, sectioned=True).definition
+    assert save.description.startswith("Save facts. Prefix explicit requests")
+    assert [p.name for p in save.parameters] == ["content", "category"]
+    # The other tools are the base's, text and all.
+    for tool in ("update_memory", "read_memory", "search_memory"):
+        assert variant.tool(tool) == base.tool(tool)
+    for tool_class in (UpdateMemoryTool, ReadMemoryTool):
+        assert tool_class(manager, variant).definition == tool_class(manager, base).definition
+
+
+def test_one_parameter_text_can_change_alone(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "short-category.toml",
+        'extends = "v049-guardrails"\n[save_memory.parameters]\ncategory = "Section name."\n',
+    )
+    base, variant = load_variant("v049-guardrails"), load_variant(str(path))
+    save, base_save = variant.tool("save_memory"), base.tool("save_memory")
+    assert save.description == base_save.description
+    assert save.parameters == (
+        ("content", dict(base_save.parameters)["content"]),
+        ("category", "Section name."),
+    )
+
+
+def test_the_shipped_vague_variant_keeps_the_guardrail_parameters() -> None:
+    def shape(variant: Variant) -> dict[str, list[str]]:
+        return {t: [p for p, _ in variant.tool(t).parameters] for t in TOOLS}
+
+    vague, guardrails = load_variant("v023-vague"), load_variant("v049-guardrails")
+    assert shape(vague) == shape(guardrails)
+    assert vague.tool("save_memory").description != guardrails.tool("save_memory").description
+
+
+def test_any_toml_path_works_and_the_name_is_the_stem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(tmp_path / "base.toml", '[save_memory]\ndescription = "Root."\n')
+    child = _write(tmp_path / "child.toml", 'extends = "base"\n[save_memory]\ndescription = "C."\n')
+    by_abs = load_variant(str(child))
+    monkeypatch.chdir(tmp_path)
+    by_rel = load_variant("child.toml")
+    assert by_abs == by_rel
+    assert (by_abs.name, by_abs.extends) == ("child", "base")
+    assert by_abs.tool("save_memory").description == "C."
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('extends = "v049-guardrails"\n[save_memory.parameters]\ncontnet = "x"\n', "'contnet'"),
+        ('extends = "v049-guardrails"\n[save_memroy]\ndescription = "x"\n', "save_memroy"),
+        ('extends = "v049-guardrails"\n[save_memory]\ndesciption = "x"\n', "desciption"),
+        ('extends = "no-such-variant"\n', "no-such-variant"),
+        ("[save_memory]\n", "needs a 'description'"),
+        ("[save_memory\n", "invalid TOML"),
+    ],
+)
+def test_a_bad_variant_names_the_file_and_the_problem(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    path = _write(tmp_path / "bad.toml", text)
+    with pytest.raises(VariantError) as info:
+        load_variant(str(path))
+    assert str(path) in str(info.value)
+    assert problem in str(info.value)
+
+
+def test_an_extends_cycle_is_an_error(tmp_path: Path) -> None:
+    _write(tmp_path / "a.toml", 'extends = "b"\n')
+    _write(tmp_path / "b.toml", 'extends = "a"\n')
+    with pytest.raises(VariantError, match="cycle"):
+        load_variant(str(tmp_path / "a.toml"))
+
+
+def test_a_missing_variant_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(VariantError, match="no such variant file"):
+        load_variant(str(tmp_path / "absent.toml"))
