@@ -28,7 +28,7 @@ from evals.cassettes import (
     read_label,
 )
 from evals.cassettes import env_secrets as current_env_secrets
-from memsys.errors import MemEvalError
+from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
 
 __all__ = [
@@ -113,10 +113,10 @@ def find_cassettes(root: Path) -> list[Path]:
     """Every ``*.yaml`` file under ``root``, sorted.
 
     Raises:
-        MemEvalError: ``root`` is not a directory.
+        UsageError: ``root`` is not a directory.
     """
     if not root.is_dir():
-        raise MemEvalError(f"cassette directory {root} does not exist (or is not a directory)")
+        raise UsageError(f"cassette directory {root} does not exist (or is not a directory)")
     return sorted(p for p in root.rglob("*.yaml") if p.is_file())
 
 

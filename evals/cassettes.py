@@ -27,7 +27,7 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.record_mode import RecordMode
 
 from evals._cassette_match import IndexedCassette, json_body, nearest_diff
-from memsys.errors import MemEvalError
+from memsys.errors import CassetteMissError
 from memsys.llm.base import ModelKind
 
 __all__ = [
@@ -216,32 +216,6 @@ def _write_label(cassette: Path, label: CassetteLabel) -> None:
     data["kind"] = label.kind.value
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"
     _label_path(cassette).write_text(text, encoding="utf-8")
-
-
-class CassetteMissError(MemEvalError):
-    """A replayed run made a request its cassette does not hold."""
-
-    def __init__(
-        self,
-        cassette: Path,
-        scenario_step: str | None,
-        problem: str,
-        diff: str | None,
-        command: str,
-    ) -> None:
-        self.cassette = cassette
-        self.step = scenario_step
-        self.diff = diff
-        where = f"step {scenario_step!r}" if scenario_step else "outside any scenario step"
-        lines = [f"cassette miss in {cassette} ({where}): {problem}"]
-        if diff:
-            lines += ["", diff, ""]
-            lines.append(
-                "Likely cause: a prompt, tool description or earlier model reply changed "
-                "since the cassette was recorded."
-            )
-        lines.append(f"Re-record with: {command}")
-        super().__init__("\n".join(lines))
 
 
 @dataclass

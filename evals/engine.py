@@ -22,9 +22,9 @@ from evals.cassettes import step as cassette_step
 from evals.scenario import Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.events import MemoryEvent
-from memsys.llm import LLMClient, LLMError, Message, ModelKind, Role
+from memsys.llm import LLMClient, LLMError, Message, Role
 from memsys.search.embedder import Embedder
-from memsys.triggers import should_fire_switch
+from memsys.triggers import Trigger, should_fire_switch
 
 __all__ = ["DAY_START", "RunSpec", "run_scenario"]
 
@@ -213,12 +213,19 @@ class _Run:
             assert previous is not None
             self.rt.triggers.on_session_switch(previous)
         else:
-            self.record("trigger", trigger="session_switch", fired=False, session=previous)
+            self.record(
+                "trigger", trigger=Trigger.SESSION_SWITCH.value, fired=False, session=previous
+            )
 
     def _new_session(self, event: Event) -> None:
         # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
         self.rt.sessions.active_id = None
-        self.record("trigger", trigger="session_switch", fired=False, reason="initialize(None)")
+        self.record(
+            "trigger",
+            trigger=Trigger.SESSION_SWITCH.value,
+            fired=False,
+            reason="initialize(None)",
+        )
 
     def _manual_edit(self, event: Event) -> None:
         edit, manager = event.manual_edit, self.rt.manager
@@ -304,7 +311,6 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
         )
         run = _Run(spec, rt, trace)
         holder.append(run)
-        kind = getattr(rt.client, "kind", ModelKind.REAL)
         run.record(
             "run_start",
             schema_version=TRACE_SCHEMA_VERSION,
@@ -312,7 +318,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             scenario_file=str(spec.scenario_file),
             description=scenario.description,
             model=spec.model,
-            model_kind=str(kind),
+            model_kind=rt.client.kind.value,
             policy=spec.policy,
             variant=spec.variant,
             repeat=spec.repeat,
@@ -320,16 +326,17 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             cassette=spec.cassette,
             expect=scenario.expect.model_dump(by_alias=True),
         )
-        run.run()
-        run.step = "end"
-        storage = rt.manager.storage
-        run.record(
-            "run_end",
-            memory_md=rt.manager.read_long_term_memory(),
-            backups=storage.list_backups(),
-            daily_logs=[p.name for p in storage.list_daily_logs()],
-            counters=dict(rt.policy.counters),
-            policy_stats=dict(rt.policy.stats()),
-            errors=run.errors,
-        )
+        with rt.policy:  # closes what the policy holds open (the unified store)
+            run.run()
+            run.step = "end"
+            storage = rt.manager.storage
+            run.record(
+                "run_end",
+                memory_md=rt.manager.read_long_term_memory(),
+                backups=storage.list_backups(),
+                daily_logs=[p.name for p in storage.list_daily_logs()],
+                counters=dict(rt.policy.counters),
+                policy_stats=dict(rt.policy.stats()),
+                errors=run.errors,
+            )
     return trace_path

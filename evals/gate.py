@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from evals.results import RunKey, RunResult
 from evals.scorers import ScorerSettings, registered_scorers
-from memsys.errors import MemEvalError
+from memsys.errors import BaselineError
 
 __all__ = [
     "BASELINE_SCHEMA_VERSION",
@@ -53,15 +53,6 @@ __all__ = [
 ]
 
 BASELINE_SCHEMA_VERSION: Literal[1] = 1
-
-
-class BaselineError(MemEvalError):
-    """A baseline file is missing or malformed."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(
-            f"{path}: {problem}. Create one with `memeval gate RUN_DIR --write-baseline {path}`"
-        )
 
 
 class _Model(BaseModel):

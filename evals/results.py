@@ -25,7 +25,8 @@ from evals.scorers import (
     score_run,
 )
 from evals.trace import TRACE_FILE_NAME
-from memsys.errors import MemEvalError
+from memsys.errors import ResultsError
+from memsys.llm.base import ModelKind
 from memsys.search.embedder import Embedder, default_embedder
 
 __all__ = [
@@ -52,13 +53,6 @@ RunKey = tuple[str, str, str, str]
 """(scenario, model, policy, variant): repeats of one cell share it."""
 
 
-class ResultsError(MemEvalError):
-    """A run directory has no traces or results, or a results file is malformed."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
-
-
 @dataclass(frozen=True)
 class RunResult:
     """Every metric of one run (scenario x model x variant x policy x repeat)."""
@@ -67,8 +61,8 @@ class RunResult:
     """Scenario name."""
     model: str
     """Model name."""
-    model_kind: str
-    """``simulated`` or ``real``: shown beside every number derived from this run."""
+    model_kind: ModelKind
+    """Simulated or real: shown beside every number derived from this run."""
     policy: str
     """Write policy."""
     variant: str

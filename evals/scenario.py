@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from memsys.errors import MemEvalError
+from memsys.errors import ScenarioError
 
 __all__ = [
     "EVENT_TYPES",
@@ -31,15 +31,6 @@ __all__ = [
 ]
 
 SCENARIO_SCHEMA_VERSION = 1
-
-
-class ScenarioError(MemEvalError):
-    """A scenario file is malformed: names the file, the line and the field."""
-
-    def __init__(self, path: Path, line: int | None, field: str, problem: str) -> None:
-        self.path, self.line, self.field = path, line, field
-        where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {field}: {problem}")
 
 
 class _Model(BaseModel):

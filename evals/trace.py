@@ -37,19 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from memsys.errors import MemEvalError
+from memsys.errors import TraceError
 
 __all__ = ["TRACE_FILE_NAME", "TRACE_SCHEMA_VERSION", "TraceError", "TraceWriter", "read_trace"]
 
 TRACE_SCHEMA_VERSION = 1
 TRACE_FILE_NAME = "trace.jsonl"
-
-
-class TraceError(MemEvalError):
-    """A trace file is missing, malformed or of another schema version."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
 
 
 @dataclass

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memsys._tool_args import parse_arguments
-from memsys.errors import MemEvalError
+from memsys.errors import AgentConfigError
 from memsys.llm.base import (
     ChatRequest,
     ChatResponse,
@@ -41,13 +41,6 @@ __all__ = [
 DEFAULT_MAX_TOOL_ROUNDS = 5
 
 log = logging.getLogger(__name__)
-
-
-class AgentConfigError(MemEvalError):
-    """The assistant loop was declared with an impossible configuration."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(f"invalid assistant loop: {problem}")
 
 
 @dataclass(frozen=True)
@@ -163,6 +156,7 @@ class AssistantLoop:
                         execution.result.for_model(),
                         tool_call_id=call.id,
                         name=call.name,
+                        is_error=not execution.result.ok,
                     )
                 )
         raise AssertionError("unreachable: the last round returns")  # pragma: no cover
@@ -215,7 +209,7 @@ class AssistantLoop:
             f"Error [{ToolErrorCode.TOOL_FAILED.value}]: not executed: this turn reached its "
             f"limit of {self._max_rounds} tool round(s). Answer the user without more tools."
         )
-        return Message(Role.TOOL, text, tool_call_id=call.id, name=call.name)
+        return Message(Role.TOOL, text, tool_call_id=call.id, name=call.name, is_error=True)
 
     @staticmethod
     def _result(

@@ -54,6 +54,26 @@ class CompactionOutcome(StrEnum):
     MODEL_FAILED = "model_failed"
     REJECTED_SHORT = "rejected_short"
     REJECTED_LOST_USER_REQUESTED = "rejected_lost_user_requested"
+    # Decided by the trigger manager before the compactor is asked:
+    ALREADY_TODAY = "already_today"
+    """Auto compaction already ran today (at most once per day)."""
+    NOT_SUPPORTED_BY_POLICY = "not_supported_by_policy"
+    """The write policy does not compact (the manual button does nothing)."""
+
+    @property
+    def reached_model(self) -> bool:
+        """The model was called (so a backup had to be made first)."""
+        return self in _REACHED_MODEL
+
+
+_REACHED_MODEL = frozenset(
+    {
+        CompactionOutcome.COMPACTED,
+        CompactionOutcome.MODEL_FAILED,
+        CompactionOutcome.REJECTED_SHORT,
+        CompactionOutcome.REJECTED_LOST_USER_REQUESTED,
+    }
+)
 
 
 @dataclass(frozen=True)

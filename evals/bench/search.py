@@ -178,16 +178,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table; returns 0."""
     from evals.bench._search_corpus import make_queries
-    from memsys.errors import MemEvalError
+    from memsys.errors import UsageError
 
     try:
         sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]
     except ValueError:
-        raise MemEvalError(
-            f"--sizes must be comma-separated integers, got {args.sizes!r}"
-        ) from None
+        raise UsageError(f"--sizes must be comma-separated integers, got {args.sizes!r}") from None
     if not sizes or min(sizes) < 1 or args.queries < 1:
-        raise MemEvalError("--sizes and --queries must be positive")
+        raise UsageError("--sizes and --queries must be positive")
     queries = make_queries(args.queries)
     print(
         f"search benchmark: {len(queries)} queries per size, {os.cpu_count()} cores, "

@@ -15,6 +15,7 @@ from memsys.tools.base import ToolResult
 __all__ = [
     "EXIT_FAIL",
     "EXIT_OK",
+    "EXIT_RUN_FAILED",
     "EXIT_USAGE",
     "add_scorer_args",
     "cli_clock",
@@ -25,6 +26,7 @@ __all__ = [
 EXIT_OK = 0
 EXIT_FAIL = 1
 EXIT_USAGE = 2
+EXIT_RUN_FAILED = 3
 
 
 def cli_clock() -> Clock:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Literal
 
-from evals.cli._common import EXIT_FAIL, EXIT_OK, EXIT_USAGE
+from evals.cli._common import EXIT_OK
 from evals.gate import (
     baseline_from_results,
     gate,
@@ -16,14 +15,14 @@ from evals.gate import (
     write_junit,
 )
 from evals.results import results_for
+from memsys.errors import Regression, UsageError
 
 __all__ = ["register"]
 
 
 def _gate(args: argparse.Namespace) -> int:
     if bool(args.baseline) == bool(args.write_baseline):
-        print("memeval gate: give exactly one of --baseline or --write-baseline", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError("gate: give exactly one of --baseline or --write-baseline")
     embedder: Literal["default"] | None = None if args.keywords_only else "default"
     if args.write_baseline:
         results = results_for(Path(args.run_dir), embedder)
@@ -40,7 +39,9 @@ def _gate(args: argparse.Namespace) -> int:
     for check in failed:
         print(f"REGRESSION {check.message}")
     print(f"gate: {len(checks) - len(failed)} of {len(checks)} checks passed")
-    return EXIT_FAIL if failed else EXIT_OK
+    if failed:
+        raise Regression(len(failed), len(checks))
+    return EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

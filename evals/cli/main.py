@@ -8,10 +8,17 @@ import sys
 from collections.abc import Callable, Sequence
 
 from evals.cli import bench, cassettes, compare, demo, gate, memory, report, run, score
-from evals.cli._common import EXIT_USAGE
-from memsys.errors import MemEvalError
+from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
+from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_CODES", "build_parser", "exit_code", "main"]
+
+EXIT_CODES: tuple[tuple[type[MemEvalError], int], ...] = (
+    (Regression, EXIT_FAIL),
+    (ConfigError, EXIT_USAGE),
+    (RunFailure, EXIT_RUN_FAILED),
+)
+"""Exit code of each branch of the error tree (memsys/errors.py), checked in order."""
 
 # Each subcommand module exposes register(subparsers); adding a command is one line here.
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
@@ -41,8 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def exit_code(error: MemEvalError) -> int:
+    """The exit code of ``error``'s branch; a bare MemEvalError counts as a run failure."""
+    return next((code for cls, code in EXIT_CODES if isinstance(error, cls)), EXIT_RUN_FAILED)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 failure/regression, 2 usage error)."""
+    """Run the CLI; returns the exit code.
+
+    0 ok, 1 a regression (or a tool error), 2 a usage or configuration error, 3 a failed run.
+    """
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -53,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemEvalError as exc:
         red, reset = ("\033[31m", "\033[0m") if sys.stderr.isatty() else ("", "")
         print(f"{red}memeval: {exc}{reset}", file=sys.stderr)
-        return EXIT_USAGE
+        return exit_code(exc)
     return code
 
 

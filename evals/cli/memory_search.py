@@ -18,29 +18,10 @@ from datetime import date
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
-from memsys.errors import MemEvalError
+from memsys.errors import MemoryDirError, QueryFileError, UsageError
 from memsys.search import MemorySearch, SearchConfig, SearchHit, default_embedder
 
 __all__ = ["QueryFileError", "hit_to_json", "register_memory_commands"]
-
-
-class QueryFileError(MemEvalError):
-    """A line of a ``--queries`` file is not a valid query."""
-
-    def __init__(self, path: Path, line: int, problem: str) -> None:
-        self.path = path
-        self.line = line
-        super().__init__(
-            f"{path}:{line}: {problem}. Each line must be a JSON object like "
-            '{"query": "text", "id": "q1", "k": 5, "today": "2026-03-02"} (only query required)'
-        )
-
-
-class MemoryDirError(MemEvalError):
-    """The memory directory does not exist."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} is not a directory; pass the directory that holds MEMORY.md")
 
 
 @dataclass(frozen=True)
@@ -133,7 +114,7 @@ def _search(args: argparse.Namespace) -> int:
     elif args.query is not None:
         queries = [_Query(args.query, None, None, None)]
     else:
-        raise MemEvalError("give a QUERY or --queries FILE.jsonl")
+        raise UsageError("give a QUERY or --queries FILE.jsonl")
     search = _searcher(args)
     for item in queries:
         hits = search.search(item.query, item.today or today, item.k)

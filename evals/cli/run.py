@@ -22,7 +22,7 @@ from tqdm import tqdm
 from evals.cassettes import CassetteKey, CassetteMode
 from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
 from evals.scenario import load_scenario
-from memsys.errors import MemEvalError
+from memsys.errors import UsageError
 from memsys.llm.openai import BASE_URL_ENV
 from memsys.tools import Variant, available_variants, load_variant
 
@@ -53,13 +53,13 @@ def _model_args(args: argparse.Namespace) -> dict[str, object]:
     for item in args.model_args:
         key, sep, raw = item.partition("=")
         if not sep or key not in MODEL_ARGS:
-            raise MemEvalError(
+            raise UsageError(
                 f"-M {item!r}: expected KEY=VALUE with KEY one of {', '.join(MODEL_ARGS)}"
             )
         try:
             options[key] = MODEL_ARGS[key](raw)
         except ValueError:
-            raise MemEvalError(f"-M {item!r}: {raw!r} is not a valid {key}") from None
+            raise UsageError(f"-M {item!r}: {raw!r} is not a valid {key}") from None
     return options
 
 
@@ -206,7 +206,7 @@ def _handle(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
     if not paths:
         # Scenarios, cassettes and runs are all found relative to the working directory.
-        raise MemEvalError(
+        raise UsageError(
             f"no scenario files in {Path('scenarios').resolve()}: run memeval from the "
             "repository root, or pass --scenario FILE.yaml"
         )

@@ -14,7 +14,7 @@ from evals.report._memory_view import MemoryLine, diff_table, highlighted_lines
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
 from evals.results import RunResult
 from evals.scorers import registered_scorers
-from memsys.errors import MemEvalError
+from memsys.errors import UsageError
 
 __all__ = [
     "Aggregate",
@@ -59,10 +59,10 @@ def render_report(
             runs of different cells of one scenario, if any.
 
     Raises:
-        MemEvalError: ``results`` is empty.
+        UsageError: ``results`` is empty.
     """
     if not results:
-        raise MemEvalError("no results to report; run `memeval score RUN_DIR` first")
+        raise UsageError("no results to report; run `memeval score RUN_DIR` first")
     metrics = summary_metrics()
     per_metric = {name: aggregate(results, name) for name, _ in metrics}
     groups = cells(results)

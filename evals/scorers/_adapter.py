@@ -28,6 +28,7 @@ from evals.scorers._types import (
 )
 from evals.scorers.quality import composite_quality
 from evals.trace import TraceError, read_trace
+from memsys.llm.base import ModelKind
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries
 
@@ -72,7 +73,7 @@ def load_run(path: Path) -> RunData:
     meta = RunMeta(
         scenario=_str(start, "scenario"),
         model=_str(start, "model"),
-        model_kind=_str(start, "model_kind", "real"),
+        model_kind=ModelKind(_str(start, "model_kind")),
         policy=_str(start, "policy"),
         variant=_str(start, "variant"),
         repeat=_int(start, "repeat", 1),

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memsys.errors import MemEvalError
+from memsys.errors import ScorerArgError
 
 __all__ = ["DEFAULT_SCORER_SETTINGS", "ScorerArgError", "ScorerSettings", "parse_scorer_args"]
 
@@ -36,10 +36,6 @@ class ScorerSettings:
 
 DEFAULT_SCORER_SETTINGS = ScorerSettings()
 """The calibrated defaults."""
-
-
-class ScorerArgError(MemEvalError):
-    """A ``-S key=value`` argument is malformed, unknown or out of range."""
 
 
 def parse_scorer_args(pairs: Sequence[str]) -> ScorerSettings:

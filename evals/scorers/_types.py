@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from evals.scenario import Expectations
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
+from memsys.llm.base import ModelKind
 from memsys.sections import MemoryEntry
 
 __all__ = [
@@ -73,8 +74,8 @@ class RunMeta:
     """Scenario name."""
     model: str
     """Model name, e.g. ``sim/careful``."""
-    model_kind: str
-    """``simulated`` or ``real`` (memsys.llm.ModelKind)."""
+    model_kind: ModelKind
+    """Simulated or real."""
     policy: str
     """Write policy."""
     variant: str

@@ -9,12 +9,11 @@ import numpy as np
 from evals.scenario import BackupExpect
 from evals.scorers._registry import scorer
 from evals.scorers._types import ProbeRecord, RunData, Score
+from memsys.compaction import CompactionOutcome
 
 __all__ = ["REACHED_MODEL", "backups", "cost", "probe_ranks", "search"]
 
-REACHED_MODEL = frozenset(
-    {"compacted", "model_failed", "rejected_short", "rejected_lost_user_requested"}
-)
+REACHED_MODEL = frozenset(o.value for o in CompactionOutcome if o.reached_model)
 """Compaction outcomes that mean the model was called (so a backup had to exist)."""
 
 

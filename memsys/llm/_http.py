@@ -1,7 +1,7 @@
 """HTTP plumbing shared by the real providers: POST JSON with timeouts and bounded retries.
 
 Also small readers that pull typed values out of decoded JSON and name the path of anything
-missing, so an unexpected response shape becomes an :class:`LLMError` that says where.
+missing, so an unexpected response shape becomes an :class:`LLMResponseError` that says where.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from email.utils import parsedate_to_datetime
 
 import httpx
 
-from memsys.llm.base import LLMError
+from memsys.errors import LLMResponseError, LLMTransportError
 
 __all__ = [
     "HTTPConfig",
@@ -111,8 +111,8 @@ class JSONPoster:
         """POST ``body`` to ``url``; retry transient failures; return the decoded reply.
 
         Raises:
-            LLMError: a non-retryable HTTP error, retries exhausted, or a reply that is not
-                JSON.
+            LLMTransportError: a non-retryable HTTP error, or retries exhausted.
+            LLMResponseError: a reply that is not JSON.
         """
         content = json.dumps(body, ensure_ascii=False).encode("utf-8")
         send_headers = {"content-type": "application/json", **headers}
@@ -123,7 +123,7 @@ class JSONPoster:
                 response = self._client.post(url, content=content, headers=send_headers)
             except httpx.TransportError as exc:
                 if last:
-                    raise LLMError(
+                    raise LLMTransportError(
                         f"{self._provider}: request to {url} failed after {attempts} "
                         f"attempt(s): {type(exc).__name__}: {exc}. Is the server reachable?"
                     ) from exc
@@ -136,14 +136,14 @@ class JSONPoster:
             if retryable and not last:
                 self._sleep(retry_delay(response, attempt, self._config))
                 continue
-            raise LLMError(self._error_message(response, url, attempt + 1, retryable))
+            raise LLMTransportError(self._error_message(response, url, attempt + 1, retryable))
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 
     def _decode(self, response: httpx.Response, url: str) -> object:
         try:
             return response.json()
         except ValueError as exc:
-            raise LLMError(
+            raise LLMResponseError(
                 f"{self._provider}: {url} answered HTTP {response.status_code} with a body "
                 f"that is not JSON: {response.text[:200]!r}"
             ) from exc
@@ -175,17 +175,21 @@ def _error_detail(response: httpx.Response) -> str:
 
 
 def as_object(value: object, where: str) -> Mapping[str, object]:
-    """``value`` as a JSON object, or an LLMError naming ``where``."""
+    """``value`` as a JSON object, or an LLMResponseError naming ``where``."""
     if isinstance(value, dict):
         return value
-    raise LLMError(f"unexpected response shape: {where} should be an object, got {_kind(value)}")
+    raise LLMResponseError(
+        f"unexpected response shape: {where} should be an object, got {_kind(value)}"
+    )
 
 
 def as_list(value: object, where: str) -> list[object]:
-    """``value`` as a JSON array, or an LLMError naming ``where``."""
+    """``value`` as a JSON array, or an LLMResponseError naming ``where``."""
     if isinstance(value, list):
         return value
-    raise LLMError(f"unexpected response shape: {where} should be an array, got {_kind(value)}")
+    raise LLMResponseError(
+        f"unexpected response shape: {where} should be an array, got {_kind(value)}"
+    )
 
 
 def as_str(value: object, where: str, *, default: str | None = None) -> str:
@@ -194,7 +198,9 @@ def as_str(value: object, where: str, *, default: str | None = None) -> str:
         return value
     if value is None and default is not None:
         return default
-    raise LLMError(f"unexpected response shape: {where} should be a string, got {_kind(value)}")
+    raise LLMResponseError(
+        f"unexpected response shape: {where} should be a string, got {_kind(value)}"
+    )
 
 
 def as_int(value: object, where: str) -> int:
@@ -203,7 +209,9 @@ def as_int(value: object, where: str) -> int:
         return 0
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise LLMError(f"unexpected response shape: {where} should be an integer, got {_kind(value)}")
+    raise LLMResponseError(
+        f"unexpected response shape: {where} should be an integer, got {_kind(value)}"
+    )
 
 
 def _kind(value: object) -> str:

@@ -9,12 +9,12 @@ from typing import Any
 
 import httpx
 
+from memsys.errors import LLMResponseError
 from memsys.llm._http import HTTPConfig, JSONPoster, Sleep, as_int, as_list, as_object, as_str
 from memsys.llm.base import (
     ChatRequest,
     ChatResponse,
     LLMClient,
-    LLMError,
     Message,
     ModelKind,
     Role,
@@ -144,7 +144,7 @@ def _blocks(message: Message) -> list[dict[str, object]]:
             "tool_use_id": message.tool_call_id or "",
             "content": message.content,
         }
-        if message.content.startswith("Error ["):  # ToolResult.for_model() of an error
+        if message.is_error:
             block["is_error"] = True
         return [block]
     blocks: list[dict[str, object]] = []
@@ -172,7 +172,7 @@ def parse_response(data: object) -> ChatResponse:
     """A decoded Messages reply as a :class:`ChatResponse`.
 
     Raises:
-        LLMError: the reply lacks ``content`` or has fields of the wrong type.
+        LLMResponseError: the reply lacks ``content`` or has fields of the wrong type.
     """
     root = as_object(data, "response")
     texts: list[str] = []
@@ -195,7 +195,7 @@ def parse_response(data: object) -> ChatResponse:
     stop = root.get("stop_reason")
     stop_reason = _STOP.get(stop, StopReason.OTHER) if isinstance(stop, str) else StopReason.OTHER
     if "type" in root and root["type"] != "message":
-        raise LLMError(f"unexpected response type {root['type']!r} (expected 'message')")
+        raise LLMResponseError(f"unexpected response type {root['type']!r} (expected 'message')")
     return ChatResponse(
         text="".join(texts),
         tool_calls=tuple(calls),

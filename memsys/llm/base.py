@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from memsys.errors import MemEvalError
+from memsys.errors import LLMError
 from memsys.tools.base import ToolDefinition
 
 __all__ = [
@@ -90,6 +90,8 @@ class Message:
     """For a tool message: the call it answers."""
     name: str | None = None
     """For a tool message: the tool's name."""
+    is_error: bool = False
+    """For a tool message: the tool failed (the content is the error the model reads)."""
 
 
 @dataclass(frozen=True)
@@ -132,10 +134,6 @@ class ChatResponse:
     """Why generation stopped."""
     model: str = ""
     """Model name as the provider reported it."""
-
-
-class LLMError(MemEvalError):
-    """A model call failed (network, HTTP error after retries, unparseable response)."""
 
 
 class LLMClient(Protocol):

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from memsys.errors import LLMConfigError, LLMResponseError
 from memsys.llm._http import (
     HTTPConfig,
     JSONPoster,
@@ -27,7 +28,6 @@ from memsys.llm.base import (
     ChatRequest,
     ChatResponse,
     LLMClient,
-    LLMError,
     Message,
     ModelKind,
     Role,
@@ -94,7 +94,7 @@ class OpenAIChatClient:
             llama.cpp, then sample reproducibly).
 
     Raises:
-        LLMError: no base URL for an OpenAI-compatible server.
+        LLMConfigError: no base URL for an OpenAI-compatible server.
     """
 
     def __init__(
@@ -113,7 +113,7 @@ class OpenAIChatClient:
         self.temperature, self.seed = temperature, seed
         base = base_url or flavor.default_base_url or os.environ.get(BASE_URL_ENV)
         if not base:
-            raise LLMError(
+            raise LLMConfigError(
                 f"{flavor.prefix}/{model} needs the server's base URL (e.g. "
                 f"http://127.0.0.1:8080/v1): pass base_url=... or set {BASE_URL_ENV}"
             )
@@ -209,12 +209,12 @@ def parse_response(data: object) -> ChatResponse:
     """A decoded Chat Completions reply as a :class:`ChatResponse`.
 
     Raises:
-        LLMError: the reply lacks ``choices[0].message`` or has fields of the wrong type.
+        LLMResponseError: the reply lacks ``choices[0].message`` or has fields of the wrong type.
     """
     root = as_object(data, "response")
     choices = as_list(root.get("choices"), "choices")
     if not choices:
-        raise LLMError("unexpected response shape: 'choices' is empty")
+        raise LLMResponseError("unexpected response shape: 'choices' is empty")
     choice = as_object(choices[0], "choices[0]")
     message = as_object(choice.get("message"), "choices[0].message")
     calls = []

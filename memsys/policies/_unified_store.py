@@ -5,9 +5,22 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 
-__all__ = ["StoredMemory", "UnifiedStore"]
+__all__ = ["StoreStatus", "StoredMemory", "UnifiedStore"]
+
+
+class StoreStatus(StrEnum):
+    """Lifecycle of a stored memory: rows are never hard-deleted."""
+
+    ACTIVE = "active"
+    """Rendered to MEMORY.md and retrieved."""
+    ARCHIVED = "archived"
+    """Cold and unimportant (seed 004 Tier 3); kept, not rendered."""
+    DELETED = "deleted"
+    """Soft-deleted by a DELETE decision or a hand edit."""
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS long_term (
@@ -44,8 +57,8 @@ class StoredMemory:
     """Last time it was recalled or reinforced."""
     access_count: int
     """Times recalled or reinforced."""
-    status: str
-    """active, archived or deleted."""
+    status: StoreStatus
+    """Lifecycle state."""
 
 
 class UnifiedStore:
@@ -63,7 +76,7 @@ class UnifiedStore:
 
     def active(self) -> list[StoredMemory]:
         """Active memories, oldest first."""
-        return self._select("status = 'active'")
+        return self._select(f"status = '{StoreStatus.ACTIVE.value}'")
 
     def all(self) -> list[StoredMemory]:
         """Every row, whatever its status."""
@@ -92,10 +105,10 @@ class UnifiedStore:
         )
         self._db.commit()
 
-    def set_status(self, memory_ids: list[int], status: str) -> None:
+    def set_status(self, memory_ids: list[int], status: StoreStatus) -> None:
         """Archive or soft-delete memories."""
         self._db.executemany(
-            "UPDATE long_term SET status = ? WHERE id = ?", [(status, i) for i in memory_ids]
+            "UPDATE long_term SET status = ? WHERE id = ?", [(status.value, i) for i in memory_ids]
         )
         self._db.commit()
 
@@ -122,7 +135,7 @@ class UnifiedStore:
                 r[5],
                 datetime.fromisoformat(r[6]),
                 r[7],
-                r[8],
+                StoreStatus(r[8]),
             )
             for r in rows
         ]

@@ -79,6 +79,16 @@ class WritePolicy(ABC):
         """Hook run after the user edited MEMORY.md by hand; nothing for the file policies."""
         return
 
+    def close(self) -> None:
+        """Release what the policy holds open (the file policies hold nothing)."""
+        return
+
+    def __enter__(self) -> WritePolicy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def count(self, key: str, n: int = 1) -> None:
         """Bump a counter reported in the trace."""
         self.counters[key] = self.counters.get(key, 0) + n

@@ -19,7 +19,7 @@ import numpy as np
 
 from memsys.errors import MemEvalError
 from memsys.llm.base import ChatRequest, LLMError, Message, Purpose, Role
-from memsys.policies._unified_store import StoredMemory, UnifiedStore
+from memsys.policies._unified_store import StoredMemory, StoreStatus, UnifiedStore
 from memsys.policies.base import PolicyContext, WritePolicy, register_policy
 from memsys.prompts import (
     MalformedOutput,
@@ -80,6 +80,10 @@ class UnifiedPolicy(WritePolicy):
     def __init__(self, ctx: PolicyContext) -> None:
         super().__init__(ctx)
         self.store = UnifiedStore(ctx.manager.storage.memory_dir / "unified_memory.sqlite3")
+
+    def close(self) -> None:
+        """Close the SQLite store."""
+        self.store.close()
 
     def tools(self) -> list[Tool]:
         """save_memory routed through the pipeline, and read_memory."""
@@ -174,7 +178,7 @@ class UnifiedPolicy(WritePolicy):
         elif op is Operation.UPDATE and target is not None:
             self.store.update(target, content, category, importance, now)
         elif op is Operation.DELETE and target is not None:
-            self.store.set_status([target], "deleted")
+            self.store.set_status([target], StoreStatus.DELETED)
         elif op is Operation.NOOP and similar:
             self.store.reinforce(similar[0].id, now)
         if op is not Operation.NOOP:
@@ -200,7 +204,7 @@ class UnifiedPolicy(WritePolicy):
             and (now - m.last_accessed).days >= ARCHIVE_AFTER_DAYS
         ]
         if cold:
-            self.store.set_status(cold, "archived")
+            self.store.set_status(cold, StoreStatus.ARCHIVED)
             self.count("archived", len(cold))
             self.report("archive", ids=cold)
             self.render()
@@ -215,7 +219,7 @@ class UnifiedPolicy(WritePolicy):
         }
         active = {m.content: m.id for m in self.store.active()}
         removed = [i for text, i in active.items() if text not in entries]
-        self.store.set_status(removed, "deleted")
+        self.store.set_status(removed, StoreStatus.DELETED)
         for text, section in entries.items():
             if text not in active:
                 self.store.add(text, category_for_section(section), MANUAL_IMPORTANCE, now)
@@ -225,7 +229,7 @@ class UnifiedPolicy(WritePolicy):
     def stats(self) -> Mapping[str, int]:
         """Row counts by status."""
         rows = self.store.all()
-        return {s: sum(1 for r in rows if r.status == s) for s in ("active", "archived", "deleted")}
+        return {s.value: sum(1 for r in rows if r.status is s) for s in StoreStatus}
 
 
 class _PipelineSaveTool:

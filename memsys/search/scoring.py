@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from memsys.errors import MemEvalError
+from memsys.errors import SearchConfigError
 from memsys.search.bm25 import top_k_indices
 
 __all__ = [
@@ -38,13 +38,6 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-class SearchConfigError(MemEvalError):
-    """A :class:`SearchConfig` value is out of range."""
-
-    def __init__(self, field: str, value: object, rule: str) -> None:
-        super().__init__(f"SearchConfig.{field} = {value!r} is invalid: {rule}")
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ def test_tool_call_is_executed_and_result_fed_back(manager: MemoryManager) -> No
     assert roles == [Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT]
     tool_message = result.messages[2]
     assert tool_message.tool_call_id == "c1" and tool_message.name == "save_memory"
+    assert not tool_message.is_error
     # The second model call sees the assistant's call and the tool's answer.
     assert llm.requests[1].messages[-1] == tool_message
     assert result.final_text == "Saved."
@@ -95,7 +96,7 @@ def test_json_cut_off_at_max_tokens_is_an_error_and_writes_nothing(
     assert manager.read_long_term_memory().count("software engineer") == 0
     # The model is told, with the code the app shows.
     seen = llm.requests[1].messages[-1]
-    assert seen.role is Role.TOOL
+    assert seen.role is Role.TOOL and seen.is_error
     assert seen.content.startswith("Error [invalid_arguments]: ")
 
 
@@ -175,7 +176,7 @@ def test_round_limit_stops_and_answers_every_call() -> None:
     assert len(result.tool_executions) == 2 and len(tool.calls) == 2
     # The unrun call still gets a tool message, so the history stays valid.
     last = result.messages[-1]
-    assert last.role is Role.TOOL and last.tool_call_id == "c2"
+    assert last.role is Role.TOOL and last.tool_call_id == "c2" and last.is_error
     assert "not executed" in last.content
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsys.errors import MemEvalError, UnknownNameError
+from memsys.errors import UnknownNameError, VariantError
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -31,13 +31,6 @@ __all__ = [
 DEFAULT_VARIANT = "v049-guardrails"
 _DIR = Path(__file__).parent
 _TOOL_KEYS = frozenset({"description", "parameters"})
-
-
-class VariantError(MemEvalError):
-    """A description variant file is malformed."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def test_real_model_without_cassette_fails_naming_scenario_step_and_command(
         ]
     )
     err = capsys.readouterr().err
-    assert code == 2
+    assert code == 3  # a run failure (memsys.errors.RunFailure)
     assert "cassettes/week-of-noise/openai-compatible__gemma-3-270m" in err
     assert "week-of-noise: day 1 #1 user" in err
     assert "--record" in err

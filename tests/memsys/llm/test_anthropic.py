@@ -99,7 +99,7 @@ def test_tool_results_are_merged_into_one_user_turn() -> None:
         Message(Role.USER, "remember a"),
         Message(Role.ASSISTANT, "", calls),
         Message(Role.TOOL, "Memory saved.", tool_call_id="t1"),
-        Message(Role.TOOL, "Error [invalid_arguments]: bad JSON", tool_call_id="t2"),
+        Message(Role.TOOL, "Error [invalid_arguments]: bad JSON", tool_call_id="t2", is_error=True),
         Message(Role.USER, "thanks"),
     )
     make(server).complete(ChatRequest(history))

@@ -1,0 +1,60 @@
+"""The error tree: every error sits on exactly one branch, and builds its own message."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from memsys import errors
+from memsys.errors import (
+    ConfigError,
+    LLMConfigError,
+    LLMError,
+    LLMResponseError,
+    LLMTransportError,
+    MemEvalError,
+    Regression,
+    RunFailure,
+    UnknownNameError,
+)
+
+BRANCHES = (ConfigError, RunFailure, Regression)
+CLASSES = [
+    cls
+    for _, cls in inspect.getmembers(errors, inspect.isclass)
+    if issubclass(cls, MemEvalError) and cls not in (MemEvalError, LLMError, *BRANCHES)
+]
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_every_error_is_on_exactly_one_branch(cls: type[MemEvalError]) -> None:
+    assert sum(issubclass(cls, branch) for branch in BRANCHES) == 1
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_every_error_class_is_drawn_in_the_docstring(cls: type[MemEvalError]) -> None:
+    assert errors.__doc__ is not None and f" {cls.__name__} " in errors.__doc__
+
+
+def test_every_error_class_lives_in_memsys_errors() -> None:
+    import evals.cli.main  # noqa: F401  (imports every module of the CLI)
+
+    def subclasses(cls: type) -> list[type]:
+        return [cls, *(s for sub in cls.__subclasses__() for s in subclasses(sub))]
+
+    strays = [c for c in subclasses(MemEvalError) if c.__module__ != "memsys.errors"]
+    assert strays == [], "define error classes in memsys/errors.py"
+
+
+def test_llm_errors_split_by_cause_and_branch() -> None:
+    assert issubclass(LLMConfigError, LLMError) and issubclass(LLMConfigError, ConfigError)
+    assert issubclass(LLMTransportError, LLMError) and issubclass(LLMTransportError, RunFailure)
+    assert issubclass(LLMResponseError, LLMError) and issubclass(LLMResponseError, RunFailure)
+
+
+def test_messages_name_the_problem() -> None:
+    assert str(UnknownNameError("policy", "x", ["b", "a"])) == "unknown policy 'x'; known: a, b"
+    assert "2 of 5 gate checks failed" in str(Regression(2, 5))
+    assert str(errors.TraceError(Path("t.jsonl"), "line 3: bad")) == "t.jsonl: line 3: bad"
