@@ -145,7 +145,7 @@ def _variants(sources: list[str]) -> list[Variant]:
         variant = load_variant(source)
         seen = by_name.setdefault(variant.name, variant)
         if seen.path != variant.path:
-            raise MemEvalError(
+            raise UsageError(
                 f"two variants are named {variant.name!r}: {seen.path} and {variant.path}; "
                 "rename one file (the name labels run directories and cassettes)"
             )
