@@ -14,7 +14,7 @@ from memsys.compaction import MemoryCompactor
 from memsys.dailylog import DailyLogWriter
 from memsys.events import Emit
 from memsys.injector import MemoryInjector
-from memsys.llm import LLMClient, make_client
+from memsys.llm import LLMClient, SessionModel, make_client
 from memsys.llm import sim as _sim  # noqa: F401  (registers the sim/ provider)
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
@@ -54,7 +54,7 @@ class Runtime:
 
     clock: ManualClock
     manager: MemoryManager
-    client: LLMClient
+    client: SessionModel
     policy: WritePolicy
     search: MemorySearch
     sessions: SessionStore
@@ -79,7 +79,8 @@ def build_runtime(
     manager = MemoryManager(memory_dir, clock)
     search = MemorySearch(memory_dir, embedder)
     manager.add_listener(search)
-    client = client or make_client(model)
+    # One session model for every caller, so a model switch reaches them all.
+    client = SessionModel(client or make_client(model))
     variant = load_variant(variant_name)
     embed = embedder.embed if embedder is not None else None
     policy = make_policy(policy_name, PolicyContext(manager, client, variant, embed, emit))

@@ -22,7 +22,7 @@ from evals.cassettes import step as cassette_step
 from evals.scenario import Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.events import MemoryEvent
-from memsys.llm import LLMClient, LLMError, Message, Role
+from memsys.llm import LLMClient, LLMError, Message, Role, make_client
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
 
@@ -60,6 +60,14 @@ class RunSpec:
 class _Run:
     def __init__(self, spec: RunSpec, rt: Runtime, trace: TraceWriter) -> None:
         self.spec, self.rt, self.trace = spec, rt, trace
+        self._run_client = rt.client.current
+        # Models a scenario switches to are built before the run: a bad name fails early.
+        self._switch_models = {
+            e.model_switch.use: make_client(e.model_switch.use)
+            for day in spec.scenario.days
+            for e in day.events
+            if e.model_switch is not None and e.model_switch.use not in (None, "run")
+        }
         self.day = 0
         self.step = "setup"
         self.errors: list[str] = []
@@ -152,11 +160,17 @@ class _Run:
         self._turn(text)
 
     def _model_switch(self, event: Event) -> None:
-        assert event.model_switch is not None
-        # The app shows the switch in the conversation; the model under test stays the same.
+        switch = event.model_switch
+        assert switch is not None
+        if switch.use is not None:
+            # The session's model really changes: chat, daily logs, compaction, decisions.
+            target = self._run_client if switch.use == "run" else self._switch_models[switch.use]
+            previous = self.rt.client.switch(target)
+            self.record("model_switched", previous=previous.name, model=target.name)
+        # The app shows the switch in the conversation (answered by the new model).
         self._turn(
             f"[App] The user switched the default model from "
-            f"{event.model_switch.from_model} to {event.model_switch.to_model}."
+            f"{switch.from_model} to {switch.to_model}."
         )
 
     def _turn(self, text: str) -> None:

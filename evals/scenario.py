@@ -88,8 +88,16 @@ class Expectations(_Model):
 
 
 class ModelSwitch(_Model):
+    """The user switches the default model; the app shows it in the conversation."""
+
     from_model: str = Field(alias="from")
+    """Display name of the model switched away from."""
     to_model: str = Field(alias="to")
+    """Display name of the model switched to."""
+    use: Annotated[str | None, Field(pattern=r"^(run|sim/[a-z0-9-]+)$")] = None
+    """When set, the model under test really changes for the rest of the run (chat, daily
+    logs, compaction, decisions): a simulated model such as ``sim/naive``, or ``run`` for
+    the cell's own model. Unset: only the conversation shows the switch."""
 
 
 class ManualEdit(_Model):

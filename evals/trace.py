@@ -9,13 +9,14 @@ run_start       schema_version, scenario, scenario_file, description, model, mod
                 (simulated|real), policy, variant, repeat, start_date, expect (the scenario's
                 end-of-run expectations, so re-scoring needs no scenario file), cassette
 event           type (user, model_switch, session_switch, ...) and the event's fields
+model_switched  previous, model: the model under test changed (a model_switch with ``use``)
 injection       tokens, hits, dropped, memory_lines_cut, error
 model_call      purpose, input_tokens, output_tokens, latency_ms, stop_reason
 tool_call       name, arguments (raw JSON text), ok, code, message
 trigger         trigger (first_launch, day_change, session_switch, app_background, ...)
-flush           trigger, session, outcome, messages, log_date, promoted, error
+flush           trigger, session, outcome, messages, log_date, promoted, error, model
 compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,
-                lost_user_requested, error
+                lost_user_requested, error, model (the model asked; None if none was)
 promotion       policy, text, outcome
 decision        policy, candidate, op, id, content, similar | malformed | error
 archive         policy, ids

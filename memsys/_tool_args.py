@@ -88,6 +88,9 @@ def parse_arguments(
     optional = {p.name for p in definition.parameters if not p.required}
     # A null optional parameter means "not given", which every tool already handles.
     cleaned = {k: v for k, v in value.items() if not (v is None and k in optional)}
+    for param in definition.parameters:
+        if param.if_absent is not None and cleaned.get(param.name) is None:
+            cleaned[param.name] = param.if_absent
     return ParsedArguments(cleaned, note=note)
 
 
@@ -100,12 +103,16 @@ def _check(value: Mapping[str, object], definition: ToolDefinition) -> str | Non
             f"{definition.name} has no parameter(s) {', '.join(map(repr, unknown))}; "
             f"accepted parameters: {accepted}."
         )
-    missing = [p.name for p in definition.parameters if p.required and p.name not in value]
+    missing = [
+        p.name
+        for p in definition.parameters
+        if p.required and p.if_absent is None and p.name not in value
+    ]
     if missing:
         return f"{definition.name} is missing required parameter(s): {', '.join(missing)}."
     for name, item in value.items():
         param = known[name]
-        if item is None and not param.required:
+        if item is None and (not param.required or param.if_absent is not None):
             continue
         expected = _JSON_TYPES.get(param.type)
         if expected is None:

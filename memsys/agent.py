@@ -10,6 +10,7 @@ wrong argument types, a cut-off reply) becomes a tool error the model reads; an
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -194,14 +195,7 @@ class AssistantLoop:
             return ToolExecution(call, None, parsed.error)
         if parsed.note:
             log.warning("%s (call %s): %s", call.name, call.id, parsed.note)
-        try:
-            result = tool.execute(parsed.arguments)
-        except Exception as exc:  # a tool bug must not end the conversation
-            log.exception("tool %s raised", call.name)
-            result = ToolResult.error(
-                ToolErrorCode.TOOL_FAILED,
-                f"{call.name} failed unexpectedly ({type(exc).__name__}: {exc}).",
-            )
+        result = _run_with_timeout(tool, parsed.arguments)
         return ToolExecution(call, parsed.arguments, result, parsed.note)
 
     def _not_run(self, call: ToolCall) -> Message:
@@ -221,3 +215,43 @@ class AssistantLoop:
         exhausted: bool,
     ) -> TurnResult:
         return TurnResult(tuple(added), final_text, tuple(executions), tuple(calls), exhausted)
+
+
+def _run_tool(tool: Tool, arguments: Mapping[str, object]) -> ToolResult:
+    name = tool.definition.name
+    try:
+        return tool.execute(arguments)
+    except Exception as exc:  # a tool bug must not end the conversation
+        log.exception("tool %s raised", name)
+        return ToolResult.error(
+            ToolErrorCode.TOOL_FAILED,
+            f"{name} failed unexpectedly ({type(exc).__name__}: {exc}).",
+        )
+
+
+def _run_with_timeout(tool: Tool, arguments: Mapping[str, object]) -> ToolResult:
+    """Run the tool; past its ``timeout_seconds`` the model is told so (RFC-049: 10 s).
+
+    Python cannot stop a thread, so a timed-out call may still finish later; the message
+    says so, and tells the model to check memory before retrying rather than to save twice.
+    """
+    limit = tool.definition.timeout_seconds
+    if limit is None:
+        return _run_tool(tool, arguments)
+    outcome: list[ToolResult] = []
+    worker = threading.Thread(
+        target=lambda: outcome.append(_run_tool(tool, arguments)),
+        name=f"tool-{tool.definition.name}",
+        daemon=True,  # a hung tool must not keep the process alive
+    )
+    worker.start()
+    worker.join(limit)
+    if outcome:
+        return outcome[0]
+    name = tool.definition.name
+    log.warning("tool %s timed out after %g s", name, limit)
+    return ToolResult.error(
+        ToolErrorCode.TIMEOUT,
+        f"{name} did not finish within {limit:g} s. It may still complete in the background: "
+        "check the memory before calling it again.",
+    )

@@ -122,6 +122,11 @@ class MemoryCompactor:
         self._manager = manager
         self._client = client
 
+    @property
+    def model(self) -> str:
+        """The model that compacts: the chat session's (FEAT-049 compaction rule 3)."""
+        return self._client.name
+
     def compact_if_needed(self) -> CompactionResult:
         """Automatic compaction: only at or above the size threshold."""
         content = self._manager.read_long_term_memory()

@@ -3,6 +3,9 @@
 Only messages after the session's ``last_logged_message_id`` are sent; the pointer moves
 only after the log is written. If the model fails or answers out of format, nothing is
 written and the messages are picked up by the next trigger (FEAT-013 error scenario 2).
+If the daily log file cannot be written (disk full, permissions), the error is logged, the
+pointer stays, and the caller goes on (FEAT-013 reliability: "log the error and continue";
+FEAT-023: a failed session-switch flush is logged and the switch proceeds).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from memsys.errors import MemEvalError
+from memsys.errors import MemEvalError, MemoryFileError
 from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.policies.base import WritePolicy
@@ -32,6 +35,8 @@ class FlushOutcome(StrEnum):
     MALFORMED = "malformed"
     NO_SESSION = "no_session"
     """Decided by the trigger manager: there was no session to flush."""
+    WRITE_FAILED = "write_failed"
+    """The daily log file could not be written; the pointer stays (retried later)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,11 @@ class DailyLogWriter:
         self._client = client
         self._policy = policy
 
+    @property
+    def model(self) -> str:
+        """The model that summarises: the session's (FEAT-013: "the active AI model")."""
+        return self._client.name
+
     def flush(self, session: Session) -> FlushResult:
         """Log the session's unlogged messages."""
         pending = session.unlogged()
@@ -82,7 +92,11 @@ class DailyLogWriter:
         day = last.at.date()
         heading = f"## {pending[0].at:%H:%M}-{last.at:%H:%M} session {session.id}"
         body = "\n".join(f"- {b}" for b in summary.bullets)
-        self._manager.storage.append_daily_log(day, f"{heading}\n{body}\n")
+        try:
+            self._manager.storage.append_daily_log(day, f"{heading}\n{body}\n")
+        except (OSError, MemoryFileError) as exc:  # the pointer stays: the next trigger retries
+            log.warning("daily log for %s not written: %s", session.id, exc)
+            return FlushResult(FlushOutcome.WRITE_FAILED, session.id, len(pending), error=str(exc))
         self._manager.notify_changed(self._manager.storage.daily_log_path(day))
         session.last_logged_message_id = last.id
         try:

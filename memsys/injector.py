@@ -2,10 +2,19 @@
 
 The prompt is the base prompt, then MEMORY.md (its first ``max_memory_lines`` lines, saying
 so when it was cut), then a ``## Relevant Memories`` section with the best search hits for
-the user's message, each with its source. Everything added to the base prompt must fit a
-token budget (default 2,000): MEMORY.md comes first (it is always injected, cut at a line
-boundary only if it alone overflows the budget), hits fill what is left, best first, and
-hits that do not fit are reported in :attr:`Injection.dropped`.
+the user's message, each with its source.
+
+How the 200 lines and the token budget meet (FEAT-013 states both: "MEMORY.md content is
+always included in the system prompt (first 200 lines)" and "memory injection must not
+exceed a configurable token budget (default: 2000 tokens)"): the first 200 lines of
+MEMORY.md are always injected whole, and the budget governs what memory *adds* beyond them:
+the search hits get what MEMORY.md left of the budget (nothing, when MEMORY.md alone uses
+it up), best first, and hits that do not fit are reported in :attr:`Injection.dropped`.
+MEMORY.md is the file the user curates; cutting it at, say, line 106 for the budget would
+hide facts the user put there, while the 200-line cap is the spec's own size control for it
+(the user "is advised to curate/trim"). One guard beyond the spec: a MEMORY.md block over
+``MAX_MEMORY_BLOCK_CHARS`` (50,000 characters, FEAT-013's "expected < 50KB") is cut at a
+line boundary, so 200 pathological lines cannot flood the prompt.
 
 Tokens are estimated, not counted with a model's tokenizer (the chat model's is unknown
 here): ``max(ceil(characters / 4), ceil(words * 4 / 3))``, the usual 4-characters and
@@ -30,11 +39,18 @@ from memsys.search.engine import MemorySearch
 from memsys.search.hits import SearchHit
 from memsys.storage import MEMORY_FILE_NAME
 
-__all__ = ["DEFAULT_BUDGET_TOKENS", "Injection", "MemoryInjector", "estimate_tokens"]
+__all__ = [
+    "DEFAULT_BUDGET_TOKENS",
+    "MAX_MEMORY_BLOCK_CHARS",
+    "Injection",
+    "MemoryInjector",
+    "estimate_tokens",
+]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_TOKENS = 2_000
+MAX_MEMORY_BLOCK_CHARS = 50_000
 MEMORY_HEADER = "## Long-term Memory (MEMORY.md)"
 RELEVANT_HEADER = "## Relevant Memories"
 
@@ -59,7 +75,8 @@ class Injection:
     dropped: tuple[SearchHit, ...]
     """Search hits left out because they did not fit the budget."""
     tokens: int
-    """Estimated tokens of everything added to the base prompt (at most the budget)."""
+    """Estimated tokens of everything added to the base prompt: at most the budget, unless
+    MEMORY.md's first 200 lines alone exceed it (they are always injected)."""
     error: str | None
     """Why memory was left out, when injection failed; None otherwise."""
 
@@ -113,7 +130,7 @@ class MemoryInjector:
         budget = self.budget_tokens
         blocks: list[str] = []
         used = 0
-        memory_block, shown_lines, cut = self._memory_block(budget)
+        memory_block, shown_lines, cut = self._memory_block()
         if memory_block:
             blocks.append(memory_block)
             used += self._count(memory_block)
@@ -139,26 +156,28 @@ class MemoryInjector:
             log.info("memory injection: %d hit(s) dropped for the token budget", len(dropped))
         return Injection(prompt, cut, tuple(hits), tuple(dropped), used, None)
 
-    def _memory_block(self, budget: int) -> tuple[str, int, bool]:
+    def _memory_block(self) -> tuple[str, int, bool]:
         """(MEMORY.md block, lines of the file shown, whether it was cut)."""
         content = self._manager.read_long_term_memory()
         if not content.strip():
             return "", 0, False
         lines = content.rstrip("\n").split("\n")
-        shown = min(len(lines), self.max_memory_lines)
-        while True:
-            cut = shown < len(lines)
-            note = (
-                f"\n(MEMORY.md has {len(lines)} lines; only the first {shown} are shown. "
-                "Ask the user to curate it.)"
-                if cut
-                else ""
-            )
-            block = "\n".join([MEMORY_HEADER, *lines[:shown]]) + note
-            if shown == 0 or self._count(block) <= budget:
-                return (block if shown else ""), shown, cut
-            # Over budget on its own: drop lines from the end, a tenth at a time.
-            shown = max(0, shown - max(1, shown // 10))
+        shown, chars = 0, 0
+        for line in lines[: self.max_memory_lines]:
+            chars += len(line) + 1
+            if chars > MAX_MEMORY_BLOCK_CHARS:
+                break
+            shown += 1
+        cut = shown < len(lines)
+        note = (
+            f"\n(MEMORY.md has {len(lines)} lines; only the first {shown} are shown. "
+            "Ask the user to curate it.)"
+            if cut
+            else ""
+        )
+        if shown == 0:
+            return "", 0, cut
+        return "\n".join([MEMORY_HEADER, *lines[:shown]]) + note, shown, cut
 
 
 def _already_shown(hit: SearchHit, shown_lines: int) -> bool:

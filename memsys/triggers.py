@@ -212,6 +212,7 @@ class MemoryTriggerManager:
                         "log_date": result.log_date,
                         "promoted": result.promoted,
                         "error": result.error,
+                        "model": self._writer.model,
                     },
                 )
             )
@@ -272,14 +273,16 @@ class MemoryTriggerManager:
                 )
             )
             return
+        model = self._compactor.model
         result = self._compactor.compact_if_needed()
         if result.backup is not None:
             self._prefs.set("last_compaction_date", today)
-        self._emit(
-            MemoryEvent(
-                "compaction", {"trigger": CompactionTrigger.AUTO.value, **compaction_fields(result)}
-            )
-        )
+        fields = {
+            "trigger": CompactionTrigger.AUTO.value,
+            **compaction_fields(result),
+            "model": _asked(result, model),
+        }
+        self._emit(MemoryEvent("compaction", fields))
 
     def force_compact(self) -> None:
         """The settings screen's compact button (runs now, under the long-term lock)."""
@@ -294,13 +297,19 @@ class MemoryTriggerManager:
                 )
             )
             return
+        model = self._compactor.model
         result = self._compactor.force_compact()
-        self._emit(
-            MemoryEvent(
-                "compaction",
-                {"trigger": CompactionTrigger.MANUAL.value, **compaction_fields(result)},
-            )
-        )
+        fields = {
+            "trigger": CompactionTrigger.MANUAL.value,
+            **compaction_fields(result),
+            "model": _asked(result, model),
+        }
+        self._emit(MemoryEvent("compaction", fields))
+
+
+def _asked(result: CompactionResult, model: str) -> str | None:
+    """The model, when the compaction reached it (a backup is made right before the call)."""
+    return model if result.backup is not None else None
 
 
 def compaction_fields(result: CompactionResult) -> dict[str, object]:

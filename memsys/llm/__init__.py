@@ -26,6 +26,7 @@ from memsys.llm.registry import (
     register_provider,
     registered_providers,
 )
+from memsys.llm.session import SessionModel
 
 __all__ = [
     "OPENAI",
@@ -43,6 +44,7 @@ __all__ = [
     "ProviderFactory",
     "Purpose",
     "Role",
+    "SessionModel",
     "StopReason",
     "ToolCall",
     "Usage",

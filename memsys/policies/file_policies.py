@@ -19,8 +19,13 @@ class AppendPolicy(WritePolicy):
     description = "FEAT-023: save_memory appends, no update tool, no compaction"
 
     def tools(self) -> list[Tool]:
-        """Only save_memory, appending."""
-        return [SaveMemoryTool(self.ctx.manager, self.ctx.variant, sectioned=False)]
+        """Only save_memory, appending, without RFC-049's duplicate check (FEAT-023: "the
+        tool does NOT check for duplicates")."""
+        return [
+            SaveMemoryTool(
+                self.ctx.manager, self.ctx.variant, sectioned=False, read_before_write=False
+            )
+        ]
 
     def promote(self, facts: Sequence[PromotedFact]) -> None:
         """FEAT-013: promoted facts are appended as they are."""

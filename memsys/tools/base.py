@@ -35,6 +35,8 @@ class ToolErrorCode(StrEnum):
     INVALID_ARGUMENTS = "invalid_arguments"
     TOOL_FAILED = "tool_failed"
     """A tool raised (a bug), or the turn's tool-round limit left the call unrun."""
+    TIMEOUT = "timeout"
+    """A tool ran past its ``timeout_seconds`` (RFC-049: 10 s per memory tool call)."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,10 @@ class ToolParameter:
     type: str = "string"
     """JSON schema type."""
     required: bool = True
-    """Whether the model must pass it."""
+    """Whether the schema marks it required (what the model is told)."""
+    if_absent: str | None = None
+    """Value used when the model leaves the parameter out or sends null, even though the
+    schema marks it required (RFC-049: update_memory's ``new_text`` null means delete)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,9 @@ class ToolDefinition:
     """The description (the guardrail text prompt engineers tune)."""
     parameters: tuple[ToolParameter, ...] = field(default_factory=tuple)
     """Parameters in declaration order."""
+    timeout_seconds: float | None = None
+    """How long one call may run before the loop reports a timeout (RFC-049: 10 s for the
+    memory tools); None for no limit. Not sent to the model."""
 
     def json_schema(self) -> dict[str, object]:
         """The parameters as a JSON schema object."""

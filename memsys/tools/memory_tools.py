@@ -13,6 +13,7 @@ from memsys.tools.descriptions import Variant
 __all__ = [
     "DEDUP_MIN_CHARS",
     "MAX_CONTENT_LENGTH",
+    "MEMORY_TOOL_TIMEOUT_SECONDS",
     "PREVIEW_CHARS",
     "ReadMemoryTool",
     "SaveMemoryTool",
@@ -25,18 +26,30 @@ __all__ = [
 MAX_CONTENT_LENGTH = 5_000
 DEDUP_MIN_CHARS = 20
 PREVIEW_CHARS = 500
+MEMORY_TOOL_TIMEOUT_SECONDS = 10.0
+"""RFC-049 ``timeoutSeconds = 10`` of save_memory and update_memory (all memory tools here)."""
 
 
 def definition_from_variant(
-    variant: Variant, name: str, optional: tuple[str, ...] = ()
+    variant: Variant,
+    name: str,
+    optional: tuple[str, ...] = (),
+    if_absent: Mapping[str, str] | None = None,
 ) -> ToolDefinition:
-    """Build tool ``name``'s definition from ``variant``; ``optional`` params are not required."""
+    """Build tool ``name``'s definition from ``variant``.
+
+    ``optional`` params are not required; ``if_absent`` gives required params a value for
+    when the model leaves them out or sends null. Memory tools time out after 10 s.
+    """
     text = variant.tool(name)
+    fallback = if_absent or {}
     params = tuple(
-        ToolParameter(pname, pdesc, required=pname not in optional)
+        ToolParameter(pname, pdesc, required=pname not in optional, if_absent=fallback.get(pname))
         for pname, pdesc in text.parameters
     )
-    return ToolDefinition(name, text.description, params)
+    return ToolDefinition(
+        name, text.description, params, timeout_seconds=MEMORY_TOOL_TIMEOUT_SECONDS
+    )
 
 
 def string_arg(arguments: Mapping[str, object], name: str) -> str | None:
@@ -68,11 +81,22 @@ class SaveMemoryTool:
 
     With ``sectioned`` (the guardrails policy) the entry goes under the section of its
     ``category`` (none or unknown -> Notes); without it, it is appended (FEAT-023).
+    With ``read_before_write`` (RFC-049 2A, the default) an exact duplicate is rejected and
+    the success message carries a preview of MEMORY.md; without it (FEAT-023: "the tool does
+    NOT check for duplicates") every valid save is appended and confirmed.
     """
 
-    def __init__(self, manager: MemoryManager, variant: Variant, *, sectioned: bool) -> None:
+    def __init__(
+        self,
+        manager: MemoryManager,
+        variant: Variant,
+        *,
+        sectioned: bool,
+        read_before_write: bool = True,
+    ) -> None:
         self._manager = manager
         self._sectioned = sectioned
+        self._read_before_write = read_before_write
         self._definition = definition_from_variant(variant, "save_memory", optional=("category",))
 
     @property
@@ -85,6 +109,8 @@ class SaveMemoryTool:
         content = validate_content(arguments)
         if isinstance(content, ToolResult):
             return content
+        if not self._read_before_write:
+            return self._save_feat023(content)
         try:
             existing = self._manager.read_long_term_memory()
             if len(content) > DEDUP_MIN_CHARS and content.lower() in existing.lower():
@@ -106,13 +132,24 @@ class SaveMemoryTool:
             "Current MEMORY.md content (for reference -- avoid saving duplicates):\n" + preview
         )
 
+    def _save_feat023(self, content: str) -> ToolResult:
+        try:
+            self._manager.save_to_long_term_memory(content)
+        except (OSError, MemEvalError) as exc:
+            return ToolResult.error(ToolErrorCode.SAVE_FAILED, f"Failed to save memory: {exc}")
+        return ToolResult.success("Memory saved successfully.")
+
 
 class UpdateMemoryTool:
     """update_memory (RFC-049 2B): replace or delete exactly one occurrence of a text."""
 
     def __init__(self, manager: MemoryManager, variant: Variant) -> None:
         self._manager = manager
-        self._definition = definition_from_variant(variant, "update_memory")
+        # FEAT-049 update rule 3: new_text empty *or null* deletes; the schema still marks
+        # it required, as RFC-049 2B declares it.
+        self._definition = definition_from_variant(
+            variant, "update_memory", if_absent={"new_text": ""}
+        )
 
     @property
     def definition(self) -> ToolDefinition:

@@ -11,6 +11,7 @@ import pytest
 from evals._runtime import shared_embedder
 from evals.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
+from memsys.errors import UnknownNameError
 from memsys.policies import available_policies
 from memsys.search.embedder import Embedder
 
@@ -87,3 +88,60 @@ def test_auto_compaction_and_restore(tmp_path: Path, embedder: Embedder | None) 
     assert restore["ok"] is True and restore["round_trip"] is True
     assert "User requested: Never schedule meetings before 10am" in str(records[-1]["memory_md"])
     assert len(records[-1]["backups"]) <= 5  # type: ignore[arg-type]
+
+
+SWITCH_SCENARIO = """\
+schema_version: 1
+name: model-switch-test
+description: the user really switches the model under test, then switches back
+start_date: 2026-03-09
+days:
+  - events:
+      - manual_edit:
+          text: |
+            # Long-term Memory
+
+            ## Notes
+FILLER
+      - {user: "I'm a backend engineer."}
+      - {model_switch: {from: Claude Opus, to: Claude Haiku, use: sim/naive}}
+      - {user: "I like hiking on weekends."}
+  - events:
+      - {model_switch: {from: Claude Haiku, to: Claude Opus, use: run}}
+      - {compact: true}
+""".replace(
+    "FILLER",
+    "\n".join(
+        f"            - Filler note number {i} about a sprint board review" for i in range(80)
+    ),
+)
+
+
+def test_model_switch_changes_the_model_under_test_feat049_compaction_rule_3(
+    tmp_path: Path, embedder: Embedder | None
+) -> None:
+    """A model_switch with ``use`` changes the session's model: the chat, the day-change
+    flush and compaction go to sim/naive until the scenario switches back to the run's
+    model (FEAT-049 compaction rule 3: compaction uses the active session's model)."""
+    path = tmp_path / "switch.yaml"
+    path.write_text(SWITCH_SCENARIO)
+    records = run(tmp_path, embedder, "sim/careful", "guardrails", path)
+    switched = [(r["previous"], r["model"]) for r in records if r["kind"] == "model_switched"]
+    assert switched == [("sim/careful", "sim/naive"), ("sim/naive", "sim/careful")]
+    saves = [r for r in records if r["kind"] == "tool_call" and r["step"].startswith("day 1")]
+    # sim/naive saves the app's switch notice; sim/careful never would.
+    assert any("switched the default model" in str(r["arguments"]) for r in saves)
+    auto = [r for r in records if r["kind"] == "compaction" and r["trigger"] == "auto"]
+    manual = [r for r in records if r["kind"] == "compaction" and r["trigger"] == "manual"]
+    assert [(r["outcome"], r["model"]) for r in auto] == [("compacted", "sim/naive")]
+    assert [(r["outcome"], r["model"]) for r in manual] == [("compacted", "sim/careful")]
+    day_change = [r for r in records if r["kind"] == "flush" and r["trigger"] == "day_change"]
+    assert [r["model"] for r in day_change] == ["sim/naive"]
+
+
+def test_switching_to_an_unknown_model_fails_before_the_run(tmp_path: Path) -> None:
+    path = tmp_path / "switch.yaml"
+    path.write_text(SWITCH_SCENARIO.replace("use: sim/naive", "use: sim/nonexistent"))
+    with pytest.raises(UnknownNameError, match="sim/nonexistent"):
+        run(tmp_path, None, "sim/careful", "guardrails", path)
+    assert not (tmp_path / "sim_careful-guardrails" / "trace.jsonl").read_text().count("event")

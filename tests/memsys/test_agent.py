@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -11,7 +14,7 @@ from memsys.agent import AgentConfigError, AssistantLoop
 from memsys.llm.base import LLMError, Message, Purpose, Role, StopReason
 from memsys.manager import MemoryManager
 from memsys.tools import ReadMemoryTool, SaveMemoryTool, UpdateMemoryTool, load_variant
-from memsys.tools.base import Tool, ToolErrorCode, ToolParameter
+from memsys.tools.base import Tool, ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
 from tests.helpers.fakes import FakeLLM, RecordingTool, call, reply, tool_reply
 
 
@@ -201,6 +204,50 @@ def test_a_tool_that_raises_is_contained() -> None:
     assert execution.result.code is ToolErrorCode.TOOL_FAILED
     assert "disk on fire" in execution.result.message
     assert result.final_text == "ok"
+
+
+@dataclass
+class BlockingTool:
+    """A tool that waits on an event: a stand-in for a save stuck behind a lock."""
+
+    timeout: float
+    release: threading.Event = field(default_factory=threading.Event)
+    finished: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def definition(self) -> ToolDefinition:
+        return ToolDefinition("slow", "Blocks.", (), timeout_seconds=self.timeout)
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        self.release.wait(5)
+        self.finished.set()
+        return ToolResult.success("done late")
+
+
+def test_a_tool_past_its_timeout_is_reported_rfc049_timeout_seconds() -> None:
+    """RFC-049: memory tools have ``timeoutSeconds = 10``; the loop enforces the limit (here
+    a short one) and tells the model, and the turn goes on."""
+    tool = BlockingTool(timeout=0.05)
+    llm = FakeLLM([tool_reply(call("slow", {})), reply("Sorry, that timed out.")])
+    result = run_one(llm, [tool])
+    (execution,) = result.tool_executions
+    assert execution.result.code is ToolErrorCode.TIMEOUT
+    assert execution.result.message == (
+        "slow did not finish within 0.05 s. It may still complete in the background: "
+        "check the memory before calling it again."
+    )
+    assert result.final_text == "Sorry, that timed out."
+    assert not tool.finished.is_set()
+    tool.release.set()
+    assert tool.finished.wait(5)
+
+
+def test_a_tool_within_its_timeout_returns_its_result() -> None:
+    tool = BlockingTool(timeout=5)
+    tool.release.set()
+    llm = FakeLLM([tool_reply(call("slow", {})), reply("ok")])
+    (execution,) = run_one(llm, [tool]).tool_executions
+    assert (execution.result.ok, execution.result.message) == (True, "done late")
 
 
 def test_several_calls_in_one_reply_run_in_order() -> None:

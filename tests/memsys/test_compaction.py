@@ -184,3 +184,27 @@ def test_saves_wait_for_a_running_compaction(manager: MemoryManager) -> None:
     text = manager.read_long_term_memory()
     # The save landed after the compaction, on top of the compacted file: nothing was lost.
     assert text.startswith(COMPACTED.rstrip("\n")) and "- Saved during compaction" in text
+
+
+def test_compaction_preserves_the_latest_contradictory_fact_feat049_compaction_rule_5(
+    manager: MemoryManager, clock: ManualClock
+) -> None:
+    """FEAT-049 compaction rule 5 / Phase 3 unit test "Compaction preserves most recent
+    contradictory fact". Our side of it: saves land after the earlier entries of their
+    section, the model gets the entries in that order with the rule "keep only the latest
+    one", a result keeping only the newer fact is written, and the older stays in the backup."""
+    save = SaveMemoryTool(manager, load_variant("v049-guardrails"), sectioned=True)
+    assert save.execute({"content": "Prefers dark mode in all apps", "category": "preferences"}).ok
+    assert save.execute({"content": "Uses PostgreSQL 16 for the API", "category": "projects"}).ok
+    clock.advance(timedelta(days=30))
+    assert save.execute({"content": "Prefers light mode in all apps", "category": "preferences"}).ok
+    llm = FakeLLM([reply(COMPACTED + "\n## Projects\n- Uses PostgreSQL 16 for the API\n")])
+    result = MemoryCompactor(manager, llm).force_compact()
+    prompt = llm.requests[0].messages[0].content
+    assert "2. REMOVE contradictions -- if two entries conflict, keep only the latest one" in prompt
+    assert prompt.index("Prefers dark mode") < prompt.index("Prefers light mode")
+    assert result.compacted
+    memory = manager.read_long_term_memory()
+    assert "light mode" in memory and "dark mode" not in memory
+    assert result.backup is not None
+    assert "Prefers dark mode" in (manager.storage.memory_dir / result.backup).read_text()

@@ -82,10 +82,28 @@ def test_budget_holds_and_dropped_hits_are_reported(manager: MemoryManager) -> N
     assert estimate_tokens(tight.prompt[len(BASE) :]) <= budget + 1
 
 
-def test_memory_md_over_the_budget_is_cut_to_fit(manager: MemoryManager) -> None:
-    manager.write_long_term_memory("".join(f"- a rather long fact number {i}\n" for i in range(80)))
-    result = MemoryInjector(manager, None, budget_tokens=100).build_system_prompt(BASE, "x", TODAY)
-    assert result.memory_lines_cut and 0 < result.tokens <= 100
+def test_first_200_lines_are_always_injected_even_over_the_budget_feat013(
+    manager: MemoryManager,
+) -> None:
+    """FEAT-013 acceptance: "MEMORY.md content is always included in the system prompt (first
+    200 lines)"; the 2,000-token budget governs what search adds (here: nothing fits)."""
+    manager.write_long_term_memory(
+        "".join(
+            f"- a fact of about sixty characters, this one is number {i:03}\n" for i in range(250)
+        )
+    )
+    _daily(manager, date(2026, 3, 1), "A fact of about sixty characters about number 7")
+    result = _injector(manager, 2000).build_system_prompt(BASE, "fact number 7", TODAY)
+    assert "number 199\n" in result.prompt and "number 200" not in result.prompt
+    assert result.memory_lines_cut and result.tokens > 2000
+    assert result.hits == () and result.dropped  # the budget was spent: no hit was added
+
+
+def test_a_pathological_memory_md_is_cut_at_50000_chars(manager: MemoryManager) -> None:
+    manager.write_long_term_memory("".join(f"- {i:03} " + "x" * 994 + "\n" for i in range(100)))
+    result = MemoryInjector(manager, None).build_system_prompt(BASE, "x", TODAY)
+    assert "- 048 " in result.prompt and "- 049 " not in result.prompt
+    assert "MEMORY.md has 100 lines; only the first 49 are shown" in result.prompt
 
 
 def test_failure_sends_the_message_without_memory(

@@ -229,6 +229,39 @@ def test_append_policy_never_compacts(tmp_path: Path, clock: ManualClock) -> Non
     assert h.manager.storage.list_backups() == []
 
 
+@pytest.mark.parametrize("trigger", ["session_switch", "app_background"])
+def test_daily_log_write_failure_is_logged_and_the_run_continues_feat013_feat023(
+    tmp_path: Path, clock: ManualClock, trigger: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """FEAT-013 reliability ("if daily log writing fails, log the error and continue") and
+    FEAT-023 error scenario 1 (session-switch flush I/O error: logged, switch proceeds)."""
+    h = Harness(tmp_path, clock, FakeLLM([reply(SUMMARY), reply(SUMMARY)]))
+    h.say("a", "Let's design the API with JWT")
+    h.manager.storage.memory_dir.mkdir(parents=True)
+    h.manager.storage.daily_dir.write_text("not a directory")  # every daily-log write fails
+    if trigger == "session_switch":
+        h.sessions.open("b")
+
+    def fire() -> None:
+        if trigger == "session_switch":
+            h.triggers.on_session_switch("a")
+        else:
+            h.triggers.on_app_background()  # "a" is the active session
+
+    fire()
+    h.drain()  # does not raise
+    (flush,) = h.kinds("flush")
+    assert flush["outcome"] == "write_failed" and "daily" in str(flush["error"])
+    assert "daily log for a not written" in caplog.text
+    session = h.sessions.get("a")
+    assert session is not None and session.last_logged_message_id == 0  # retried later
+    h.manager.storage.daily_dir.unlink()
+    fire()
+    h.drain()
+    assert h.kinds("flush")[-1]["outcome"] == "written"
+    assert session.last_logged_message_id > 0
+
+
 class SlowLLM:
     name = "fake/slow"
     kind = ModelKind.SIMULATED

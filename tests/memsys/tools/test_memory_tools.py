@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memsys.agent import AssistantLoop
 from memsys.manager import MemoryManager
 from memsys.tools import (
     MAX_CONTENT_LENGTH,
@@ -15,6 +16,7 @@ from memsys.tools import (
     UpdateMemoryTool,
     load_variant,
 )
+from tests.helpers.fakes import FakeLLM, call, reply, tool_reply
 
 V049 = load_variant("v049-guardrails")
 
@@ -201,6 +203,45 @@ def test_update_with_empty_new_text_deletes(
     assert (result.ok, result.message) == (True, "Memory entry deleted successfully.")
     assert "dark mode" not in manager.read_long_term_memory()
     assert "\n- \n" not in manager.read_long_term_memory()
+
+
+@pytest.mark.parametrize(
+    "arguments", ['{"old_text": "dark mode", "new_text": null}', '{"old_text": "dark mode"}']
+)
+def test_update_with_null_or_missing_new_text_deletes_feat049_update_rule_3(
+    manager: MemoryManager, arguments: str
+) -> None:
+    """FEAT-049 Memory Update Rule 3: "If new_text is empty/null, the entry is deleted"."""
+    manager.write_long_term_memory("# Long-term Memory\n\n## Preferences\n- dark mode\n- tea\n")
+    tool = UpdateMemoryTool(manager, V049)
+    llm = FakeLLM([tool_reply(call("update_memory", arguments)), reply("Deleted.")])
+    (execution,) = AssistantLoop(llm, [tool]).run_turn("", [], "forget dark mode").tool_executions
+    assert (execution.result.ok, execution.result.message) == (
+        True,
+        "Memory entry deleted successfully.",
+    )
+    assert manager.read_long_term_memory() == "# Long-term Memory\n\n## Preferences\n- tea\n"
+
+
+def test_update_schema_still_declares_new_text_required(update: UpdateMemoryTool) -> None:
+    """RFC-049 2B declares required = [old_text, new_text]; what the model sees is unchanged."""
+    assert update.definition.json_schema()["required"] == ["old_text", "new_text"]
+
+
+def test_memory_tools_time_out_after_10_seconds_rfc049(manager: MemoryManager) -> None:
+    """RFC-049 2B / Phase 1: ``timeoutSeconds = 10`` on every memory tool definition."""
+    tools = [SaveMemoryTool(manager, V049, sectioned=True), UpdateMemoryTool(manager, V049)]
+    tools.append(ReadMemoryTool(manager, V049))
+    assert [t.definition.timeout_seconds for t in tools] == [10.0, 10.0, 10.0]
+
+
+def test_feat023_save_does_not_check_duplicates(manager: MemoryManager) -> None:
+    """FEAT-023 save_memory rule: "The tool does NOT check for duplicates"."""
+    tool = SaveMemoryTool(manager, V049, sectioned=False, read_before_write=False)
+    content = "Prefers dark mode in all apps"
+    assert tool.execute({"content": content}).message == "Memory saved successfully."
+    assert tool.execute({"content": content}).ok
+    assert manager.read_long_term_memory() == f"{content}\n\n{content}\n"
 
 
 def test_update_not_found(update: UpdateMemoryTool, manager: MemoryManager) -> None:
