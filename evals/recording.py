@@ -1,0 +1,164 @@
+"""Which real-model cells get recorded, and recording them one by one, resumably.
+
+The suite (:func:`plan`): for every scenario, the write policies and tool-description
+variants of :data:`RECORD_MATRIX`; for the scenarios of :data:`REPEATED_SCENARIOS`, the
+variants of :data:`REPEATED_VARIANTS` are recorded :data:`REPEATS` times at
+:data:`REPEAT_TEMPERATURE` with distinct seeds instead of once at temperature 0, so that
+``--repeat`` intervals come from real samples.
+
+A cell is done when its cassette has a label (``use_cassette`` writes it only after the run
+finished), so an interrupted run re-records only the unfinished cell.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import yaml
+
+from evals.cassettes import (
+    DEFAULT_ROOT,
+    CassetteKey,
+    CassetteLabel,
+    CassetteMode,
+    read_label,
+    write_label,
+)
+from evals.scenario import Scenario
+
+__all__ = [
+    "RECORD_MATRIX",
+    "REPEATED_SCENARIOS",
+    "REPEATED_VARIANTS",
+    "REPEATS",
+    "REPEAT_TEMPERATURE",
+    "PlannedCell",
+    "RecordingDetails",
+    "finish_label",
+    "is_recorded",
+    "plan",
+]
+
+RECORD_MATRIX: tuple[tuple[str, str], ...] = (
+    ("guardrails", "v049-guardrails"),
+    ("guardrails", "v023-vague"),
+    ("guardrails", "v049-user-requested"),
+    ("unified", "v049-guardrails"),
+)
+"""(policy, variant) recorded for every scenario."""
+REPEATED_SCENARIOS = ("week-of-noise", "compaction-pressure", "preference-phrasings")
+"""Scenarios whose guardrail variants are sampled several times."""
+REPEATED_VARIANTS = ("v049-guardrails", "v023-vague")
+REPEATS = 3
+REPEAT_TEMPERATURE = 0.7
+"""Above 0, so repeats differ; seeds 1..N make each sample reproducible."""
+
+
+@dataclass(frozen=True)
+class PlannedCell:
+    """One cassette to record."""
+
+    key: CassetteKey
+    """Its cell (and so its path)."""
+    scenario_file: Path
+    """The scenario it runs."""
+    temperature: float | None
+    """Forced sampling temperature, or None for each request's own (0)."""
+    seed: int | None
+    """Sampling seed sent with every request."""
+
+
+@dataclass(frozen=True)
+class RecordingDetails:
+    """What a recording ran on, added to its label when it finishes."""
+
+    model_sha256: str
+    """Weights file hash."""
+    server: str
+    """Server software and build."""
+    server_flags: tuple[str, ...]
+    """Server command-line flags."""
+
+
+def plan(
+    scenarios: Sequence[tuple[Path, Scenario]],
+    model: str,
+    matrix: Iterable[tuple[str, str]] = RECORD_MATRIX,
+    repeats: int | None = None,
+    temperature: float = REPEAT_TEMPERATURE,
+) -> list[PlannedCell]:
+    """The cells to record for ``scenarios``, in order.
+
+    Args:
+        scenarios: ``(file, scenario)`` pairs.
+        model: ``provider/model``.
+        matrix: ``(policy, variant)`` pairs; default :data:`RECORD_MATRIX`.
+        repeats: Record every cell this many times at ``temperature``; default the suite's
+            rule (:data:`REPEATED_SCENARIOS` x :data:`REPEATED_VARIANTS`, else once).
+        temperature: Sampling temperature of repeated cells.
+    """
+    cells: list[PlannedCell] = []
+    pairs = list(matrix)
+    for path, scenario in scenarios:
+        for policy, variant in pairs:
+            n = repeats if repeats is not None else _suite_repeats(scenario.name, policy, variant)
+            if n <= 1:
+                key = CassetteKey(scenario.name, model, policy, variant)
+                cells.append(PlannedCell(key, path, None, None))
+                continue
+            for r in range(1, n + 1):
+                key = CassetteKey(scenario.name, model, policy, variant, r)
+                cells.append(PlannedCell(key, path, temperature, r))
+    # First repeat of everything before the second: a partial run covers every cell once.
+    return sorted(cells, key=lambda c: c.key.repeat or 1)
+
+
+def _suite_repeats(scenario: str, policy: str, variant: str) -> int:
+    repeated = (
+        scenario in REPEATED_SCENARIOS and policy == "guardrails" and variant in REPEATED_VARIANTS
+    )
+    return REPEATS if repeated else 1
+
+
+def is_recorded(key: CassetteKey, root: Path = DEFAULT_ROOT) -> bool:
+    """Whether the cell's recording finished (its label is written last)."""
+    return read_label(key.path(root)) is not None
+
+
+def _interactions(cassette: Path) -> int:
+    data = yaml.safe_load(cassette.read_text(encoding="utf-8")) or {}
+    return len(data.get("interactions") or [])
+
+
+def finish_label(
+    key: CassetteKey, details: RecordingDetails, seconds: float, root: Path = DEFAULT_ROOT
+) -> CassetteLabel:
+    """Add the server, weights and timing to a finished recording's label; returns it."""
+    path = key.path(root)
+    label = read_label(path)
+    if label is None:
+        raise FileNotFoundError(f"{path} has no label: the recording did not finish")
+    calls = _interactions(path)
+    done = replace(
+        label,
+        model_sha256=details.model_sha256,
+        server=details.server,
+        server_flags=details.server_flags,
+        calls=calls,
+        seconds_per_call=round(seconds / calls, 2) if calls else None,
+    )
+    write_label(path, done)
+    return done
+
+
+def elapsed(start: float) -> str:
+    """``4m20s`` since ``start`` (a ``time.monotonic()`` reading)."""
+    seconds = int(time.monotonic() - start)
+    return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+# The mode a planned cell is recorded with: from scratch, so a partial file never mixes in.
+RECORD_MODE = CassetteMode.RERECORD
