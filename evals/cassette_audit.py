@@ -275,10 +275,18 @@ def _text(value: object) -> str:
 def recorded_cells(root: Path) -> list[CassetteKey]:
     """The cells of every finished recording under ``root`` (a label marks one finished).
 
-    A missing ``root`` holds none. Sorted, so runs list them in a stable order.
+    Where a cell has sampled repeats (``<variant>/repeat-N.yaml``) and a single recording
+    (``<variant>.yaml``), the repeats stand for it: they are what ``--repeat`` replays. A
+    missing ``root`` holds none. Sorted, so runs list them in a stable order.
     """
     if not root.is_dir():
         return []
     keys = [key_for(path, root) for path in find_cassettes(root)]
     found = [k for k in keys if k is not None and read_label(k.path(root)) is not None]
+    sampled = {(k.scenario, k.model, k.policy, k.variant) for k in found if k.repeat}
+    found = [
+        k
+        for k in found
+        if k.repeat is not None or (k.scenario, k.model, k.policy, k.variant) not in sampled
+    ]
     return sorted(found, key=lambda k: (k.scenario, k.model, k.policy, k.variant, k.repeat or 0))

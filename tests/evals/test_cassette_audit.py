@@ -10,8 +10,14 @@ import pytest
 import yaml
 from vcr.serializers import yamlserializer
 
-from evals.cassette_audit import check_cassette, describe, find_cassettes, key_for
-from evals.cassettes import CassetteKey
+from evals.cassette_audit import (
+    check_cassette,
+    describe,
+    find_cassettes,
+    key_for,
+    recorded_cells,
+)
+from evals.cassettes import CassetteKey, CassetteLabel, write_label
 from evals.record_local import DEMO_KEY
 from memsys.errors import MemEvalError
 
@@ -177,3 +183,19 @@ def test_missing_root_is_an_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(MemEvalError, match="nowhere"):
         find_cassettes(tmp_path / "nowhere")
     assert find_cassettes(tmp_path) == []
+
+
+def test_recorded_cells_are_the_labelled_ones_and_repeats_stand_for_their_cell(
+    tmp_path: Path,
+) -> None:
+    single = CassetteKey("scn", "openai-compatible/q", "guardrails", "v1")
+    sampled = [CassetteKey("scn", "openai-compatible/q", "guardrails", "v1", r) for r in (1, 2)]
+    other = CassetteKey("scn", "openai-compatible/q", "unified", "v1")
+    unfinished = CassetteKey("scn", "openai-compatible/q", "guardrails", "v2")
+    for key in (single, *sampled, other, unfinished):
+        key.path(tmp_path).parent.mkdir(parents=True, exist_ok=True)
+        key.path(tmp_path).write_text("interactions: []\nversion: 1\n")
+    for key in (single, *sampled, other):
+        write_label(key.path(tmp_path), CassetteLabel(key.model, "http://h/v1", "2026-11-23"))
+    assert recorded_cells(tmp_path) == [*sampled, other]
+    assert recorded_cells(tmp_path / "absent") == []

@@ -1,0 +1,120 @@
+"""``memeval record`` against a real loopback server, then ``memeval run`` replaying it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from evals.cassettes import read_label
+from evals.cli.main import main
+
+SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
+FAKE_SERVER = Path(__file__).resolve().parents[2] / "helpers" / "fake_openai_server.py"
+MODEL = "openai-compatible/fake"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The fake OpenAI-compatible server on a free port, and the log of what reached it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = tmp_path / "requests.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, str(FAKE_SERVER), "--port", str(port)],
+        env={"FAKE_SERVER_LOG": str(log), "PATH": "/usr/bin:/bin"},
+    )
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/health")
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/v1", log
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def _record(*extra: str) -> int:
+    return main(["record", "--scenario", "week.yaml", "--model", MODEL, *extra])
+
+
+def _calls(log: Path) -> list[dict[str, object]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_records_then_skips_then_replays_offline(
+    tmp_path: Path,
+    server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base_url, log = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
+    assert _record(*args) == 0
+    cassette = Path(
+        "cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-user-requested.yaml"
+    )
+    label = read_label(cassette)
+    assert label is not None
+    recorded = len(_calls(log))
+    assert recorded > 0 and label.calls == recorded
+    assert label.seconds_per_call is not None and label.server == "external server"
+    assert str(base_url.split(":")[2]) in label.base_url  # the server it went to, no secrets
+
+    # Finished cells are skipped: nothing more reaches the server.
+    assert _record(*args) == 0
+    assert len(_calls(log)) == recorded
+    assert "1 already recorded, 0 to record" in capsys.readouterr().err
+
+    # The default run replays the recorded cell offline, beside the simulated ones.
+    assert main(["run", "--scenario", "week.yaml", "--out", "runs", "--report", "r.html"]) == 0
+    assert len(_calls(log)) == recorded
+    rows = json.loads(Path("runs/results.json").read_text())
+    text = json.dumps(rows)
+    assert MODEL in text and "sim/careful" in text
+
+
+def test_repeats_record_distinct_seeds(
+    tmp_path: Path, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base_url, log = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    args = ("--policy", "guardrails", "--variant", "v023-vague", "--base-url", base_url)
+    assert _record(*args, "--repeat", "2", "--temperature", "0.5") == 0
+    seeds = {call["seed"] for call in _calls(log)}
+    assert seeds == {1, 2}
+    root = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails/v023-vague")
+    labels = [read_label(root / f"repeat-{r}.yaml") for r in (1, 2)]
+    assert [(lb.temperature, lb.seed) for lb in labels if lb] == [(0.5, 1), (0.5, 2)]
+
+
+def test_list_shows_the_suite_plan_without_a_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    assert _record("--list") == 0
+    lines = capsys.readouterr().out.splitlines()
+    # 4 (policy, variant) pairs; week-of-noise samples its two guardrail variants 3 times.
+    assert len(lines) == 2 * 3 + 2
+    assert all(line.startswith("to record") for line in lines)
+    assert any("unified/v049-guardrails.yaml" in line for line in lines)
+    assert any("v023-vague/repeat-3.yaml" in line for line in lines)

