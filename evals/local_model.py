@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from memsys.errors import MemEvalError
+from memsys.errors import LocalModelError
 
 __all__ = [
     "MODEL_FILE",
@@ -44,7 +44,6 @@ __all__ = [
     "SERVER_FLAGS",
     "SERVER_PACKAGE",
     "LlamaServer",
-    "LocalModelError",
     "assemble_model",
     "cache_dir",
     "ensure_server",
@@ -76,10 +75,6 @@ SERVER_FLAGS: tuple[str, ...] = (
 """``llama-cpp-server`` flags after the model, host and port (llama-server's own after ``--``)."""
 HEALTH_TIMEOUT_S = 300.0
 _CHUNK = 1 << 22
-
-
-class LocalModelError(MemEvalError):
-    """The local model or its server cannot be provided."""
 
 
 def cache_dir() -> Path:

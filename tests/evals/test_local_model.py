@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from evals import local_model
-from evals.local_model import LlamaServer, LocalModelError, assemble_model
+from evals.local_model import LlamaServer, assemble_model
+from memsys.errors import LocalModelError
 
 FAKE_SERVER = Path(__file__).resolve().parents[1] / "helpers" / "fake_openai_server.py"
 
