@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import signal
 import socket
@@ -49,6 +50,7 @@ __all__ = [
     "ensure_server",
     "part_path",
     "part_requirements",
+    "serve",
     "server_version",
 ]
 
@@ -275,6 +277,11 @@ class LlamaServer:
             f"llama-server not healthy after {timeout_s:.0f} s; see {self.log_path}"
         )
 
+    def wait(self) -> int:
+        """Block until the server exits; its exit code."""
+        assert self._process is not None
+        return self._process.wait()
+
     def stop(self) -> None:
         """Stop the server's process group (SIGTERM, then SIGKILL after 10 s)."""
         process, self._process = self._process, None
@@ -288,3 +295,34 @@ class LlamaServer:
             process.wait()
         except ProcessLookupError:
             pass
+
+
+def serve(info_file: Path, cache: Path | None = None) -> None:
+    """Run the local server until interrupted, its URL and build written to ``info_file``.
+
+    ``memeval record --server-info FILE`` then records against it without starting one, so
+    several recording runs (and other clients) share one loaded model.
+    """
+    cache = cache or cache_dir()
+    model = assemble_model(cache)
+    server = ensure_server(cache)
+    log_path = cache / "llama-server.log"
+    with LlamaServer(server, model, log_path) as running:
+        info = {
+            "base_url": running.base_url,
+            "model_sha256": MODEL_SHA256,
+            "server": server_version(server),
+            "server_flags": [f for f in SERVER_FLAGS if f != "--"],
+        }
+        info_file.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+        print(f"llama-server at {running.base_url}; info in {info_file}", flush=True)
+        try:
+            running.wait()
+        finally:
+            info_file.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    # python -m evals.local_model INFO.json: serve until Ctrl-C / SIGTERM.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    serve(Path(sys.argv[1]))

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import statistics
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -39,7 +41,12 @@ from evals.recording import (
     plan,
 )
 from evals.scenario import load_scenario
-from memsys.errors import UsageError
+from memsys.errors import CassetteMissError, UsageError
+
+if TYPE_CHECKING:
+    from evals.engine import RunSpec
+
+    pass
 
 __all__ = ["register"]
 
@@ -51,6 +58,11 @@ def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
 
     if args.base_url:
         yield args.base_url, RecordingDetails("unknown", "external server", ())
+        return
+    if args.server_info:
+        info = json.loads(Path(args.server_info).read_text(encoding="utf-8"))
+        flags = tuple(info["server_flags"])
+        yield info["base_url"], RecordingDetails(info["model_sha256"], info["server"], flags)
         return
     cache = Path(args.cache) if args.cache else local_model.cache_dir()
     model = local_model.assemble_model(cache)
@@ -85,17 +97,14 @@ def _ticking(bar: tqdm, every_s: float = 5.0) -> Iterator[None]:
         thread.join()
 
 
-def _record_one(cell: PlannedCell, base_url: str, out: Path) -> None:
-    from evals.cassettes import CassetteMode
-    from evals.cli.run import _run_cell
+def _spec(cell: PlannedCell, out: Path) -> RunSpec:
     from evals.engine import RunSpec
-    from memsys.llm._http import HTTPConfig
 
     key = cell.key
-    scenario = load_scenario(cell.scenario_file)
     r = key.repeat or 1
     cell_dir = out / key.scenario / key.model.replace("/", "__") / key.policy / key.variant
-    spec = RunSpec(
+    scenario = load_scenario(cell.scenario_file)
+    return RunSpec(
         scenario,
         cell.scenario_file,
         key.model,
@@ -104,6 +113,28 @@ def _record_one(cell: PlannedCell, base_url: str, out: Path) -> None:
         cell_dir / f"repeat-{r}",
         r,
     )
+
+
+def _replays(cell: PlannedCell, out: Path) -> bool:
+    """Whether the finished cassette of ``cell`` still replays with today's code."""
+    from evals.cassettes import CassetteMode
+    from evals.cli.run import _run_cell
+
+    try:
+        _run_cell(_spec(cell, out), CassetteMode.REPLAY, cell.key, {})
+    except CassetteMissError as exc:
+        tqdm.write(f"stale: {cell.key.path()}: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return False
+    return True
+
+
+def _record_one(cell: PlannedCell, base_url: str, out: Path) -> None:
+    from evals.cassettes import CassetteMode
+    from evals.cli.run import _run_cell
+    from memsys.llm._http import HTTPConfig
+
+    key = cell.key
+    spec = _spec(cell, out)
     # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it.
     options: dict[str, object] = {
         "base_url": base_url,
@@ -133,6 +164,14 @@ def _handle(args: argparse.Namespace) -> int:
         )
     cells = plan(scenarios, model, matrix, args.repeat, args.temperature)
     todo = [c for c in cells if args.rerecord or not is_recorded(c.key)]
+    if args.stale and not args.rerecord:
+        done = [c for c in cells if c not in todo]
+        stale = [
+            c
+            for c in tqdm(done, desc="replay check", file=sys.stderr)
+            if not _replays(c, Path(args.out))
+        ]
+        todo = stale + todo
     print(
         f"{len(cells)} cells planned, {len(cells) - len(todo)} already recorded, "
         f"{len(todo)} to record",
@@ -212,6 +251,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(default $MEMEVAL_CACHE or ~/.cache/memeval)",
     )
     parser.add_argument("--rerecord", action="store_true", help="record finished cells again too")
+    parser.add_argument(
+        "--stale",
+        action="store_true",
+        help="replay every finished cell first and record again those that no longer replay "
+        "(a prompt, tool description or memory behaviour changed since)",
+    )
     parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
     parser.add_argument("--list", action="store_true", help="show the plan and exit")
     parser.add_argument("--out", default="runs/record", help="run directories of the recordings")

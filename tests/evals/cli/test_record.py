@@ -118,3 +118,28 @@ def test_list_shows_the_suite_plan_without_a_server(
     assert all(line.startswith("to record") for line in lines)
     assert any("unified/v049-guardrails.yaml" in line for line in lines)
     assert any("v023-vague/repeat-3.yaml" in line for line in lines)
+
+
+def test_stale_cells_are_found_by_replay_and_recorded_again(
+    tmp_path: Path,
+    server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base_url, log = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
+    assert _record(*args) == 0
+    first = len(_calls(log))
+    assert _record(*args, "--stale") == 0
+    assert len(_calls(log)) == first  # still replays: nothing recorded
+    # A changed user message: the recording no longer matches today's scenario.
+    text = Path("week.yaml").read_text()
+    Path("week.yaml").write_text(text.replace("Lisbon", "Porto", 1))
+    assert "Porto" in Path("week.yaml").read_text()
+    capsys.readouterr()
+    assert _record(*args, "--stale") == 0
+    assert "stale: cassettes/week-of-noise/" in capsys.readouterr().err
+    assert len(_calls(log)) > first
+    assert _record(*args, "--stale") == 0  # and now it replays again
