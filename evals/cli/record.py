@@ -67,14 +67,15 @@ def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
     cache = Path(args.cache) if args.cache else local_model.cache_dir()
     model = local_model.assemble_model(cache)
     server = local_model.ensure_server(cache, log=lambda m: print(m, file=sys.stderr))
+    flags = local_model.server_flags(args.threads)
     details = RecordingDetails(
         local_model.MODEL_SHA256,
         local_model.server_version(server),
-        tuple(f for f in local_model.SERVER_FLAGS if f != "--"),
+        tuple(f for f in flags if f != "--"),
     )
     log = cache / "llama-server.log"
     print(f"starting llama-server on 127.0.0.1 (log: {log})", file=sys.stderr)
-    with local_model.LlamaServer(server, model, log) as running:
+    with local_model.LlamaServer(server, model, log, flags) as running:
         print(f"llama-server healthy at {running.base_url}", file=sys.stderr)
         yield running.base_url, details
 
@@ -251,6 +252,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(default $MEMEVAL_CACHE or ~/.cache/memeval)",
     )
     parser.add_argument("--rerecord", action="store_true", help="record finished cells again too")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        help="llama-server threads (default %(default)s; 1 is steadier on a busy machine)",
+    )
     parser.add_argument(
         "--stale",
         action="store_true",
