@@ -12,17 +12,26 @@ import contextlib
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
 
+from evals._engine_extras import (
+    HookedClient,
+    add_burst,
+    backup_states,
+    daily_log_records,
+    edited_text,
+    probe_fields,
+    scripted_compaction,
+)
 from evals._runtime import BASE_PROMPT, Runtime, build_runtime
 from evals.cassettes import step as cassette_step
-from evals.scenario import Event, Scenario
+from evals.scenario import CompactSpec, Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.events import MemoryEvent
-from memsys.llm import LLMClient, LLMError, Message, Role, make_client
+from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
 
@@ -58,8 +67,8 @@ class RunSpec:
 
 
 class _Run:
-    def __init__(self, spec: RunSpec, rt: Runtime, trace: TraceWriter) -> None:
-        self.spec, self.rt, self.trace = spec, rt, trace
+    def __init__(self, spec: RunSpec, rt: Runtime, trace: TraceWriter, hooks: HookedClient) -> None:
+        self.spec, self.rt, self.trace, self.hooks = spec, rt, trace, hooks
         self._run_client = rt.client.current
         # Models a scenario switches to are built before the run: a bad name fails early.
         self._switch_models = {
@@ -73,13 +82,14 @@ class _Run:
         self.errors: list[str] = []
         self._handlers: dict[str, Callable[[Event], None]] = {
             "user": self._user,
+            "burst": self._burst,
             "model_switch": self._model_switch,
             "session_switch": self._session_switch,
             "new_session": self._new_session,
-            "app_background": lambda e: self.rt.triggers.on_app_background(),
+            "app_background": self._app_background,
             "app_foreground": lambda e: self._foreground(),
             "manual_edit": self._manual_edit,
-            "compact": lambda e: self.rt.triggers.force_compact(),
+            "compact": self._compact,
             "restore_backup": self._restore,
             "search": self._search,
             "expect": self._expect,
@@ -93,6 +103,13 @@ class _Run:
 
     def emit(self, event: MemoryEvent) -> None:
         self.record(event.kind, **dict(event.data))
+        if event.kind == "compaction":
+            self._backup_state()
+
+    def _backup_state(self) -> None:
+        # Retention is measured where it can fail: after every compaction attempt.
+        states = backup_states(self.rt.manager.storage, self.rt.clock)
+        self.record("backup_state", backups=[asdict(s) for s in states])
 
     @contextlib.contextmanager
     def at_step(self, label: str) -> Iterator[None]:
@@ -104,13 +121,14 @@ class _Run:
 
     def run(self) -> None:
         scenario = self.spec.scenario
-        for index, day in enumerate(scenario.days):
+        for index, (day, today) in enumerate(zip(scenario.days, scenario.day_dates(), strict=True)):
             self.day = index + 1
-            today = scenario.start_date + timedelta(days=index)
-            self.rt.clock.set(max(self.rt.clock.now(), datetime.combine(today, DAY_START)))
-            with self.at_step(f"day {self.day} open app"):
-                self.record("event", type="app_foreground", implicit=True)
-                self._foreground()
+            start = datetime.combine(today, DAY_START if day.open_app else dtime(0, 0))
+            self.rt.clock.set(max(self.rt.clock.now(), start))
+            if day.open_app:
+                with self.at_step(f"day {self.day} open app"):
+                    self.record("event", type="app_foreground", implicit=True)
+                    self._foreground()
             for number, event in enumerate(day.events, start=1):
                 self._advance(event)
                 with self.at_step(f"day {self.day} #{number} {event.type}"):
@@ -121,12 +139,24 @@ class _Run:
                     )
                     self._handlers[event.type](event)
                     self.rt.runner.drain()
+            if not day.close_app:
+                with self.at_step(f"day {self.day} app left open"):
+                    self._snapshot("snapshot")
+                continue
             self._advance(None, DAY_END)
             with self.at_step(f"day {self.day} close app"):
                 self.record("event", type="app_background", implicit=True)
                 self.rt.triggers.on_app_background()
                 self.rt.runner.drain()
                 self._snapshot("snapshot")
+        self._daily_logs()
+
+    def _daily_logs(self) -> None:
+        """Each date's log beside its transcript, with the highlights it should mention."""
+        self.step = "end"
+        storage, sessions = self.rt.manager.storage, self.rt.sessions.sessions.values()
+        for fields in daily_log_records(self.spec.scenario, storage, sessions):
+            self.record("daily_log", **fields)
 
     def _advance(self, event: Event | None, at: dtime | None = None) -> None:
         wanted = at or (event.time_of_day() if event else None)
@@ -158,6 +188,35 @@ class _Run:
         if event.screenshot:
             text += f"\n[Screenshot: {event.screenshot}]"
         self._turn(text)
+
+    def _burst(self, event: Event) -> None:
+        assert event.burst is not None
+        sessions = self.rt.sessions
+        session = sessions.active() or sessions.open(self._new_session_id())
+        add_burst(sessions, session, event.burst, self.rt.clock.now())
+
+    def _app_background(self, event: Event) -> None:
+        self._now_or_during(event, self.rt.triggers.on_app_background)
+
+    def _now_or_during(self, event: Event, action: Callable[[], None]) -> None:
+        """Run ``action`` now, or while the next model call of ``event.during`` runs."""
+        if event.during is None:
+            action()
+            return
+        step = self.step
+
+        def hook() -> None:
+            self.record("event", type=event.type, during=event.during, hooked_from=step)
+            action()
+
+        self.hooks.on_next(Purpose(event.during), hook)
+
+    def _compact(self, event: Event) -> None:
+        if isinstance(event.compact, CompactSpec):
+            fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
+            self.emit(MemoryEvent("compaction", fields))
+        else:
+            self.rt.triggers.force_compact()
 
     def _model_switch(self, event: Event) -> None:
         switch = event.model_switch
@@ -242,17 +301,14 @@ class _Run:
         )
 
     def _manual_edit(self, event: Event) -> None:
-        edit, manager = event.manual_edit, self.rt.manager
-        assert edit is not None
-        current = manager.read_long_term_memory()
-        if edit.text is not None:
-            new = edit.text
-        elif edit.append is not None:
-            new = f"{current.rstrip()}\n{edit.append}\n" if current.strip() else edit.append + "\n"
-        else:
-            assert edit.replace is not None
-            new = current.replace(edit.replace["old"], edit.replace["new"], 1)
-        manager.write_long_term_memory(new)
+        self._now_or_during(event, lambda: self._apply_edit(event))
+
+    def _apply_edit(self, event: Event) -> None:
+        assert event.manual_edit is not None
+        manager = self.rt.manager
+        manager.write_long_term_memory(
+            edited_text(manager.read_long_term_memory(), event.manual_edit)
+        )
         self.rt.policy.on_manual_edit()
 
     def _restore(self, event: Event) -> None:
@@ -276,22 +332,7 @@ class _Run:
         started = time.perf_counter()
         hits = self.rt.search.search(probe.query, self.rt.clock.now().date(), k=probe.k)
         latency = (time.perf_counter() - started) * 1000
-        self.record(
-            "search_probe",
-            query=probe.query,
-            k=probe.k,
-            expected=probe.expect_sources,
-            latency_ms=round(latency, 3),
-            hits=[
-                {
-                    "source": h.source,
-                    "line_start": h.line_start,
-                    "line_end": h.line_end,
-                    "score": round(h.score, 4),
-                }
-                for h in hits
-            ],
-        )
+        self.record("search_probe", **probe_fields(probe, hits, latency))
 
     def _expect(self, event: Event) -> None:
         assert event.expect is not None
@@ -313,6 +354,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
         holder: list[_Run] = []
+        hooks = HookedClient(client or make_client(spec.model))
         rt = build_runtime(
             spec.out_dir / "memory",
             start,
@@ -321,9 +363,9 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             spec.variant_file or spec.variant,
             embedder,
             lambda e: holder[0].emit(e),
-            client,
+            hooks,
         )
-        run = _Run(spec, rt, trace)
+        run = _Run(spec, rt, trace, hooks)
         holder.append(run)
         run.record(
             "run_start",
@@ -343,6 +385,8 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
         with rt.policy:  # closes what the policy holds open (the unified store)
             run.run()
             run.step = "end"
+            if hooks.pending:
+                run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
             storage = rt.manager.storage
             run.record(
                 "run_end",

@@ -6,199 +6,97 @@ of days with timed events, and end-of-scenario expectations. See ``scenarios/REA
 
 from __future__ import annotations
 
-import re
-from datetime import date, time
+from datetime import date, timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
+from evals._coverage import LIGHT_MAX_CHAT_TURNS, Cost, Coverage
+from evals._scenario_parts import (
+    EVENT_TYPES,
+    BackupExpect,
+    Burst,
+    Checkpoint,
+    CompactSpec,
+    Contradiction,
+    ContradictionKind,
+    During,
+    Event,
+    EventType,
+    Expectations,
+    FactSpec,
+    ForbidSpec,
+    ManualEdit,
+    ModelSwitch,
+    PreferSpec,
+    SearchProbe,
+    StrictModel,
+)
 from memsys.errors import ScenarioError
 
 __all__ = [
     "EVENT_TYPES",
     "SCENARIO_SCHEMA_VERSION",
+    "BackupExpect",
+    "Burst",
+    "Checkpoint",
+    "CompactSpec",
     "Contradiction",
+    "ContradictionKind",
+    "Cost",
+    "Coverage",
     "Day",
+    "During",
     "Event",
+    "EventType",
     "Expectations",
     "FactSpec",
     "ForbidSpec",
+    "ManualEdit",
+    "ModelSwitch",
+    "PreferSpec",
     "Scenario",
     "ScenarioError",
+    "SearchProbe",
     "load_scenario",
 ]
 
 SCENARIO_SCHEMA_VERSION = 1
+_Date = date  # Day has a field named ``date``
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Located(ValueError):
+    """A whole-scenario check that knows which field it is about (for the line number)."""
+
+    def __init__(self, loc: tuple[str | int, ...], problem: str) -> None:
+        super().__init__(problem)
+        self.loc = loc
 
 
-# -- expectations (scored by evals/scorers) -------------------------------------------------
-
-
-class FactSpec(_Model):
-    """A fact matched against MEMORY.md entries: by embedding similarity, or by keywords."""
-
-    fact: str
-    """The fact in plain words."""
-    keywords: list[list[str]] = Field(default_factory=list)
-    """Alternative match: every group must have one keyword (case-insensitive substring) in
-    the same entry, e.g. ``[["postgres"], ["16"]]``."""
-
-
-class ForbidSpec(FactSpec):
-    """Something that must not be in MEMORY.md."""
-
-    kind: Literal["model_switch", "screenshot", "transient", "other"] = "other"
-    """What sort of noise it is (reported per kind)."""
-
-
-class Contradiction(_Model):
-    """An updated fact: the stale version must be gone, the current one present."""
-
-    stale: FactSpec
-    current: FactSpec
-
-
-class BackupExpect(_Model):
-    """Backup rules checked over the run."""
-
-    max_backups: int = 5
-    before_every_compaction: bool = True
-
-
-class Expectations(_Model):
-    """What MEMORY.md should look like (at a checkpoint or at the end)."""
-
-    remember: list[FactSpec] = Field(default_factory=list)
-    forbid: list[ForbidSpec] = Field(default_factory=list)
-    contradictions: list[Contradiction] = Field(default_factory=list)
-    max_duplicates: int | None = None
-    max_chars: int | None = None
-    must_survive: list[str] = Field(default_factory=list)
-    """Exact texts (e.g. "User requested: ...") that must still be present."""
-    backups: BackupExpect | None = None
-
-
-# -- events ---------------------------------------------------------------------------------
-
-
-class ModelSwitch(_Model):
-    """The user switches the default model; the app shows it in the conversation."""
-
-    from_model: str = Field(alias="from")
-    """Display name of the model switched away from."""
-    to_model: str = Field(alias="to")
-    """Display name of the model switched to."""
-    use: Annotated[str | None, Field(pattern=r"^(run|sim/[a-z0-9-]+)$")] = None
-    """When set, the model under test really changes for the rest of the run (chat, daily
-    logs, compaction, decisions): a simulated model such as ``sim/naive``, or ``run`` for
-    the cell's own model. Unset: only the conversation shows the switch."""
-
-
-class ManualEdit(_Model):
-    """A hand edit of MEMORY.md: append a line, replace a text, or set the full text."""
-
-    append: str | None = None
-    replace: dict[str, str] | None = None
-    text: str | None = None
-
-    @model_validator(mode="after")
-    def _one_form(self) -> ManualEdit:
-        forms = [f for f in ("append", "replace", "text") if getattr(self, f) is not None]
-        if len(forms) != 1:
-            raise ValueError("give exactly one of: append, replace ({old, new}), text")
-        if self.replace is not None and set(self.replace) != {"old", "new"}:
-            raise ValueError("replace needs exactly the keys old and new")
-        return self
-
-
-class SearchProbe(_Model):
-    query: str
-    expect_sources: list[str] = Field(default_factory=list)
-    """Sources that should be in the top k: ``MEMORY.md``, ``daily/2026-03-02.md`` or
-    ``daily/*`` (any daily log)."""
-    k: int = 5
-
-
-class Checkpoint(Expectations):
-    label: str = "checkpoint"
-
-
-EventType = Literal[
-    "user",
-    "model_switch",
-    "session_switch",
-    "new_session",
-    "app_background",
-    "app_foreground",
-    "manual_edit",
-    "compact",
-    "restore_backup",
-    "search",
-    "expect",
-]
-EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
-_TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
-
-
-class Event(_Model):
-    """One timed event; exactly one of the event-type keys is set."""
-
-    at: Annotated[str | None, Field(pattern=_TIME.pattern)] = None
-    """Time of day, HH:MM; defaults to a minute after the previous event."""
-    user: str | None = None
-    screenshot: str | None = None
-    """With ``user``: the screenshot's caption, as the app describes it."""
-    model_switch: ModelSwitch | None = None
-    session_switch: str | None = None
-    new_session: bool | None = None
-    app_background: bool | None = None
-    app_foreground: bool | None = None
-    manual_edit: ManualEdit | None = None
-    compact: bool | None = None
-    restore_backup: str | None = None
-    """A backup name, or ``latest``."""
-    search: SearchProbe | None = None
-    expect: Checkpoint | None = None
-
-    @model_validator(mode="after")
-    def _exactly_one_type(self) -> Event:
-        present = [t for t in EVENT_TYPES if getattr(self, t) is not None]
-        if len(present) != 1:
-            raise ValueError(
-                f"an event needs exactly one of {', '.join(EVENT_TYPES)}; "
-                f"got {', '.join(present) or 'none'}"
-            )
-        if self.screenshot is not None and self.user is None:
-            raise ValueError("screenshot goes with a user message")
-        return self
-
-    @property
-    def type(self) -> str:
-        """The event's type key."""
-        return next(t for t in EVENT_TYPES if getattr(self, t) is not None)
-
-    def time_of_day(self) -> time | None:
-        """``at`` as a time."""
-        return time.fromisoformat(self.at) if self.at else None
-
-
-class Day(_Model):
+class Day(StrictModel):
     events: list[Event]
     note: str | None = None
+    date: _Date | None = None
+    """This day's date (sparse days); default: the day after the previous one."""
+    open_app: bool = True
+    """False: the day starts at 00:00 with the app still open from the night before (no
+    foreground, so no day-change trigger)."""
+    close_app: bool = True
+    """False: the app is not sent to the background at 23:00 (the session runs on past
+    midnight into the next day, which then has ``open_app: false``)."""
+    log_facts: list[FactSpec] = Field(default_factory=list)
+    """Highlights this day's daily log should mention (scored by ``daily_log_quality``)."""
 
 
-class Defaults(_Model):
+class Defaults(StrictModel):
     variant: str = "v049-guardrails"
     policy: str = "guardrails"
 
 
-class Scenario(_Model):
+class Scenario(StrictModel):
     """A scripted multi-day conversation."""
 
     schema_version: Literal[1] = 1
@@ -208,6 +106,45 @@ class Scenario(_Model):
     defaults: Defaults = Field(default_factory=Defaults)
     days: Annotated[list[Day], Field(min_length=1)]
     expect: Expectations = Field(default_factory=Expectations)
+    covers: list[Coverage] = Field(default_factory=list)
+    """Seed rules and field failures exercised (:class:`evals._coverage.Coverage`); every
+    committed scenario names at least one (checked by a test)."""
+    cost: Cost = Cost.LIGHT
+    """``heavy``: the real-model recorder does it last (or skips it)."""
+
+    def day_dates(self) -> list[_Date]:
+        """Each day's date: its own ``date``, or the day after the previous one."""
+        dates: list[_Date] = []
+        for day in self.days:
+            dates.append(day.date or (dates[-1] + timedelta(days=1) if dates else self.start_date))
+        return dates
+
+    def chat_turns(self) -> int:
+        """Model-answered turns: user messages and model-switch notices."""
+        return sum(1 for d in self.days for e in d.events if e.type in ("user", "model_switch"))
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        dates = self.day_dates()
+        if dates[0] < self.start_date:
+            raise _Located(("days", 0, "date"), f"{dates[0]} is before start_date")
+        for i, (a, b) in enumerate(pairwise(dates), start=1):
+            if b <= a:
+                raise _Located(("days", i, "date"), f"{b} is not after the previous day ({a})")
+        for i, (before, day) in enumerate(pairwise(self.days), start=1):
+            if not day.open_app and (before.close_app or (dates[i] - dates[i - 1]).days != 1):
+                raise _Located(
+                    ("days", i, "open_app"),
+                    "open_app: false needs the previous day to have close_app: false and be "
+                    "the day before",
+                )
+        if self.cost is Cost.LIGHT and self.chat_turns() > LIGHT_MAX_CHAT_TURNS:
+            raise _Located(
+                ("cost",),
+                f"{self.chat_turns()} chat turns: a light scenario has at most "
+                f"{LIGHT_MAX_CHAT_TURNS}; mark it cost: heavy",
+            )
+        return self
 
 
 # -- loading with line numbers -------------------------------------------------------------
@@ -259,8 +196,11 @@ def load_scenario(path: Path) -> Scenario:
         loc = tuple(
             p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function"))
         )
-        field = ".".join(str(p) for p in loc) or "(root)"
         message = error["msg"]
+        located = error.get("ctx", {}).get("error")
+        if isinstance(located, _Located):
+            loc, message = located.loc, str(located)
+        field = ".".join(str(p) for p in loc) or "(root)"
         if loc and loc[-1] in ("policy", "variant"):
             message += " (see `memeval run --help` for the registered names)"
         if error["type"] == "extra_forbidden" and len(loc) >= 4 and loc[-3] == "events":

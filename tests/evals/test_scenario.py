@@ -75,3 +75,69 @@ def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot be read"):
         load_scenario(tmp_path / "nope.yaml")
+
+
+def test_covers_is_a_closed_list(tmp_path: Path) -> None:
+    body = HEADER + "  - events:\n      - {user: hi}\n"
+    assert load_scenario(write(tmp_path, body)).covers == []
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, body + "covers: [furniture]\n"))
+    assert err.value.field == "covers.0" and "model_switches_week" in str(err.value)
+
+
+SPARSE = (
+    "name: sparse\ndescription: x\nstart_date: 2026-03-02\ncovers: [long_horizon]\ndays:\n"
+    "  - events: [{user: hi}]\n"
+    "  - events: [{user: hi}]\n"
+    "  - date: 2026-05-10\n    events: [{user: hi}]\n"
+    "  - events: [{user: hi}]\n"
+)
+
+
+def test_sparse_days_take_their_date_or_follow_the_previous_day(tmp_path: Path) -> None:
+    scenario = load_scenario(write(tmp_path, SPARSE))
+    assert [d.isoformat() for d in scenario.day_dates()] == [
+        "2026-03-02",
+        "2026-03-03",
+        "2026-05-10",
+        "2026-05-11",
+    ]
+
+
+def test_a_day_dated_before_the_previous_one_is_rejected(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, SPARSE.replace("2026-05-10", "2026-03-03")))
+    assert (err.value.field, err.value.line) == ("days.2.date", 8)
+    assert str(err.value).endswith("2026-03-03 is not after the previous day (2026-03-03)")
+
+
+def test_open_app_false_needs_the_previous_night_left_open(tmp_path: Path) -> None:
+    body = SPARSE.replace("  - date: 2026-05-10\n", "  - open_app: false\n")
+    with pytest.raises(ScenarioError, match="open_app: false needs the previous day"):
+        load_scenario(write(tmp_path, body))
+
+
+def test_a_light_scenario_has_at_most_30_chat_turns(tmp_path: Path) -> None:
+    turns = "".join("      - {user: hi}\n" for _ in range(31))
+    body = "name: long\ndescription: x\nstart_date: 2026-03-02\ncovers: [exact_repeats]\n"
+    body += "days:\n  - events:\n" + turns
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, body))
+    assert err.value.field == "cost" and "31 chat turns: a light scenario has at most 30" in str(
+        err.value
+    )
+    assert load_scenario(write(tmp_path, body + "cost: heavy\n")).chat_turns() == 31
+
+
+def test_unknown_section_in_a_fact_lists_the_standard_ones(tmp_path: Path) -> None:
+    body = SPARSE + "expect:\n  remember:\n    - {fact: x, section: [Hobbies]}\n"
+    with pytest.raises(ScenarioError, match="unknown section 'Hobbies'; allowed: User Profile"):
+        load_scenario(write(tmp_path, body))
+
+
+def test_during_only_goes_with_an_edit_or_the_background(tmp_path: Path) -> None:
+    body = SPARSE.replace(
+        "  - events: [{user: hi}]\n", "  - events: [{user: hi, during: chat}]\n", 1
+    )
+    with pytest.raises(ScenarioError, match="during goes with manual_edit or app_background"):
+        load_scenario(write(tmp_path, body))
