@@ -71,10 +71,26 @@ def server_flags(threads: int = DEFAULT_THREADS) -> tuple[str, ...]:
     """``llama-cpp-server`` flags after model, host and port (llama-server's own after ``--``).
 
     Greedy decoding and a fixed seed by default; requests that sample (repeats) send their
-    own temperature and seed. One thread is the robust choice on a busy 2-core machine:
-    llama.cpp's threads wait for each other, so one preempted thread stalls both.
+    own temperature and seed. ``--alias`` names the model in replies: without it the server
+    answers with the weights' absolute path, which would land in every cassette. One thread
+    is the robust choice on a busy 2-core machine: llama.cpp's threads wait for each other,
+    so one preempted thread stalls both.
     """
-    return ("--ctx-size", "8192", "--", "--jinja", "-t", str(threads), "--temp", "0", "--seed", "1")
+    alias = MODEL_NAME.partition("/")[2]
+    return (
+        "--ctx-size",
+        "8192",
+        "--",
+        "--jinja",
+        "--alias",
+        alias,
+        "-t",
+        str(threads),
+        "--temp",
+        "0",
+        "--seed",
+        "1",
+    )
 
 
 SERVER_FLAGS = server_flags()
