@@ -45,6 +45,12 @@ _SECRET_HEADER_NAME = re.compile(r"authorization|api[-_]?key", re.IGNORECASE)
 _SECRET_PATTERNS = (
     ("a Bearer token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/=-]{16,}", re.IGNORECASE)),
     ("an sk-... API key", re.compile(r"\bsk-[A-Za-z0-9_-]{16,}")),
+    # A server that names its weights by path (llama-server without --alias) would publish
+    # the recording machine's home directory in every reply.
+    (
+        "an absolute path in a home directory of the recording machine",
+        re.compile(r"(?<![\w.~])/(?:root|home/[^/\s\"']+|Users/[^/\s\"']+)/"),
+    ),
 )
 _MIN_ENV_SECRET = 8
 """Shorter values of the API-key variables are not looked for (too many false matches)."""

@@ -199,3 +199,12 @@ def test_recorded_cells_are_the_labelled_ones_and_repeats_stand_for_their_cell(
         write_label(key.path(tmp_path), CassetteLabel(key.model, "http://h/v1", "2026-11-23"))
     assert recorded_cells(tmp_path) == [*sampled, other]
     assert recorded_cells(tmp_path / "absent") == []
+
+
+def test_a_home_directory_path_in_a_reply_is_reported(tmp_path: Path) -> None:
+    leaky = interaction(answer='{"model": "/root/.cache/memeval/qwen.gguf", "choices": []}')
+    clean = interaction(answer='{"model": "qwen2.5-coder-1.5b-instruct", "choices": []}')
+    path = write_cassette(tmp_path / "s" / "p__m" / "g" / "v.yaml", [clean, leaky])
+    [problem] = check_cassette(path, env_secrets=[])
+    assert problem.interaction == 2
+    assert "absolute path in a home directory" in problem.message
