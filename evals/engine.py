@@ -40,6 +40,9 @@ __all__ = ["DAY_START", "RunSpec", "run_scenario"]
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
 DEFAULT_SESSION = "main"
+# Tool results in the trace (and so in the report's transcripts); a save's result quotes the
+# whole of MEMORY.md, which the transcript shows elsewhere.
+TOOL_MESSAGE_CHARS = 1_000
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,7 @@ class _Run:
             dropped=len(injection.dropped),
             memory_lines_cut=injection.memory_lines_cut,
             error=injection.error,
+            memory=injection.prompt.removeprefix(BASE_PROMPT).strip(),
         )
         history = [m.message for m in session.messages]
         try:
@@ -268,8 +272,9 @@ class _Run:
                 arguments=ex.call.arguments,
                 ok=ex.result.ok,
                 code=ex.result.code.value if ex.result.code else None,
-                message=ex.result.message[:300],
+                message=ex.result.message[:TOOL_MESSAGE_CHARS],
             )
+        self.record("reply", text=turn.final_text)
         for message in turn.messages:
             rt.sessions.add(session, message, rt.clock.now())
 

@@ -24,7 +24,8 @@ from evals.scorers import (
     load_run,
     score_run,
 )
-from evals.trace import TRACE_FILE_NAME
+from evals.trace import TRACE_FILE_NAME, read_trace
+from evals.transcript import TranscriptEntry, build_transcript
 from memsys.errors import ResultsError
 from memsys.llm.base import ModelKind
 from memsys.search.embedder import Embedder, default_embedder
@@ -85,6 +86,8 @@ class RunResult:
     """Errors the engine recorded."""
     scorer_settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
     """Matching thresholds the scores were computed with (``-S key=value``)."""
+    transcript: tuple[TranscriptEntry, ...] = ()
+    """The run turn by turn (:mod:`evals.transcript`), for the report."""
 
     @property
     def key(self) -> RunKey:
@@ -154,6 +157,7 @@ def score_trace(
         search_latencies_ms=tuple(p.latency_ms for p in run.probes),
         errors=run.errors,
         scorer_settings=settings,
+        transcript=build_transcript(read_trace(trace)),
     )
 
 

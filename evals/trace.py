@@ -10,9 +10,11 @@ run_start       schema_version, scenario, scenario_file, description, model, mod
                 end-of-run expectations, so re-scoring needs no scenario file), cassette
 event           type (user, model_switch, session_switch, ...) and the event's fields
 model_switched  previous, model: the model under test changed (a model_switch with ``use``)
-injection       tokens, hits, dropped, memory_lines_cut, error
+injection       tokens, hits, dropped, memory_lines_cut, error, memory (what the system
+                prompt carried after the base prompt: MEMORY.md and search hits)
 model_call      purpose, input_tokens, output_tokens, latency_ms, stop_reason
-tool_call       name, arguments (raw JSON text), ok, code, message
+tool_call       name, arguments (raw JSON text), ok, code, message (first 1,000 chars)
+reply           text (the assistant's final text of a turn)
 trigger         trigger (first_launch, day_change, session_switch, app_background, ...)
 flush           trigger, session, outcome, messages, log_date, promoted, error, model
 compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,

@@ -10,6 +10,7 @@
     │   ├── VariantError             a tool-description variant file
     │   ├── BaselineError            a gate baseline file
     │   ├── ResultsError             no traces or results, or a malformed results.json
+    │   ├── ComparisonError          runs that cannot be compared as asked (no baseline run)
     │   ├── ScorerArgError           a ``-S key=value`` scorer setting
     │   ├── SearchConfigError        a SearchConfig value
     │   ├── AgentConfigError         an impossible assistant-loop configuration
@@ -45,6 +46,7 @@ __all__ = [
     "BackupNameError",
     "BaselineError",
     "CassetteMissError",
+    "ComparisonError",
     "ConfigError",
     "EmbedderUnavailable",
     "IndexCorruptError",
@@ -122,6 +124,10 @@ class VariantError(ConfigError):
 
     def __init__(self, path: Path, problem: str) -> None:
         super().__init__(f"{path}: {problem}")
+
+
+class ComparisonError(ConfigError):
+    """Runs cannot be compared as asked: no run is the baseline, or one cell ran twice."""
 
 
 class BaselineError(ConfigError):

@@ -1,4 +1,9 @@
-"""``memeval compare RUN_A RUN_B ...``: one report across runs, with means and 95% CIs."""
+"""``memeval compare RUN_DIR ...``: a verdict per metric against a baseline, and the HTML.
+
+Each cell is paired with the baseline cell by scenario and repeat; per metric the mean paired
+difference gets a 95% interval (paired t) and a verdict: better, worse, or no detectable
+change. The same table opens the HTML comparison.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +12,43 @@ from pathlib import Path
 from typing import Literal
 
 from evals.cli._common import EXIT_OK
-from evals.report import summary_text, write_report
+from evals.report import (
+    Reference,
+    compare_to_baseline,
+    comparison_text,
+    summary_text,
+    validate_metrics,
+    write_report,
+)
 from evals.results import results_for
+from memsys.tools import DEFAULT_VARIANT
 
 __all__ = ["register"]
 
 
+def _reference(args: argparse.Namespace) -> Reference:
+    """The baseline asked for; the default variant when none is."""
+    if not (args.baseline_model or args.baseline_policy or args.baseline_variant):
+        return Reference(variant=DEFAULT_VARIANT)
+    return Reference(args.baseline_model, args.baseline_policy, args.baseline_variant)
+
+
 def _compare(args: argparse.Namespace) -> int:
     embedder: Literal["default"] | None = None if args.keywords_only else "default"
-    per_dir = [results_for(Path(d), embedder) for d in args.run_dirs]
-    results = [r for group in per_dir for r in group]
-    pair = (per_dir[0][0], per_dir[1][0]) if len(per_dir) > 1 else None
+    results = [r for d in args.run_dirs for r in results_for(Path(d), embedder)]
+    metrics = args.metric or None
+    if metrics:
+        validate_metrics(results, metrics)  # before anything is written
+    reference = _reference(args)
+    comparisons = compare_to_baseline(results, reference, metrics)
     out = Path(args.out)
-    write_report(results, out, title=args.title or "memeval comparison", diff_pair=pair)
-    print(summary_text(results, args.metric or None))
-    print(f"wrote {out} ({len(results)} runs from {len(per_dir)} directories)")
+    write_report(
+        results, out, args.title or "memeval comparison", reference=reference, metrics=metrics
+    )
+    print(summary_text(results, metrics))
+    print()
+    print(comparison_text(comparisons, reference))
+    print(f"\nwrote {out} ({len(results)} runs from {len(args.run_dirs)} directories)")
     return EXIT_OK
 
 
@@ -29,16 +56,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``compare``."""
     parser = sub.add_parser(
         "compare",
-        help="compare run directories in one HTML report (mean and 95%% CI over repeats)",
-        description="Build one report across run directories. Cells with several repeats "
-        "show the mean and a 95%% t-distribution confidence interval per metric. The diff "
-        "shows the first run of RUN_A against the first run of RUN_B.",
+        help="verdicts per metric against a baseline variant/model/policy, and an HTML report",
+        description="Read the runs under each RUN_DIR (a run directory, runs/latest or a "
+        "results.json) and compare every cell with the baseline: per metric, the mean paired "
+        "difference over scenarios and repeats, its 95 percent interval (paired t) and a "
+        "verdict (better, worse, no detectable change), using each metric's direction. The "
+        "baseline is the default variant unless --baseline-* says otherwise; dimensions it "
+        "does not fix pair with themselves (same model, same policy).",
     )
     parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+", help="run directories")
+    parser.add_argument(
+        "--baseline-variant",
+        metavar="NAME",
+        help=f"baseline variant (default {DEFAULT_VARIANT} when no --baseline-* is given)",
+    )
+    parser.add_argument("--baseline-model", metavar="NAME", help="baseline model")
+    parser.add_argument("--baseline-policy", metavar="NAME", help="baseline policy")
     parser.add_argument("--out", default="compare.html", help="output HTML file")
     parser.add_argument("--title", help="page title")
     parser.add_argument(
-        "--metric", action="append", help="metric for the printed table (repeatable)"
+        "--metric",
+        action="append",
+        help="metric to compare and print (repeatable; default: quality and every score)",
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"

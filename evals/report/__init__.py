@@ -2,6 +2,10 @@
 
 :func:`render_report` needs only :class:`~evals.results.RunResult` records, as read from
 ``results.json``; every table row and chart names the kind of model (simulated or real).
+Sections: the summary; verdicts of each cell against a baseline (by default every variant
+against :data:`~memsys.tools.DEFAULT_VARIANT`, same model and policy); per scenario a chart
+and each run's evidence, final MEMORY.md and transcript; search latency; and a MEMORY.md
+diff between any two runs chosen on the page.
 """
 
 from __future__ import annotations
@@ -9,31 +13,56 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals.report._charts import kinds_note, latency_chart, metric_chart, size_per_day_chart
-from evals.report._memory_view import MemoryLine, diff_table, highlighted_lines
+from evals.report._charts import kinds_note, latency_chart
+from evals.report._memory_view import MemoryLine, highlighted_lines
+from evals.report._paired import (
+    Comparison,
+    ComparisonError,
+    PairedDiff,
+    Reference,
+    Verdict,
+    compare_to_baseline,
+    comparison_text,
+    headline_metrics,
+    known_metrics,
+    validate_metrics,
+)
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
+from evals.report._view import (
+    comparison_views,
+    diff_data,
+    diff_json,
+    scenario_views,
+    summary_rows,
+)
 from evals.results import RunResult
-from evals.scorers import registered_scorers
 from memsys.errors import UsageError
+from memsys.tools import DEFAULT_VARIANT
 
 __all__ = [
     "Aggregate",
+    "Comparison",
+    "ComparisonError",
     "MemoryLine",
+    "PairedDiff",
+    "Reference",
+    "Verdict",
     "aggregate",
     "cells",
-    "diff_table",
+    "compare_to_baseline",
+    "comparison_text",
+    "default_comparisons",
+    "headline_metrics",
     "highlighted_lines",
+    "known_metrics",
     "mean_ci",
     "render_report",
-    "summary_metrics",
     "summary_text",
+    "validate_metrics",
     "write_report",
 ]
 
-
-def summary_metrics() -> list[tuple[str, bool]]:
-    """``(metric, higher_is_better)`` of the summary: ``quality``, then every scorer."""
-    return [("quality", True)] + [(i.name, i.higher_is_better) for i in registered_scorers()]
+DEFAULT_REFERENCE = Reference(variant=DEFAULT_VARIANT)
 
 
 def _environment() -> object:
@@ -45,85 +74,77 @@ def _environment() -> object:
     )
 
 
+def default_comparisons(results: Sequence[RunResult]) -> tuple[list[Comparison], str]:
+    """Each variant against the default one (same scenario, model, policy and repeat).
+
+    Returns the comparisons and a note: empty, or why there are none to show.
+    """
+    if DEFAULT_VARIANT not in {r.variant for r in results}:
+        return [], ""
+    try:
+        return compare_to_baseline(results, DEFAULT_REFERENCE), ""
+    except ComparisonError as exc:
+        return [], f"No variant comparison: {exc}"
+
+
 def render_report(
     results: Sequence[RunResult],
     title: str = "memeval report",
     diff_pair: tuple[RunResult, RunResult] | None = None,
+    reference: Reference | None = None,
+    metrics: Sequence[str] | None = None,
 ) -> str:
     """The report as one HTML document.
 
     Args:
         results: Runs to show (any mix of scenarios, models, policies, variants, repeats).
         title: Page title.
-        diff_pair: Two runs whose MEMORY.md to diff side by side; by default the first two
-            runs of different cells of one scenario, if any.
+        diff_pair: The two runs whose MEMORY.md diff the page opens with (any two can be
+            chosen on the page); by default the first two of different cells of a scenario.
+        reference: The baseline of the verdict section; by default the default variant.
+        metrics: Metrics of the verdict section; by default quality and every score.
 
     Raises:
         UsageError: ``results`` is empty.
+        ComparisonError: ``reference`` is given and matches no run.
     """
     if not results:
         raise UsageError("no results to report; run `memeval score RUN_DIR` first")
-    metrics = summary_metrics()
-    per_metric = {name: aggregate(results, name) for name, _ in metrics}
-    groups = cells(results)
-    summary = []
-    for index, (key, runs) in enumerate(groups):
-        row_cells = []
-        for name, _ in metrics:
-            agg = per_metric[name][index]
-            score = runs[0].score(name)
-            row_cells.append({"text": agg.text(), "title": score.explanation if score else ""})
-        summary.append({"key": key, "kind": runs[0].model_kind, "n": len(runs), "cells": row_cells})
-    charts = [
-        {
-            "alt": f"{name} per cell ({kinds_note([a.model_kind for a in per_metric[name]])})",
-            "src": metric_chart(name, per_metric[name], higher),
-        }
-        for name, higher in metrics
-        if any(a.mean is not None for a in per_metric[name])
-    ]
-    scenarios: dict[str, list[dict[str, object]]] = {}
-    for result in results:
-        quality = result.metric("quality")
-        scenarios.setdefault(result.scenario, []).append(
-            {
-                "result": result,
-                "lines": highlighted_lines(result),
-                "quality": "-" if quality is None else f"{quality:.3f}",
-            }
-        )
-    pair = diff_pair or _default_pair(results)
-    diff = None
-    if pair is not None:
-        a, b = pair
-        diff = {
-            "title": f"Left: {a.label} #{a.repeat}; right: {b.label} #{b.repeat}.",
-            "table": diff_table(a, b),
-        }
+    names = headline_metrics(results)
+    if reference is None:
+        comparisons, comparison_note = default_comparisons(results)
+        reference = DEFAULT_REFERENCE
+    else:
+        comparisons, comparison_note = compare_to_baseline(results, reference, metrics), ""
+    scenarios = scenario_views(results)
     template = _environment().get_template("report.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
         title=title,
         results=results,
-        groups=groups,
+        groups=cells(results),
         kinds_note=kinds_note([r.model_kind for r in results]),
         embedders=", ".join(sorted({r.embedder for r in results})),
         scorer_settings="; ".join(sorted({r.scorer_settings.label() for r in results})),
-        metrics=[name for name, _ in metrics],
-        summary=summary,
-        metric_charts=charts,
-        size_chart=size_per_day_chart(results),
+        metrics=names,
+        summary=summary_rows(results, names),
+        reference=reference.describe(),
+        comparisons=comparison_views(comparisons),
+        comparison_note=comparison_note,
+        scenarios=scenarios,
         latency_chart=latency_chart(results),
-        scenarios=sorted(scenarios.items()),
-        diff=diff,
+        diff_json=diff_json(diff_data(scenarios, diff_pair or _default_pair(results))),
     )
     return html
 
 
 def _default_pair(results: Sequence[RunResult]) -> tuple[RunResult, RunResult] | None:
-    for a in results:
-        for b in results:
-            if a.scenario == b.scenario and a.key != b.key:
-                return a, b
+    """Two runs of different cells of one scenario, whose MEMORY.md differ if any do."""
+    pairs = [
+        (a, b) for a in results for b in results if a.scenario == b.scenario and a.key != b.key
+    ]
+    differing = [(a, b) for a, b in pairs if a.memory_md != b.memory_md]
+    if differing or pairs:
+        return (differing or pairs)[0]
     return (results[0], results[1]) if len(results) > 1 else None
 
 
@@ -132,16 +153,25 @@ def write_report(
     path: Path,
     title: str = "memeval report",
     diff_pair: tuple[RunResult, RunResult] | None = None,
+    reference: Reference | None = None,
+    metrics: Sequence[str] | None = None,
 ) -> Path:
     """Render the report into ``path`` (parents created); returns ``path``."""
+    html = render_report(results, title, diff_pair, reference, metrics)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_report(results, title, diff_pair), encoding="utf-8")
+    path.write_text(html, encoding="utf-8")
     return path
 
 
 def summary_text(results: Sequence[RunResult], names: Sequence[str] | None = None) -> str:
-    """A plain-text table: one row per cell, mean (± 95% CI half-width) per metric."""
+    """A plain-text table: one row per cell, mean (± 95% CI half-width) per metric.
+
+    Raises:
+        UnknownNameError: a name in ``names`` that no result carries.
+    """
     chosen = list(names or ["quality", "facts_recall", "noise", "duplicates", "memory_size"])
+    if names:
+        validate_metrics(results, chosen)
     per_metric = {name: aggregate(results, name) for name in chosen}
     header = ["cell", "kind", "n", *chosen]
     rows = [header]

@@ -5,12 +5,19 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from evals.report._stats import Aggregate
 from evals.results import RunResult
 
-__all__ = ["kinds_note", "latency_chart", "metric_chart", "size_per_day_chart"]
+__all__ = [
+    "MetricPanel",
+    "kinds_note",
+    "latency_chart",
+    "scenario_chart",
+    "size_per_day_chart",
+]
 
 
 def kinds_note(kinds: Sequence[str]) -> str:
@@ -28,37 +35,82 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
     return plt.subplots(figsize=(width, height), dpi=90)
 
 
-def _png(fig: Any) -> str:
+def _png(fig: Any, top: float = 1.0) -> str:
+    """The figure as a data URI; ``top`` < 1 leaves room for a suptitle."""
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, top))
     fig.savefig(buffer, format="png")
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def metric_chart(metric: str, aggregates: Sequence[Aggregate], higher_is_better: bool) -> str:
-    """Bars of ``metric`` per cell (mean, 95% CI error bars over repeats)."""
-    shown = [a for a in aggregates if a.mean is not None]
-    fig, ax = _figure(6.4, 0.55 * max(len(shown), 1) + 1.4)
-    labels = [a.label for a in shown]
-    means = [a.mean or 0.0 for a in shown]
-    errors = [
-        [(a.mean or 0) - a.low if a.low is not None else 0 for a in shown],
-        [a.high - (a.mean or 0) if a.high is not None else 0 for a in shown],
-    ]
-    colours = ["#4c72b0" if a.model_kind == "simulated" else "#dd8452" for a in shown]
-    ax.barh(labels, means, xerr=errors, color=colours, capsize=3)
-    ax.invert_yaxis()
-    arrow = "higher is better" if higher_is_better else "lower is better"
-    ax.set_title(f"{metric} ({arrow}) — {kinds_note([a.model_kind for a in shown])}", fontsize=9)
-    ax.tick_params(labelsize=7)
-    return _png(fig)
+def scenario_chart(scenario: str, panels: Sequence[MetricPanel]) -> str:
+    """One scenario: a panel per metric, one bar per cell (mean, 95% CI over repeats).
+
+    Every panel lists the scenario's cells in the same order. Bars sit at numeric positions,
+    so two cells never share a row, and each is labelled model · policy · variant [kind].
+    """
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = [p for p in panels if any(a.mean is not None for a in p.aggregates)]
+    cells = max((len(p.aggregates) for p in shown), default=1)
+    columns = 2
+    rows = max(math.ceil(len(shown) / columns), 1)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(9.6, rows * (0.3 * cells + 0.9) + 0.5), dpi=90, squeeze=False
+    )
+    flat = list(axes.flat)
+    for ax, panel in zip(flat, shown, strict=False):
+        aggregates = panel.aggregates
+        positions = list(range(len(aggregates)))
+        means = [a.mean or 0.0 for a in aggregates]
+        errors = [
+            [(a.mean or 0) - a.low if a.low is not None else 0 for a in aggregates],
+            [a.high - (a.mean or 0) if a.high is not None else 0 for a in aggregates],
+        ]
+        colours = ["#4c72b0" if a.model_kind == "simulated" else "#dd8452" for a in aggregates]
+        ax.barh(positions, means, xerr=errors, color=colours, capsize=3)
+        ax.set_yticks(positions, [_cell_label(a) for a in aggregates])
+        ax.invert_yaxis()
+        for position, agg in zip(positions, aggregates, strict=True):
+            if agg.mean is not None:
+                ax.annotate(f" {agg.mean:.3g}", (agg.mean, position), va="center", fontsize=6)
+        arrow = "higher is better" if panel.higher_is_better else "lower is better"
+        ax.set_title(f"{panel.metric} ({arrow})", fontsize=8)
+        ax.tick_params(labelsize=6)
+    for ax in flat[len(shown) :]:
+        ax.axis("off")
+    kinds = kinds_note([a.model_kind for p in shown for a in p.aggregates])
+    fig.suptitle(f"{scenario}: metrics per model · policy · variant — {kinds}", fontsize=9)
+    return _png(fig, top=1 - 0.35 / fig.get_figheight())
 
 
-def size_per_day_chart(results: Sequence[RunResult]) -> str:
-    """MEMORY.md characters at the end of each day, one line per run."""
+@dataclass(frozen=True)
+class MetricPanel:
+    """One metric of one scenario's chart."""
+
+    metric: str
+    """Metric name."""
+    higher_is_better: bool
+    """Its direction, shown in the panel title."""
+    aggregates: Sequence[Aggregate]
+    """One per cell of the scenario, in display order."""
+
+
+def _cell_label(agg: Aggregate) -> str:
+    model, policy, variant = agg.key[1:]
+    return f"{model} · {policy} · {variant} [{agg.model_kind}]"
+
+
+def size_per_day_chart(results: Sequence[RunResult], scenario: str) -> str:
+    """MEMORY.md characters at the end of each day of one scenario, one line per run."""
     fig, ax = _figure(6.4, 3.2)
     for result in results:
         if result.days:
@@ -70,7 +122,8 @@ def size_per_day_chart(results: Sequence[RunResult]) -> str:
             )
     ax.set_xlabel("day", fontsize=8)
     ax.set_ylabel("MEMORY.md chars", fontsize=8)
-    ax.set_title(f"Memory size per day — {kinds_note([r.model_kind for r in results])}", fontsize=9)
+    kinds = kinds_note([r.model_kind for r in results])
+    ax.set_title(f"{scenario}: memory size per day — {kinds}", fontsize=9)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=6)
     return _png(fig)
@@ -95,6 +148,7 @@ def latency_chart(results: Sequence[RunResult]) -> str:
     ax.set_ylim(-0.6, max(len(labels), 1) - 0.4)
     ax.invert_yaxis()
     ax.set_xlabel("search latency (ms); black p50, red p95", fontsize=8)
-    ax.set_title(f"Search latency — {kinds_note([r.model_kind for r in results])}", fontsize=9)
+    kinds = kinds_note([r.model_kind for r in results])
+    ax.set_title(f"Search latency, all scenarios — {kinds}", fontsize=9)
     ax.tick_params(labelsize=7)
     return _png(fig)

@@ -1,13 +1,12 @@
-"""The final MEMORY.md with evidence highlighted, and a side-by-side diff of two runs."""
+"""The final MEMORY.md with evidence highlighted (the page's script diffs two runs)."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from evals.results import RunResult
 
-__all__ = ["MemoryLine", "diff_table", "highlighted_lines"]
+__all__ = ["MemoryLine", "highlighted_lines"]
 
 _CLASSES = (("noise", "noise"), ("duplicate", "dup"), ("stale", "stale"), ("structure", "struct"))
 
@@ -43,13 +42,3 @@ def highlighted_lines(result: RunResult) -> list[MemoryLine]:
         css = " ".join(sorted({_css(label) for label in labels}))
         lines.append(MemoryLine(number, text, css, "; ".join(labels)))
     return lines
-
-
-def diff_table(a: RunResult, b: RunResult) -> str:
-    """HTML table: ``a``'s MEMORY.md left, ``b``'s right, changes marked."""
-    return difflib.HtmlDiff(wrapcolumn=60).make_table(
-        a.memory_md.splitlines(),
-        b.memory_md.splitlines(),
-        fromdesc=f"{a.scenario}: {a.label} #{a.repeat}",
-        todesc=f"{b.scenario}: {b.label} #{b.repeat}",
-    )

@@ -1,4 +1,4 @@
-"""``memeval compare RUN_A RUN_B``: one report across run directories, CIs over repeats."""
+"""``memeval compare``: a verdict per metric against a baseline, the same table atop the HTML."""
 
 from __future__ import annotations
 
@@ -10,23 +10,75 @@ from evals.cli.main import main
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
 
-def test_compare_two_run_dirs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _runs(root: Path) -> tuple[Path, Path]:
+    """Run dir a: the default variant, clean; run dir b: variant v-noisy, noisy; 3 repeats."""
     for repeat in (1, 2, 3):
-        memory = GOOD_MEMORY if repeat < 3 else GOOD_MEMORY + "- Prefers dark mode\n"
+        good = GOOD_MEMORY if repeat < 3 else GOOD_MEMORY + "- Prefers dark mode\n"
         write_trace(
-            tmp_path / "a" / f"repeat-{repeat}",
-            memory,
-            repeat=repeat,
-            records=standard_records(memory),
+            root / "a" / f"repeat-{repeat}", good, repeat=repeat, records=standard_records(good)
         )
-    write_trace(tmp_path / "b" / "repeat-1", NOISY_MEMORY, model="sim/naive", policy="append")
+        noisy = NOISY_MEMORY + "- Likes the weather today\n" * (repeat - 1)
+        write_trace(
+            root / "b" / f"repeat-{repeat}",
+            noisy,
+            repeat=repeat,
+            variant="v-noisy",
+            records=standard_records(noisy),
+        )
+    return root / "a", root / "b"
+
+
+def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _runs(tmp_path)
     out = tmp_path / "cmp.html"
-    argv = ["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(out)]
-    assert main([*argv, "--keywords-only"]) == 0
-    table = capsys.readouterr().out
-    careful = next(line for line in table.splitlines() if "sim/careful" in line)
-    assert "(n=3)" in careful and "±" in careful
+    assert main(["compare", str(a), str(b), "--out", str(out), "--keywords-only"]) == 0
+    text = capsys.readouterr().out
+    assert (
+        "sim/careful · guardrails · v-noisy [simulated] vs "
+        "sim/careful · guardrails · v049-guardrails [simulated]" in text
+    )
+    noise = next(line for line in text.splitlines() if line.startswith("noise"))
+    assert "(lower is better)" in noise and noise.rstrip().endswith("worse")
+    quality = next(line for line in text.splitlines() if line.startswith("quality "))
+    assert quality.rstrip().endswith("worse") and "[" in quality  # with its interval
     html = out.read_text(encoding="utf-8")
-    assert "MEMORY.md diff" in html
-    assert "Left: sim/careful · guardrails · v049-guardrails [simulated] #1" in html
-    assert "right: sim/naive · append · v049-guardrails [simulated] #1" in html
+    verdicts = html.index('id="verdicts"')
+    assert verdicts < html.index('id="scenario-week-of-noise"')
+    assert "Against the baseline (variant v049-guardrails)" in html
+    assert "3 pairs over week-of-noise" in html
+
+
+def test_compare_against_a_baseline_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_trace(tmp_path / "a" / "r1", GOOD_MEMORY)
+    write_trace(tmp_path / "b" / "r1", NOISY_MEMORY, model="sim/naive")
+    argv = ["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--keywords-only"]
+    out = str(tmp_path / "c.html")
+    assert main([*argv, "--baseline-model", "sim/careful", "--out", out]) == 0
+    text = capsys.readouterr().out
+    assert "baseline: model sim/careful" in text
+    assert "sim/naive · guardrails · v049-guardrails [simulated] vs sim/careful" in text
+
+
+def test_an_unknown_metric_or_baseline_is_refused_before_writing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _runs(tmp_path)
+    out = tmp_path / "cmp.html"
+    argv = ["compare", str(a), str(b), "--out", str(out), "--keywords-only"]
+    assert main([*argv, "--metric", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric 'bogus'" in err and "noise" in err
+    assert main([*argv, "--baseline-variant", "v999"]) == 2
+    assert "no run has variant 'v999'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_help_texts_print_a_plain_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["compare", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert "%%" not in capsys.readouterr().out

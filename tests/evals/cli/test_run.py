@@ -126,3 +126,23 @@ def test_two_variant_files_with_one_name_are_refused_before_running(
     assert main([*argv, "--out", "runs"]) == 2
     assert "two variants are named 'x'" in capsys.readouterr().err
     assert not Path("runs").exists()
+
+
+def test_one_command_runs_a_new_variant_against_the_default_and_the_report_judges_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "user-requested.toml").write_text(
+        'extends = "v049-guardrails"\n[save_memory]\ndescription = "Prefix explicit requests '
+        'with \\"User requested:\\"."\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--scenario", str(SCENARIO), "--model", "sim/careful", "--policy", "guardrails"]
+    argv += ["--variant", "v049-guardrails", "--variant", "user-requested.toml", "--repeat", "2"]
+    assert main([*argv, "--out", "runs", "--report", "r.html"]) == 0
+    html = Path("r.html").read_text(encoding="utf-8")
+    section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
+    assert "sim/careful · guardrails · user-requested" in section
+    assert "Numbers from simulated model runs: 2 pairs over week-of-noise" in section
+    # The sim ignores descriptions: identical runs, a zero-width interval at 0.
+    assert "<b>Verdict</b> (simulated): no detectable change: quality" in section

@@ -44,8 +44,9 @@ def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
     assert html.count('<span class="kind kind-simulated">simulated</span>') >= 2
     assert "model kind: simulated" in html
     assert "± " in html and "(n=2)" in html  # repeats show a CI
-    assert len(re.findall(r'<img alt="[^"]+" src="data:image/png;base64,', html)) >= 10
-    assert "Memory size per day" in html and "MEMORY.md diff" in html
+    # Per scenario a metrics chart and a size-per-day chart, then search latency.
+    assert len(re.findall(r'<img alt="[^"]+" src="data:image/png;base64,', html)) == 3
+    assert "week-of-noise: memory size per day" in html and "MEMORY.md diff" in html
     assert 'class="noise"' in html and 'class="dup"' in html
     assert "missed: The user is allergic to shellfish" in html
     assert "http://" not in html.replace("http://www.w3.org", "")  # self-contained
@@ -66,3 +67,64 @@ def test_scorer_settings_are_stated() -> None:
         for r in results_of()
     ]
     assert "Scorer settings: fact_threshold=0.8." in render_report(strict)
+
+
+def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
+    tmp_path: Path,
+) -> None:
+    for scenario, memory in (("week-of-noise", GOOD_MEMORY), ("compaction-pressure", NOISY_MEMORY)):
+        for model, policy in (("sim/careful", "guardrails"), ("sim/careful", "unified")):
+            write_trace(
+                tmp_path / scenario / policy, memory, scenario=scenario, model=model, policy=policy
+            )
+    results = score_run_dir(tmp_path, HashEmbedder())
+    html = render_report(results)
+    for scenario in ("week-of-noise", "compaction-pressure"):
+        alt = f'alt="{scenario}: metrics per model, policy and variant (model kind: simulated)"'
+        assert html.count(alt) == 1
+        section = html[html.index(f'id="scenario-{scenario}"') :]
+        assert section.index(alt) < section.index("<details")
+
+
+def test_the_diff_can_pair_any_two_runs() -> None:
+    import json
+
+    results = results_of(repeats=2)
+    html = render_report(results, diff_pair=(results[3], results[0]))
+    data = json.loads(re.search(r'<script id="diff-data"[^>]*>(.*?)</script>', html, re.S)[1])
+    assert len(data["options"]) == len(data["texts"]) == 4
+    labels = {o["id"]: o["label"] for o in data["options"]}
+    left, right = data["default"]
+    assert labels[left] == f"week-of-noise · {results[3].label} #2"
+    assert labels[right] == f"week-of-noise · {results[0].label} #1"
+    assert data["texts"][right] == results[0].memory_md
+    assert "</script" not in html.split('id="diff-data"')[1].split("</script>")[0]
+
+
+def test_variants_are_judged_against_the_default_with_the_model_kind_named(
+    tmp_path: Path,
+) -> None:
+    for repeat in (1, 2):
+        for variant, memory in (("v049-guardrails", GOOD_MEMORY), ("v-loose", NOISY_MEMORY)):
+            for model, kind in (("openai-compatible/qwen", "real"), ("sim/careful", "simulated")):
+                write_trace(
+                    tmp_path / model.replace("/", "__") / variant / f"repeat-{repeat}",
+                    memory + "- more noise\n" * repeat * (variant == "v-loose"),
+                    model=model,
+                    model_kind=kind,
+                    variant=variant,
+                    repeat=repeat,
+                )
+    html = render_report(score_run_dir(tmp_path, HashEmbedder()))
+    section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
+    assert "Against the baseline (variant v049-guardrails)" in section
+    real = section.index("openai-compatible/qwen · guardrails · v-loose")
+    assert real < section.index("sim/careful · guardrails · v-loose")  # real models first
+    assert "Numbers from real model runs: 2 pairs over week-of-noise" in section
+    assert "Numbers from simulated model runs" in section
+    assert section.count("<b>Verdict</b> (real):") == 1
+    assert '<td class="name worse">worse</td>' in section
+
+
+def test_runs_of_one_variant_have_no_verdict_section() -> None:
+    assert 'id="verdicts"' not in render_report(results_of())
