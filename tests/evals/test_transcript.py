@@ -42,7 +42,7 @@ def test_a_turn_shows_the_user_the_injected_memory_the_tool_call_and_the_reply(
 
 
 def test_failed_tool_calls_are_marked_as_errors_with_their_code(tmp_path: Path) -> None:
-    entries = _transcript(tmp_path, "week-of-noise", "sim/naive", "append")
+    entries = _transcript(tmp_path, "week-of-noise", "sim/naive", "guardrails")
     errors = [e for e in entries if e.error]
     assert errors and error_count(entries) == len(errors)
     duplicate = next(e for e in errors if "duplicate_detected" in e.detail)

@@ -90,9 +90,9 @@ def _console_errors(stderr: str) -> list[str]:
 
 
 def _sim_results(tmp: Path) -> list[RunResult]:
-    """A real offline run: sim/careful and sim/naive under append, two variants."""
+    """A real offline run: sim/careful and sim/naive under guardrails, two variants."""
     argv = ["run", "--scenario", str(SCENARIO), "--model", "sim/careful", "--model", "sim/naive"]
-    argv += ["--policy", "append", "--variant", "v049-guardrails", "--variant", "v023-vague"]
+    argv += ["--policy", "guardrails", "--variant", "v049-guardrails", "--variant", "v023-vague"]
     assert main([*argv, "--out", str(tmp / "run"), "--report", str(tmp / "r.html")]) == 0
     return load_results(tmp / "run" / "results.json")
 
