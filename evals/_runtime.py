@@ -96,7 +96,10 @@ def build_runtime(
         TriggerPrefs(memory_dir),
         emit,
     )
-    tools = [*policy.tools(), SearchMemoryTool(search, variant, lambda: clock.now().date())]
+    tools = [
+        *policy.tools(),
+        SearchMemoryTool(search, variant, lambda: clock.now().date(), policy.recalled),
+    ]
     return Runtime(
         clock,
         manager,
@@ -106,6 +109,6 @@ def build_runtime(
         sessions,
         runner,
         triggers,
-        MemoryInjector(manager, search),
+        MemoryInjector(manager, search, recall=policy.recall_source()),
         AssistantLoop(client, tools),
     )

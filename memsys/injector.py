@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Protocol
 
 from memsys.manager import MemoryManager
 from memsys.search.engine import MemorySearch
 from memsys.search.hits import SearchHit
+from memsys.sections import parse_entries
 from memsys.storage import MEMORY_FILE_NAME
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "MAX_MEMORY_BLOCK_CHARS",
     "Injection",
     "MemoryInjector",
+    "MemoryRecall",
     "estimate_tokens",
 ]
 
@@ -52,6 +55,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BUDGET_TOKENS = 2_000
 MAX_MEMORY_BLOCK_CHARS = 50_000
 MEMORY_HEADER = "## Long-term Memory (MEMORY.md)"
+RECALL_NOTE = "(the memories most relevant to this message)"
 RELEVANT_HEADER = "## Relevant Memories"
 
 
@@ -60,6 +64,16 @@ def estimate_tokens(text: str) -> int:
     if not text:
         return 0
     return max(math.ceil(len(text) / 4), math.ceil(len(text.split()) * 4 / 3))
+
+
+class MemoryRecall(Protocol):
+    """A long-term store that picks what to inject per message (seed 004 Tier 2)."""
+
+    def recall(
+        self, query: str, budget_tokens: int, count_tokens: Callable[[str], int]
+    ) -> Sequence[str]:
+        """Memory texts to inject for ``query``, best first, fitting ``budget_tokens``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -101,6 +115,8 @@ class MemoryInjector:
         budget_tokens: Most tokens memory may add to the prompt.
         max_memory_lines: MEMORY.md lines injected at most (FEAT-013: 200).
         count_tokens: Token counter; defaults to :func:`estimate_tokens`.
+        recall: Picks the long-term memories per message instead of MEMORY.md's first
+            lines (the unified policy's Tier 2); they share the budget with search hits.
     """
 
     def __init__(
@@ -111,8 +127,10 @@ class MemoryInjector:
         max_memory_lines: int = 200,
         *,
         count_tokens: Callable[[str], int] = estimate_tokens,
+        recall: MemoryRecall | None = None,
     ) -> None:
         self._manager = manager
+        self._recall = recall
         self._search = search
         self.budget_tokens = budget_tokens
         self.max_memory_lines = max_memory_lines
@@ -130,7 +148,12 @@ class MemoryInjector:
         budget = self.budget_tokens
         blocks: list[str] = []
         used = 0
-        memory_block, shown_lines, cut = self._memory_block()
+        if self._recall is not None:
+            memory_block, shown = self._recalled_block(user_message, budget)
+            shown_lines, cut = 0, False
+        else:
+            memory_block, shown_lines, cut = self._memory_block()
+            shown = set()
         if memory_block:
             blocks.append(memory_block)
             used += self._count(memory_block)
@@ -140,7 +163,7 @@ class MemoryInjector:
             k = self._search.config.top_k
             # MEMORY.md hits already in the prompt would waste the budget; ask for extra.
             candidates = self._search.search(user_message, today, k=k * 3)
-            fresh = [h for h in candidates if not _already_shown(h, shown_lines)][:k]
+            fresh = [h for h in candidates if not _already_shown(h, shown_lines, shown)][:k]
             header_cost = self._count(f"\n\n{RELEVANT_HEADER}\n")
             for hit in fresh:
                 cost = self._count(format_hit(hit) + "\n") + (0 if hits else header_cost)
@@ -155,6 +178,17 @@ class MemoryInjector:
         if dropped:
             log.info("memory injection: %d hit(s) dropped for the token budget", len(dropped))
         return Injection(prompt, cut, tuple(hits), tuple(dropped), used, None)
+
+    def _recalled_block(self, user_message: str, budget: int) -> tuple[str, set[str]]:
+        """Tier 2: the memories the store picks for this message, under the budget."""
+        assert self._recall is not None
+        header = f"{MEMORY_HEADER}\n{RECALL_NOTE}"
+        texts = list(
+            self._recall.recall(user_message, budget - self._count(header + "\n"), self._count)
+        )
+        if not texts:
+            return "", set()
+        return "\n".join([header, *(f"- {t}" for t in texts)]), set(texts)
 
     def _memory_block(self) -> tuple[str, int, bool]:
         """(MEMORY.md block, lines of the file shown, whether it was cut)."""
@@ -180,5 +214,10 @@ class MemoryInjector:
         return "\n".join([MEMORY_HEADER, *lines[:shown]]) + note, shown, cut
 
 
-def _already_shown(hit: SearchHit, shown_lines: int) -> bool:
-    return hit.source == MEMORY_FILE_NAME and hit.line_end <= shown_lines
+def _already_shown(hit: SearchHit, shown_lines: int, shown: set[str]) -> bool:
+    if hit.source != MEMORY_FILE_NAME:
+        return False
+    if hit.line_end <= shown_lines:
+        return True
+    texts = [e.text for e in parse_entries(hit.text)]
+    return bool(texts) and all(t in shown for t in texts)

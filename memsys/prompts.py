@@ -6,29 +6,21 @@ which callers turn into a counted, logged no-op (never a partial write).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from enum import StrEnum
 
 from memsys.errors import MalformedOutput
 from memsys.llm.base import Message, Role
 
 __all__ = [
     "DailySummary",
-    "Decision",
     "MalformedOutput",
-    "Operation",
     "PromotedFact",
-    "SimilarMemory",
     "compaction_prompt",
     "daily_summary_prompt",
     "parse_daily_summary",
-    "parse_decision",
     "render_transcript",
-    "update_decision_prompt",
 ]
 
 
@@ -157,125 +149,3 @@ The following is the current content of MEMORY.md:
 
 ## Output
 Return ONLY the compacted MEMORY.md content. No explanation, no commentary. Start with "# Long-term Memory"."""  # noqa: E501
-
-
-# -- unified update decision (seed 004, Tier 1) ---------------------------------------------
-
-
-class Operation(StrEnum):
-    """The four outcomes of the unified pipeline."""
-
-    ADD = "ADD"
-    UPDATE = "UPDATE"
-    DELETE = "DELETE"
-    NOOP = "NOOP"
-
-
-@dataclass(frozen=True)
-class SimilarMemory:
-    """An existing memory shown to the decision model."""
-
-    id: int
-    """Row id the model refers to."""
-    content: str
-    """The memory text."""
-    category: str
-    """Its category."""
-    created_at: datetime
-    """When it was added."""
-    updated_at: datetime
-    """When it last changed."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A parsed ADD / UPDATE / DELETE / NOOP decision."""
-
-    op: Operation
-    """What to do."""
-    id: int | None
-    """Target memory for UPDATE / DELETE."""
-    content: str
-    """New text for ADD / UPDATE."""
-    category: str
-    """Category for ADD / UPDATE."""
-    importance: int
-    """1 (trivia) to 10 (core fact)."""
-
-
-def update_decision_prompt(candidate: str, now: datetime, similar: Sequence[SimilarMemory]) -> str:
-    """One call deciding what a candidate fact does to the existing memories."""
-    rows = (
-        "\n".join(
-            json.dumps(
-                {
-                    "id": m.id,
-                    "content": m.content,
-                    "category": m.category,
-                    "created_at": m.created_at.isoformat(timespec="minutes"),
-                    "updated_at": m.updated_at.isoformat(timespec="minutes"),
-                },
-                ensure_ascii=False,
-            )
-            for m in similar
-        )
-        or "(none)"
-    )
-    return (
-        "You maintain a user's long-term memory. Decide what one candidate fact does to the "
-        "existing memories most similar to it.\n"
-        "- ADD: it is new information.\n"
-        "- UPDATE <id>: it refines or corrects memory <id>; give the merged text.\n"
-        "- DELETE <id>: it contradicts memory <id> and leaves nothing worth keeping.\n"
-        "- NOOP: it is already known, trivial, or transient (model switches, screenshot "
-        "details, today's task).\n"
-        "Prefer the more recent fact when two conflict; the timestamps tell you which is "
-        "newer.\n\n"
-        f"Now: {now.isoformat(timespec='minutes')}\n"
-        f"Candidate: {candidate}\n"
-        f"Existing memories (JSON lines):\n{rows}\n\n"
-        'Reply with one JSON object only: {"op": "ADD|UPDATE|DELETE|NOOP", "id": <int or '
-        'null>, "content": "<text or empty>", "category": "profile|preferences|interests|'
-        'workflow|projects|notes", "importance": <1-10>}'
-    )
-
-
-def parse_decision(reply: str, valid_ids: Sequence[int]) -> Decision:
-    """Parse and validate a decision reply.
-
-    Raises:
-        MalformedOutput: not one JSON object, unknown op, missing/unknown id, empty content.
-    """
-    text = reply.strip()
-    fenced = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", text, re.S)
-    if fenced:
-        text = fenced.group(1)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedOutput("update decision", f"not JSON ({exc.msg})", reply) from None
-    if not isinstance(data, dict):
-        raise MalformedOutput("update decision", "not a JSON object", reply)
-    try:
-        op = Operation(str(data.get("op", "")).upper())
-    except ValueError:
-        raise MalformedOutput("update decision", f"unknown op {data.get('op')!r}", reply) from None
-    raw_id = data.get("id")
-    target = raw_id if isinstance(raw_id, int) and not isinstance(raw_id, bool) else None
-    if op in (Operation.UPDATE, Operation.DELETE) and target not in valid_ids:
-        raise MalformedOutput("update decision", f"{op} needs one of ids {list(valid_ids)}", reply)
-    content = data.get("content") or ""
-    if not isinstance(content, str):
-        raise MalformedOutput("update decision", "content is not a string", reply)
-    if op in (Operation.ADD, Operation.UPDATE) and not content.strip():
-        raise MalformedOutput("update decision", f"{op} without content", reply)
-    importance = data.get("importance", 5)
-    if not isinstance(importance, int) or isinstance(importance, bool):
-        importance = 5
-    return Decision(
-        op,
-        target,
-        content.strip(),
-        str(data.get("category") or "notes").lower(),
-        max(1, min(10, importance)),
-    )

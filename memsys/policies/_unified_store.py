@@ -1,14 +1,28 @@
-"""SQLite store of the unified policy (seed 004 Tiers 1-3): one row per memory."""
+"""SQLite store of the unified policy (seed 004 Tiers 1-3): one row per memory.
+
+``long_term`` holds the text, category, timestamps, importance, last access, access count,
+status and the memory's embedding (float32 BLOB, written when the text is written, so a
+decision embeds only its candidate). ``long_term_fts`` is an FTS5 index of the same texts
+(porter stemming), kept in step by every write: Tier 1's lexical retrieval when there is no
+embedder. Rows are never hard-deleted.
+"""
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 
-__all__ = ["StoreStatus", "StoredMemory", "UnifiedStore"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["StoreStatus", "StoredMemory", "UnifiedStore", "Vector", "lexical_terms"]
+
+Vector = npt.NDArray[np.float32]
 
 
 class StoreStatus(StrEnum):
@@ -32,9 +46,57 @@ CREATE TABLE IF NOT EXISTS long_term (
     importance INTEGER NOT NULL,
     last_accessed TEXT NOT NULL,
     access_count INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL DEFAULT 'active'   -- active | archived | deleted (never hard-deleted)
-)
+    status TEXT NOT NULL DEFAULT 'active',
+    vector BLOB
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS long_term_fts USING fts5(content, tokenize='porter unicode61');
 """
+_COLUMNS = (
+    "id, content, category, created_at, updated_at, importance, last_accessed, access_count, status"
+)
+_WORD = re.compile(r"[a-z0-9]+")
+# Words too common to say two facts are related; everything else may match.
+_STOP = frozenset(
+    (
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "my",
+        "of",
+        "on",
+        "or",
+        "the",
+        "their",
+        "they",
+        "to",
+        "user",
+        "was",
+        "with",
+    )
+)
+
+
+def lexical_terms(text: str) -> list[str]:
+    """Lower-case words of ``text`` worth matching on, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text.lower()):
+        if len(word) > 1 and word not in _STOP:
+            seen.setdefault(word)
+    return list(seen)
 
 
 @dataclass(frozen=True)
@@ -54,7 +116,7 @@ class StoredMemory:
     importance: int
     """1-10."""
     last_accessed: datetime
-    """Last time it was recalled or reinforced."""
+    """Last time it was written, recalled or reinforced."""
     access_count: int
     """Times recalled or reinforced."""
     status: StoreStatus
@@ -67,7 +129,10 @@ class UnifiedStore:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, check_same_thread=False)
-        self._db.execute(_SCHEMA)
+        self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(long_term)")}
+        if "vector" not in columns:  # a store written before vectors were stored
+            self._db.execute("ALTER TABLE long_term ADD COLUMN vector BLOB")
         self._db.commit()
 
     def close(self) -> None:
@@ -82,48 +147,95 @@ class UnifiedStore:
         """Every row, whatever its status."""
         return self._select("1 = 1")
 
-    def add(self, content: str, category: str, importance: int, now: datetime) -> int:
-        """Insert a memory; returns its id."""
+    def add(
+        self, content: str, category: str, importance: int, now: datetime, vector: Vector | None
+    ) -> int:
+        """Insert a memory (with its embedding, when there is one); returns its id."""
         stamp = now.isoformat()
         cursor = self._db.execute(
             "INSERT INTO long_term (content, category, created_at, updated_at, importance,"
-            " last_accessed, access_count) VALUES (?, ?, ?, ?, ?, ?, 0)",
-            (content, category, stamp, stamp, importance, stamp),
+            " last_accessed, access_count, vector) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+            (content, category, stamp, stamp, importance, stamp, _blob(vector)),
+        )
+        memory_id = cursor.lastrowid
+        assert memory_id is not None
+        self._db.execute(
+            "INSERT INTO long_term_fts (rowid, content) VALUES (?, ?)", (memory_id, content)
         )
         self._db.commit()
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return memory_id
 
     def update(
-        self, memory_id: int, content: str, category: str, importance: int, now: datetime
+        self,
+        memory_id: int,
+        content: str,
+        category: str,
+        importance: int,
+        now: datetime,
+        vector: Vector | None,
     ) -> None:
         """Replace a memory's text (a refinement or correction) and reinforce it."""
+        stamp = now.isoformat()
         self._db.execute(
             "UPDATE long_term SET content = ?, category = ?, updated_at = ?, importance = "
-            "MAX(importance, ?), last_accessed = ?, access_count = access_count + 1 WHERE id = ?",
-            (content, category, now.isoformat(), importance, now.isoformat(), memory_id),
+            "MAX(importance, ?), last_accessed = ?, access_count = access_count + 1, vector = ?"
+            " WHERE id = ?",
+            (content, category, stamp, importance, stamp, _blob(vector), memory_id),
+        )
+        self._db.execute("DELETE FROM long_term_fts WHERE rowid = ?", (memory_id,))
+        self._db.execute(
+            "INSERT INTO long_term_fts (rowid, content) VALUES (?, ?)", (memory_id, content)
         )
         self._db.commit()
 
-    def set_status(self, memory_ids: list[int], status: StoreStatus) -> None:
+    def set_status(self, memory_ids: Sequence[int], status: StoreStatus) -> None:
         """Archive or soft-delete memories."""
         self._db.executemany(
             "UPDATE long_term SET status = ? WHERE id = ?", [(status.value, i) for i in memory_ids]
         )
         self._db.commit()
 
-    def reinforce(self, memory_id: int, now: datetime) -> None:
-        """A re-mentioned or recalled memory gets stronger (seed 004 Tier 3)."""
-        self._db.execute(
+    def reinforce(self, memory_ids: Iterable[int], now: datetime) -> None:
+        """Recalled or re-mentioned memories get stronger (seed 004 Tier 3)."""
+        self._db.executemany(
             "UPDATE long_term SET last_accessed = ?, access_count = access_count + 1 WHERE id = ?",
-            (now.isoformat(), memory_id),
+            [(now.isoformat(), i) for i in dict.fromkeys(memory_ids)],
         )
         self._db.commit()
 
+    def vectors(self, memory_ids: Sequence[int]) -> dict[int, Vector | None]:
+        """Stored embeddings by id (None where none is stored)."""
+        marks = ",".join("?" * len(memory_ids))
+        rows = self._db.execute(
+            f"SELECT id, vector FROM long_term WHERE id IN ({marks})", tuple(memory_ids)
+        ).fetchall()
+        return {r[0]: _vector(r[1]) for r in rows}
+
+    def set_vectors(self, vectors: Mapping[int, Vector]) -> None:
+        """Store embeddings made later (rows written while there was no embedder)."""
+        self._db.executemany(
+            "UPDATE long_term SET vector = ? WHERE id = ?",
+            [(_blob(v), i) for i, v in vectors.items()],
+        )
+        self._db.commit()
+
+    def lexical(self, text: str, limit: int) -> list[int]:
+        """Active memory ids sharing a word (stemmed) with ``text``, best BM25 first."""
+        terms = lexical_terms(text)
+        if not terms:
+            return []
+        query = " OR ".join(f'"{t}"' for t in terms)
+        rows = self._db.execute(
+            "SELECT f.rowid FROM long_term_fts f JOIN long_term m ON m.id = f.rowid"
+            " WHERE long_term_fts MATCH ? AND m.status = ? ORDER BY bm25(long_term_fts)"
+            " LIMIT ?",
+            (query, StoreStatus.ACTIVE.value, limit),
+        ).fetchall()
+        return [r[0] for r in rows]
+
     def _select(self, where: str) -> list[StoredMemory]:
         rows = self._db.execute(
-            "SELECT id, content, category, created_at, updated_at, importance, last_accessed,"
-            f" access_count, status FROM long_term WHERE {where} ORDER BY id"
+            f"SELECT {_COLUMNS} FROM long_term WHERE {where} ORDER BY id"
         ).fetchall()
         return [
             StoredMemory(
@@ -139,3 +251,11 @@ class UnifiedStore:
             )
             for r in rows
         ]
+
+
+def _blob(vector: Vector | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _vector(blob: bytes | None) -> Vector | None:
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32)

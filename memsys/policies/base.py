@@ -10,6 +10,7 @@ import numpy as np
 
 from memsys.errors import UnknownNameError
 from memsys.events import Emit, MemoryEvent
+from memsys.injector import MemoryRecall
 from memsys.llm.base import LLMClient
 from memsys.manager import MemoryManager
 from memsys.prompts import PromotedFact
@@ -77,6 +78,15 @@ class WritePolicy(ABC):
 
     def on_manual_edit(self) -> None:
         """Hook run after the user edited MEMORY.md by hand; nothing for the file policies."""
+        return
+
+    def recall_source(self) -> MemoryRecall | None:
+        """What the injector asks for long-term memory instead of MEMORY.md's first 200
+        lines (seed 004 Tier 2), or None: the file policies inject MEMORY.md (FEAT-013)."""
+        return None
+
+    def recalled(self, texts: Sequence[str]) -> None:
+        """The assistant's search returned ``texts``; the file policies keep no score."""
         return
 
     def close(self) -> None:

@@ -1,34 +1,51 @@
 """The ``unified`` policy (seed 004): every candidate fact -> top-k similar memories -> one
 model call -> ADD / UPDATE id / DELETE id / NOOP.
 
-Memories live in SQLite with importance, last access and access count; retrieval score =
-recency + importance + relevance (Generative Agents, each in [0, 1], equal weights); cold,
-unimportant memories are archived on day change, never deleted. After every change the
-active memories are rendered to a sectioned MEMORY.md, so every policy is scored on the same
-kind of file.
+Memories live in SQLite (:mod:`._unified_store`) with their embedding, importance, last
+access and access count. The pipeline:
+
+1. **Retrieve** the memories related to the candidate, best retrieval score first
+   (:mod:`._unified_retrieval`: stored vectors, or FTS5 without an embedder), at most TOP_K.
+2. **Decide** with one call (:mod:`memsys.decisions`): the conflict classification and the
+   operation, repaired so nothing is lost; a reply that cannot be read is a counted no-op
+   that changes nothing (and save_memory says so).
+3. **Apply**: ADD stores the fact; UPDATE rewrites the named memory (keeping a "User
+   requested:" prefix); DELETE soft-deletes it; NOOP reinforces the memory it names, and
+   nothing when it names none (a transient fact).
+
+Recall reinforces too: the memories injected into a prompt as relevant to the message
+(Tier 2 injection, :meth:`UnifiedPolicy.recall`) and the MEMORY.md entries the assistant's
+search returns. On day change, memories that faded are archived (never deleted). After
+every change the active memories are rendered to a sectioned MEMORY.md, so every policy is
+scored on the same kind of file.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
-import numpy as np
-
-from memsys.errors import MemEvalError
-from memsys.llm.base import ChatRequest, LLMError, Message, Purpose, Role
-from memsys.policies._unified_store import StoredMemory, StoreStatus, UnifiedStore
-from memsys.policies.base import PolicyContext, WritePolicy, register_policy
-from memsys.prompts import (
-    MalformedOutput,
+from memsys.decisions import (
+    Decision,
     Operation,
-    PromotedFact,
     SimilarMemory,
     parse_decision,
     update_decision_prompt,
 )
+from memsys.errors import MalformedOutput, MemoryFileError
+from memsys.llm.base import ChatRequest, LLMError, Message, Purpose, Role
+from memsys.policies._unified_retrieval import (
+    MANUAL_IMPORTANCE,
+    USER_REQUESTED_PREFIX,
+    Retriever,
+    archivable,
+    retrieval_score,
+    rule_importance,
+)
+from memsys.policies._unified_store import StoredMemory, StoreStatus, UnifiedStore
+from memsys.policies.base import PolicyContext, WritePolicy, register_policy
+from memsys.prompts import PromotedFact
 from memsys.sections import (
     append_to_section,
     build_structured_memory,
@@ -39,35 +56,24 @@ from memsys.sections import section_for_category as section_of
 from memsys.tools import ReadMemoryTool, Tool, ToolDefinition, ToolErrorCode, ToolResult
 from memsys.tools.memory_tools import definition_from_variant, string_arg, validate_content
 
-__all__ = ["UnifiedPolicy", "retrieval_score"]
+__all__ = ["INJECT_K", "TOP_K", "PipelineResult", "UnifiedPolicy", "retrieval_score"]
 
 TOP_K = 5
-MIN_RELEVANCE = 0.25
-RECENCY_HALF_LIFE_DAYS = 14.0
-ARCHIVE_AFTER_DAYS = 14
-ARCHIVE_MAX_IMPORTANCE = 3
-ARCHIVE_MAX_ACCESSES = 1
-MANUAL_IMPORTANCE = 8
-
-_WORD = re.compile(r"[a-z0-9]+")
+"""Memories shown to one decision."""
+INJECT_K = 10
+"""Memories injected into a prompt at most (Tier 2), within the token budget."""
+DECISION_MAX_TOKENS = 200
+STORE_FILE_NAME = "unified_memory.sqlite3"
 
 
-def retrieval_score(
-    relevance: float, importance: int, last_accessed: datetime, now: datetime
-) -> float:
-    """score = recency + importance + relevance, each in [0, 1].
+@dataclass(frozen=True)
+class PipelineResult:
+    """What one candidate did: a decision, or the reason there was none."""
 
-    recency = 0.5 ** (days since last access / RECENCY_HALF_LIFE_DAYS);
-    importance = importance / 10; relevance = cosine similarity (or word Jaccard).
-    """
-    days = max(0.0, (now - last_accessed).total_seconds() / 86_400)
-    recency = math.pow(0.5, days / RECENCY_HALF_LIFE_DAYS)
-    return recency + importance / 10 + relevance
-
-
-def _jaccard(a: str, b: str) -> float:
-    wa, wb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
-    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+    decision: Decision | None
+    """The applied decision; None when the reply was unreadable or the call failed."""
+    problem: str | None = None
+    """Why there was no decision."""
 
 
 @register_policy
@@ -79,7 +85,8 @@ class UnifiedPolicy(WritePolicy):
 
     def __init__(self, ctx: PolicyContext) -> None:
         super().__init__(ctx)
-        self.store = UnifiedStore(ctx.manager.storage.memory_dir / "unified_memory.sqlite3")
+        self.store = UnifiedStore(ctx.manager.storage.memory_dir / STORE_FILE_NAME)
+        self.retriever = Retriever(self.store, ctx.embed)
 
     def close(self) -> None:
         """Close the SQLite store."""
@@ -97,92 +104,117 @@ class UnifiedPolicy(WritePolicy):
     # -- the pipeline ------------------------------------------------------------------------
 
     def similar(self, candidate: str, now: datetime) -> list[StoredMemory]:
-        """Top-k active memories by retrieval score, among those relevant at all."""
-        rows = self.store.active()
-        if not rows:
-            return []
-        relevance = self._relevance(candidate, [r.content for r in rows])
-        scored = [
-            (retrieval_score(rel, r.importance, r.last_accessed, now), r)
-            for rel, r in zip(relevance, rows, strict=True)
-            if rel >= MIN_RELEVANCE
-        ]
-        scored.sort(key=lambda pair: pair[0], reverse=True)
-        return [r for _, r in scored[:TOP_K]]
+        """The TOP_K related memories, best retrieval score first."""
+        return [s.memory for s in self.retriever.rank(candidate, now) if s.related][:TOP_K]
 
-    def _relevance(self, candidate: str, texts: list[str]) -> list[float]:
-        if self.ctx.embed is None:
-            return [_jaccard(candidate, t) for t in texts]
-        vectors = self.ctx.embed([candidate, *texts])
-        return [float(x) for x in np.asarray(vectors[1:] @ vectors[0])]
-
-    def process(self, candidate: str, category: str) -> Operation:
-        """Run one candidate through retrieve -> decide -> apply; returns what happened."""
+    def process(self, candidate: str, category: str) -> PipelineResult:
+        """Run one candidate through retrieve -> decide -> apply."""
         now = self.ctx.manager.clock.now()
-        similar = self.similar(candidate, now)
-        prompt = update_decision_prompt(
-            candidate,
-            now,
-            [
-                SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
-                for m in similar
-            ],
-        )
+        shown = [
+            SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
+            for m in self.similar(candidate, now)
+        ]
         request = ChatRequest(
-            (Message(Role.USER, prompt),), purpose=Purpose.UPDATE_DECISION, max_tokens=300
+            (Message(Role.USER, update_decision_prompt(candidate, now, shown)),),
+            purpose=Purpose.UPDATE_DECISION,
+            max_tokens=DECISION_MAX_TOKENS,
         )
         try:
-            reply = self.ctx.client.complete(request).text
-            decision = parse_decision(reply, [m.id for m in similar])
+            decision = parse_decision(self.ctx.client.complete(request).text, candidate, shown)
         except MalformedOutput as exc:
             # seed 004: malformed output is a safe no-op, and it is counted.
-            self.count("malformed_decisions")
-            self.report("decision", candidate=candidate, op="NOOP", malformed=exc.problem)
-            return Operation.NOOP
+            return self._no_decision("malformed_decisions", candidate, shown, exc.problem)
         except LLMError as exc:
-            self.count("decision_failed")
-            self.report("decision", candidate=candidate, op="NOOP", error=str(exc))
-            return Operation.NOOP
-        self._apply(
-            decision.op,
-            decision.id,
-            decision.content,
-            decision.category or category,
-            decision.importance,
-            similar,
-            now,
-        )
+            return self._no_decision("decision_failed", candidate, shown, str(exc))
+        self._apply(decision, category, now)
         self.count(f"op_{decision.op.value.lower()}")
+        if decision.repair:
+            self.count("repaired_decisions")
         self.report(
             "decision",
             candidate=candidate,
             op=decision.op.value,
             id=decision.id,
             content=decision.content,
-            similar=[m.id for m in similar],
+            relation=decision.relation.value if decision.relation else None,
+            repair=decision.repair,
+            similar=[m.id for m in shown],
         )
-        return decision.op
+        return PipelineResult(decision)
 
-    def _apply(
-        self,
-        op: Operation,
-        target: int | None,
-        content: str,
-        category: str,
-        importance: int,
-        similar: list[StoredMemory],
-        now: datetime,
-    ) -> None:
-        if op is Operation.ADD:
-            self.store.add(content, category, importance, now)
-        elif op is Operation.UPDATE and target is not None:
-            self.store.update(target, content, category, importance, now)
-        elif op is Operation.DELETE and target is not None:
+    def _no_decision(
+        self, counter: str, candidate: str, shown: Sequence[SimilarMemory], problem: str
+    ) -> PipelineResult:
+        self.count(counter)
+        why = {"malformed" if counter == "malformed_decisions" else "error": problem}
+        self.report("decision", candidate=candidate, op=None, similar=[m.id for m in shown], **why)
+        return PipelineResult(None, problem)
+
+    def _apply(self, decision: Decision, category: str, now: datetime) -> None:
+        target = decision.id
+        if decision.op is Operation.NOOP:
+            if target is not None:  # a repeat strengthens what it repeats; transient: nothing
+                self.store.reinforce([target], now)
+            return
+        if decision.op is Operation.DELETE:
+            assert target is not None
             self.store.set_status([target], StoreStatus.DELETED)
-        elif op is Operation.NOOP and similar:
-            self.store.reinforce(similar[0].id, now)
-        if op is not Operation.NOOP:
-            self.render()
+        elif decision.op is Operation.ADD:
+            kind = decision.category or category
+            self.store.add(
+                decision.content,
+                kind,
+                decision.importance or rule_importance(decision.content, kind),
+                now,
+                self.retriever.vector(decision.content),
+            )
+        else:
+            assert target is not None
+            self._update(self._row(target), decision, now)
+        self.render()
+
+    def _update(self, old: StoredMemory, decision: Decision, now: datetime) -> None:
+        text = decision.content
+        if old.content.startswith(USER_REQUESTED_PREFIX) and not text.startswith(
+            USER_REQUESTED_PREFIX
+        ):
+            text = f"{USER_REQUESTED_PREFIX} {text}"  # FEAT-049: explicit requests stay marked
+        kind = decision.category or old.category
+        importance = decision.importance or rule_importance(text, kind)
+        self.store.update(old.id, text, kind, importance, now, self.retriever.vector(text))
+
+    def _row(self, memory_id: int) -> StoredMemory:
+        return next(m for m in self.store.active() if m.id == memory_id)
+
+    # -- recall (Tier 2 injection, search) ---------------------------------------------------
+
+    def recall_source(self) -> UnifiedPolicy:
+        """Tier 2: the injector asks :meth:`recall` instead of reading MEMORY.md whole."""
+        return self
+
+    def recall(
+        self, query: str, budget_tokens: int, count_tokens: Callable[[str], int]
+    ) -> tuple[str, ...]:
+        """Memories to inject for ``query``: best retrieval score first, at most INJECT_K,
+        within ``budget_tokens``. Those related to the query count as recalled."""
+        now = self.ctx.manager.clock.now()
+        chosen, used = [], 0
+        for scored in self.retriever.rank(query, now)[:INJECT_K]:
+            cost = count_tokens(f"- {scored.memory.content}\n")
+            if used + cost > budget_tokens:
+                break
+            chosen.append(scored)
+            used += cost
+        self.store.reinforce([s.memory.id for s in chosen if s.related], now)
+        return tuple(s.memory.content for s in chosen)
+
+    def recalled(self, texts: Sequence[str]) -> None:
+        """The assistant's search returned these passages: reinforce the memories in them."""
+        found = {e.text for text in texts for e in parse_entries(text)}
+        ids = [m.id for m in self.store.active() if m.content in found]
+        if ids:
+            self.store.reinforce(ids, self.ctx.manager.clock.now())
+            self.count("recalled", len(ids))
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -194,15 +226,9 @@ class UnifiedPolicy(WritePolicy):
         self.ctx.manager.write_long_term_memory(text)
 
     def on_day_change(self) -> None:
-        """Tier 3: archive cold, unimportant, rarely recalled memories."""
+        """Tier 3: archive the memories that faded (see :mod:`._unified_retrieval`)."""
         now = self.ctx.manager.clock.now()
-        cold = [
-            m.id
-            for m in self.store.active()
-            if m.importance <= ARCHIVE_MAX_IMPORTANCE
-            and m.access_count <= ARCHIVE_MAX_ACCESSES
-            and (now - m.last_accessed).days >= ARCHIVE_AFTER_DAYS
-        ]
+        cold = [m.id for m in self.store.active() if archivable(m, now)]
         if cold:
             self.store.set_status(cold, StoreStatus.ARCHIVED)
             self.count("archived", len(cold))
@@ -210,8 +236,9 @@ class UnifiedPolicy(WritePolicy):
             self.render()
 
     def on_manual_edit(self) -> None:
-        """The file is the user's word: sync the store to it (added lines become important
-        memories, removed ones are soft-deleted), then re-render."""
+        """The file is the user's word: sync the store to it (added lines become memories of
+        importance MANUAL_IMPORTANCE, or 9 for "User requested:"; removed ones are
+        soft-deleted), then re-render."""
         now = self.ctx.manager.clock.now()
         entries = {
             e.text: e.section or "Notes"
@@ -222,7 +249,9 @@ class UnifiedPolicy(WritePolicy):
         self.store.set_status(removed, StoreStatus.DELETED)
         for text, section in entries.items():
             if text not in active:
-                self.store.add(text, category_for_section(section), MANUAL_IMPORTANCE, now)
+                importance = 9 if text.startswith(USER_REQUESTED_PREFIX) else MANUAL_IMPORTANCE
+                kind = category_for_section(section)
+                self.store.add(text, kind, importance, now, self.retriever.vector(text))
         self.count("manual_sync")
         self.render()
 
@@ -230,6 +259,14 @@ class UnifiedPolicy(WritePolicy):
         """Row counts by status."""
         rows = self.store.all()
         return {s.value: sum(1 for r in rows if r.status is s) for s in StoreStatus}
+
+
+_DONE = {
+    Operation.ADD: "Memory saved (ADD).",
+    Operation.UPDATE: "Memory updated: memory {id} was changed (UPDATE).",
+    Operation.DELETE: "Memory {id} was removed as no longer true (DELETE).",
+    Operation.NOOP: "Nothing saved: this is already known or not worth keeping (NOOP).",
+}
 
 
 class _PipelineSaveTool:
@@ -247,12 +284,18 @@ class _PipelineSaveTool:
         return self._definition
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
-        """Validate like save_memory, then let the pipeline decide."""
+        """Validate like save_memory, then let the pipeline decide; say what it did."""
         content = validate_content(arguments)
         if isinstance(content, ToolResult):
             return content
         try:
-            op = self._policy.process(content, string_arg(arguments, "category") or "notes")
-        except (OSError, MemEvalError) as exc:
+            result = self._policy.process(content, string_arg(arguments, "category") or "notes")
+        except (OSError, MemoryFileError) as exc:
             return ToolResult.error(ToolErrorCode.SAVE_FAILED, f"Failed to save memory: {exc}")
-        return ToolResult.success(f"Memory pipeline decision: {op.value}.")
+        if result.decision is None:
+            return ToolResult.error(
+                ToolErrorCode.SAVE_FAILED,
+                f"Memory not saved: the memory pipeline reached no decision ({result.problem}). "
+                "Nothing was changed.",
+            )
+        return ToolResult.success(_DONE[result.decision.op].format(id=result.decision.id))

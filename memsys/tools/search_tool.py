@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
 from memsys.errors import MemEvalError
@@ -23,11 +23,20 @@ class SearchMemoryTool:
         search: The searcher of the memory directory.
         variant: Tool-description variant (the ``search_memory`` entry).
         today: Gives the current day for time decay (the scenario's day in evals).
+        on_hits: Told the texts of the passages returned (the unified policy reinforces
+            the memories it finds in them: seed 004's reinforce on recall).
     """
 
-    def __init__(self, search: MemorySearch, variant: Variant, today: Callable[[], date]) -> None:
+    def __init__(
+        self,
+        search: MemorySearch,
+        variant: Variant,
+        today: Callable[[], date],
+        on_hits: Callable[[Sequence[str]], None] | None = None,
+    ) -> None:
         self._search = search
         self._today = today
+        self._on_hits = on_hits
         self._definition = definition_from_variant(variant, "search_memory")
 
     @property
@@ -56,6 +65,8 @@ class SearchMemoryTool:
             return ToolResult.error(ToolErrorCode.SEARCH_FAILED, f"Failed to search memory: {exc}")
         if not hits:
             return ToolResult.success(f"No memories found for {query!r}.")
+        if self._on_hits is not None:
+            self._on_hits([h.text for h in hits if h.date is None])  # MEMORY.md passages
         lines = [f"Found {len(hits)} result(s) for {query!r}:"]
         for rank, hit in enumerate(hits, start=1):
             when = f", {hit.date.isoformat()}" if hit.date else ""

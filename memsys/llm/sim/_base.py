@@ -7,8 +7,8 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
+from memsys.decisions import DecisionPrompt, read_decision_prompt
 from memsys.injector import MEMORY_HEADER, RELEVANT_HEADER
 from memsys.llm.base import (
     ChatRequest,
@@ -20,7 +20,6 @@ from memsys.llm.base import (
     ToolCall,
     Usage,
 )
-from memsys.prompts import SimilarMemory
 from memsys.sections import STANDARD_SECTIONS, parse_entries
 
 __all__ = [
@@ -81,37 +80,13 @@ def transcript_users(prompt: str) -> list[str]:
     return [line[len("[user] ") :] for line in block.splitlines() if line.startswith("[user] ")]
 
 
-@dataclass(frozen=True)
-class DecisionInput:
-    """The candidate and similar memories of an update-decision prompt."""
-
-    candidate: str
-    """The candidate fact."""
-    similar: tuple[SimilarMemory, ...]
-    """Existing memories shown."""
+DecisionInput = DecisionPrompt
+"""The candidate and the memories of an update-decision prompt."""
 
 
 def decision_input(prompt: str) -> DecisionInput:
-    """Parse our own update-decision prompt back."""
-    candidate = re.search(r"^Candidate: (.*)$", prompt, re.M)
-    rows = []
-    for line in prompt.splitlines():
-        if line.startswith('{"id"'):
-            data = json.loads(line)
-            rows.append(
-                SimilarMemory(
-                    data["id"],
-                    data["content"],
-                    data["category"],
-                    _dt(data["created_at"]),
-                    _dt(data["updated_at"]),
-                )
-            )
-    return DecisionInput(candidate.group(1) if candidate else "", tuple(rows))
-
-
-def _dt(text: str) -> datetime:
-    return datetime.fromisoformat(text)
+    """Read our own update-decision prompt back."""
+    return read_decision_prompt(prompt)
 
 
 HandlerResult = tuple[str, Sequence[tuple[str, dict[str, object]]]]

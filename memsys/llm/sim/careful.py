@@ -129,7 +129,7 @@ class CarefulSim(SimModel):
             "category": category_of(candidate),
             "importance": 5,
         }
-        best = max(data.similar, key=lambda m: jaccard(candidate, m.content), default=None)
+        best = max(data.memories, key=lambda m: jaccard(candidate, m.content), default=None)
         overlap = jaccard(candidate, best.content) if best else 0.0
         if _TRANSIENT.search(candidate) or classify(candidate) is Kind.MODEL_SWITCH:
             op = {"op": "NOOP", "id": None, "content": "", "importance": 1}

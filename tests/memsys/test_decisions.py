@@ -1,0 +1,171 @@
+"""The unified pipeline's decision: prompt, parser, and the repairs that lose nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memsys.decisions import (
+    Decision,
+    Operation,
+    Relation,
+    ShownMemory,
+    SimilarMemory,
+    parse_decision,
+    read_decision_prompt,
+    update_decision_prompt,
+)
+from memsys.errors import MalformedOutput
+
+NOW = datetime(2026, 3, 16, 9, 0)
+DARK = SimilarMemory(
+    3, "Prefers dark mode in all apps", "preferences", datetime(2026, 3, 2), datetime(2026, 3, 4)
+)
+TEA = SimilarMemory(8, "Drinks tea", "notes", datetime(2026, 1, 2), datetime(2026, 1, 2))
+SHOWN = [DARK, TEA]
+LIGHT = "Prefers light mode in all apps"
+
+
+def parse(reply: str, candidate: str = LIGHT) -> Decision:
+    return parse_decision(reply, candidate, SHOWN)
+
+
+def test_prompt_shows_ids_dates_and_the_fact_after_the_fixed_instructions() -> None:
+    """seed 004 problem 8: the decision prompt carries timestamps; ids as [n]."""
+    prompt = update_decision_prompt(LIGHT, NOW, SHOWN)
+    case = prompt.rpartition("Now decide.")[2]
+    assert case.endswith(
+        "Today: 2026-03-16\nMemories:\n[3] (saved 2026-03-04) Prefers dark mode in all apps\n"
+        "[8] (saved 2026-01-02) Drinks tea\nNew fact: Prefers light mode in all apps\n"
+    )
+    for relation in Relation:  # seed 004: the conflict classification is in the prompt
+        assert f"- {relation.value}:" in prompt
+    assert prompt.startswith(update_decision_prompt("other", NOW, [])[:2000])  # fixed prefix
+
+
+def test_prompt_without_memories_says_none_and_reads_back() -> None:
+    prompt = update_decision_prompt("Likes  chess\nand go", NOW, [])
+    assert "Memories:\n(none)\nNew fact: Likes chess and go\n" in prompt
+    assert read_decision_prompt(prompt).candidate == "Likes chess and go"
+    assert read_decision_prompt(prompt).memories == ()
+    back = read_decision_prompt(update_decision_prompt(LIGHT, NOW, SHOWN))
+    assert back.memories == (ShownMemory(3, DARK.content), ShownMemory(8, "Drinks tea"))
+
+
+# -- every decision type -------------------------------------------------------------------
+
+
+def test_add() -> None:
+    d = parse('{"relation": "compatible", "op": "ADD", "id": null, "content": "Likes chess"}')
+    assert (d.op, d.id, d.content, d.relation, d.repair) == (
+        Operation.ADD,
+        None,
+        "Likes chess",
+        Relation.COMPATIBLE,
+        None,
+    )
+
+
+def test_add_without_text_adds_the_candidate() -> None:
+    d = parse('{"op": "ADD", "id": null, "content": ""}')
+    assert (d.op, d.content) == (Operation.ADD, LIGHT)
+
+
+def test_update() -> None:
+    d = parse(f'{{"relation": "contradictory", "op": "UPDATE", "id": 3, "content": "{LIGHT}"}}')
+    assert (d.op, d.id, d.content, d.relation) == (
+        Operation.UPDATE,
+        3,
+        LIGHT,
+        Relation.CONTRADICTORY,
+    )
+
+
+def test_delete() -> None:
+    d = parse('{"relation": "contradictory", "op": "DELETE", "id": 8, "content": "x"}', "Quit tea")
+    assert (d.op, d.id, d.content) == (Operation.DELETE, 8, "")
+
+
+def test_noop_names_the_memory_it_repeats() -> None:
+    d = parse('{"relation": "same", "op": "NOOP", "id": 3, "content": ""}')
+    assert (d.op, d.id, d.relation) == (Operation.NOOP, 3, Relation.SAME)
+
+
+def test_transient_noop_names_no_memory() -> None:
+    d = parse('{"relation": "transient", "op": "NOOP", "id": null, "content": ""}')
+    assert (d.op, d.id, d.relation) == (Operation.NOOP, None, Relation.TRANSIENT)
+
+
+# -- repairs: a decision never drops the new fact ------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["UPDATE", "DELETE"])
+def test_a_change_to_an_id_not_shown_keeps_the_fact_as_an_add(op: str) -> None:
+    """Issue 15: the real model said ``UPDATE id 1`` with nothing shown; the fact was lost."""
+    d = parse_decision(f'{{"op": "{op}", "id": 1, "content": "merged"}}', "Likes chess", [])
+    assert (d.op, d.id, d.content) == (Operation.ADD, None, "Likes chess")
+    assert d.repair == f"{op} named id 1, which was not shown: the fact is added"
+
+
+def test_an_update_repeating_its_target_is_a_noop_on_it() -> None:
+    d = parse('{"op": "UPDATE", "id": 3, "content": "prefers dark mode  in all apps."}')
+    assert (d.op, d.id, d.content) == (Operation.NOOP, 3, "")
+    assert d.repair == "UPDATE repeats its target: NOOP"
+
+
+def test_a_noop_naming_an_unknown_id_reinforces_nothing() -> None:
+    d = parse('{"op": "NOOP", "id": 42}')
+    assert (d.op, d.id) == (Operation.NOOP, None)
+    assert d.repair == "NOOP named id 42, which was not shown"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '```json\n{\n  "op": "update",\n  "id": "3",\n  "content": "Prefers light mode"\n}\n```',
+        'Here is my decision: {"op": "UPDATE", "id": 3, "content": "Prefers light mode"} Done.',
+    ],
+)
+def test_fences_prose_lower_case_and_string_ids_are_read(reply: str) -> None:
+    d = parse(reply)
+    assert (d.op, d.id, d.content) == (Operation.UPDATE, 3, "Prefers light mode")
+
+
+def test_an_unknown_relation_is_dropped_not_fatal() -> None:
+    d = parse('{"relation": "kinda related", "op": "ADD", "content": "x"}')
+    assert (d.op, d.relation) == (Operation.ADD, None)
+
+
+def test_importance_and_category_are_read_when_given() -> None:
+    d = parse('{"op": "ADD", "content": "x", "category": "profile", "importance": 42}')
+    assert (d.category, d.importance) == ("profile", 10)
+    assert parse('{"op": "ADD", "content": "x", "importance": "high"}').importance is None
+
+
+# -- every malformed reply -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        ("", "no JSON object"),
+        ("I would update memory 3.", "no JSON object"),
+        ('{"op": "UPDATE", "id": 3, "content": "Prefers li', "not JSON"),
+        ("[1, 2]", "no JSON object"),
+        ('{"id": 3}', "no op"),
+        ('{"op": null, "id": 3}', "no op"),
+        ('{"op": "REPLACE", "id": 3}', "unknown op 'REPLACE'"),
+        ('{"op": "UPDATE", "id": "three", "content": "x"}', "id 'three' is not an integer"),
+        ('{"op": "DELETE", "id": 3.5}', "id 3.5 is not an integer"),
+        ('{"op": "DELETE", "id": true}', "id True is not an integer"),
+        ('{"op": "ADD", "content": ["a", "b"]}', "content is not a string"),
+        ('{"op": "UPDATE", "id": 3, "content": "  "}', "UPDATE without content"),
+        ('"ADD"', "no JSON object"),
+    ],
+)
+def test_every_malformed_reply_raises_with_its_problem(reply: str, problem: str) -> None:
+    with pytest.raises(MalformedOutput) as caught:
+        parse(reply)
+    assert caught.value.problem.startswith(problem)
+    assert caught.value.role == "update decision"
