@@ -68,6 +68,11 @@ class Coverage(StrEnum):
     BAD_COMPACTION_DROPS_USER_REQUESTED = "bad_compaction_drops_user_requested"
     RESTORE_AFTER_BAD_COMPACTION = "restore_after_bad_compaction"
     AUTO_COMPACTION_THRESHOLD = "auto_compaction_threshold"
+    # Field failures of real models (issue 11): what the new scorers look for.
+    MODEL_NAMES_IN_CONVERSATION = "model_names_in_conversation"
+    SECTION_PLACEMENT = "section_placement"
+    DAILY_LOG_HIGHLIGHTS = "daily_log_highlights"
+    TOOL_ERRORS = "tool_errors"
     # FEAT-013 / FEAT-023 edge cases.
     THOUSAND_MESSAGE_DAY = "thousand_message_day"
     RAPID_SESSION_SWITCHES = "rapid_session_switches"

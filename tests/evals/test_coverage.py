@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evals._coverage import SHAPE_CHECKS, Coverage
+from evals._coverage import MIN_SCENARIOS, SHAPE_CHECKS, Cost, Coverage
 from evals.scenario import Scenario, load_scenario
 
 SCENARIOS = sorted(Path("scenarios").glob("*.yaml"))
@@ -48,3 +48,23 @@ def test_shape_checks_reject_a_scenario_without_the_shape(tmp_path: Path) -> Non
     scenario = load_scenario(path)
     for item in (Coverage.MODEL_SWITCHES_WEEK, Coverage.LONG_HORIZON, Coverage.BACKUPS_PAST_FIVE):
         assert not SHAPE_CHECKS[item][1](scenario)
+
+
+def test_every_coverage_item_is_named_by_enough_scenarios() -> None:
+    named: dict[Coverage, int] = dict.fromkeys(Coverage, 0)
+    for path in SCENARIOS:
+        for item in set(_load(path).covers):
+            named[item] += 1
+    missing = {
+        item.value: f"{count} of {MIN_SCENARIOS.get(item, 1)}"
+        for item, count in named.items()
+        if count < MIN_SCENARIOS.get(item, 1)
+    }
+    assert not missing, f"coverage items without enough scenarios: {missing}"
+
+
+def test_at_least_24_scenarios_most_of_them_light() -> None:
+    scenarios = [_load(p) for p in SCENARIOS]
+    assert len(scenarios) >= 24
+    heavy = [s.name for s in scenarios if s.cost is Cost.HEAVY]
+    assert len(heavy) <= len(scenarios) // 4, heavy
