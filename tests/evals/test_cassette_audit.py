@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from vcr.serializers import yamlserializer
 
 from evals.cassette_audit import (
@@ -18,7 +17,6 @@ from evals.cassette_audit import (
     recorded_cells,
 )
 from evals.cassettes import CassetteKey, CassetteLabel, write_label
-from evals.record_local import DEMO_KEY
 from memsys.errors import MemEvalError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,19 +61,6 @@ def write_cassette(
         }
         path.with_name(path.name + ".meta.json").write_text(json.dumps(label))
     return path
-
-
-def test_committed_cassette_is_clean_and_described() -> None:
-    root = REPO / "cassettes"
-    [path] = find_cassettes(root)
-    assert path == DEMO_KEY.path(root)
-    assert check_cassette(path) == []
-    info = describe(path, root)
-    assert info.key == DEMO_KEY
-    assert info.kind == "real"
-    assert info.label is not None and info.label.recorded_on == "2026-11-21"
-    assert info.interactions == len(yaml.safe_load(path.read_text())["interactions"]) == 6
-    assert info.size == path.stat().st_size
 
 
 def test_bearer_header_is_reported_with_file_and_interaction(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,7 +22,6 @@ from evals.cassettes import (
     step,
     use_cassette,
 )
-from evals.record_local import DEMO_KEY, run_conversation
 from memsys.errors import MemEvalError
 from memsys.llm import (
     OPENAI_COMPATIBLE,
@@ -274,31 +272,3 @@ def test_no_secret_reaches_a_cassette(
     assert SECRET not in text
     assert "127.0.0.1" in text and "q=ok" in text
     assert "<MEMEVAL_API_KEY>" in text  # the echoed key was replaced, not dropped silently
-
-
-def test_local_model_cassette_replays_without_network(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = DEMO_KEY.path(REPO / "cassettes")
-    label = read_label(path)
-    assert label is not None and label.kind is ModelKind.REAL
-    assert label.model == "openai-compatible/gemma-3-270m"
-
-    def no_network(*args: object, **kwargs: object) -> None:
-        raise AssertionError("replay tried to open a network connection")
-
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    client = OpenAIChatClient("gemma-3-270m", OPENAI_COMPATIBLE, base_url=label.base_url)
-    with use_cassette(path):
-        results = run_conversation(client, tmp_path / "memory")
-
-    recorded = [
-        parse_response(json.loads(i["response"]["body"]["string"]))
-        for i in yaml.safe_load(path.read_text())["interactions"]
-    ]
-    replayed = [m for r in results for m in r.messages if m.role is Role.ASSISTANT]
-    assert [(m.content, m.tool_calls) for m in replayed] == [
-        (r.text, r.tool_calls) for r in recorded
-    ]
-    assert len(results) == 3
-    assert any(r.tool_executions for r in results), "the recording should hold tool calls"
