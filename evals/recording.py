@@ -112,18 +112,20 @@ def plan(
             for r in range(1, n + 1):
                 key = CassetteKey(scenario.name, model, policy, variant, r)
                 cells.append(PlannedCell(key, path, temperature, r))
-    return sorted(cells, key=lambda c: _priority(c, pairs))
+    order = {path: i for i, (path, _) in enumerate(scenarios)}
+    return sorted(cells, key=lambda c: _priority(c, pairs, order[c.scenario_file]))
 
 
-def _priority(cell: PlannedCell, pairs: list[tuple[str, str]]) -> tuple[int, int, int]:
-    """Recording order, so that a partial run is as useful as it can be: the first two
-    (policy, variant) pairs for every scenario (what a variant comparison pairs), then the
-    further samples of repeated cells, then the remaining pairs."""
+def _priority(cell: PlannedCell, pairs: list[tuple[str, str]], scenario: int) -> tuple[int, ...]:
+    """Recording order, so that a partial run is as useful as it can be: the sampled
+    scenarios' first samples, then their further samples (the repeats' intervals), then
+    per scenario the guardrail variants side by side (what a variant comparison pairs),
+    then the remaining pairs."""
     index = pairs.index((cell.key.policy, cell.key.variant))
     repeat = cell.key.repeat or 1
-    if repeat > 1:
-        return (1, index, repeat)
-    return (0 if index < 2 else 2, index, 0)
+    if cell.key.repeat is not None:
+        return (0, scenario, index) if repeat == 1 else (1, repeat, scenario, index)
+    return (2, scenario, index) if cell.key.policy == "guardrails" else (3, scenario, index)
 
 
 def _suite_repeats(scenario: str, policy: str, variant: str) -> int:
