@@ -104,6 +104,15 @@ def test_repeats_record_distinct_seeds(
     root = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails/v023-vague")
     labels = [read_label(root / f"repeat-{r}.yaml") for r in (1, 2)]
     assert [(lb.temperature, lb.seed) for lb in labels if lb] == [(0.5, 1), (0.5, 2)]
+    # --repeat 2 replays both samples offline, each with the sampling its label names.
+    recorded = len(_calls(log))
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    run = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
+    run += ["--variant", "v023-vague", "--repeat", "2", "--out", "runs", "--report", "r.html"]
+    assert main(run) == 0
+    assert len(_calls(log)) == recorded
+    repeats = sorted(p.parent.name for p in Path("runs/week-of-noise").rglob("trace.jsonl"))
+    assert repeats == ["repeat-1", "repeat-2"]
 
 
 def test_list_shows_the_suite_plan_without_a_server(
