@@ -111,8 +111,17 @@ class CassetteInfo:
             "recorded_on": self.label.recorded_on if self.label else None,
             "base_url": self.label.base_url if self.label else None,
             "interactions": self.interactions,
+            "record_minutes": self.record_minutes,
             "size": self.size,
         }
+
+    @property
+    def record_minutes(self) -> float | None:
+        """Wall-clock minutes the recording took (calls x seconds per call), if labelled."""
+        label = self.label
+        if label is None or label.calls is None or label.seconds_per_call is None:
+            return None
+        return round(label.calls * label.seconds_per_call / 60, 1)
 
 
 def find_cassettes(root: Path) -> list[Path]:

@@ -23,6 +23,7 @@ _COLUMNS = (
     "RECORDED",
     "BASE URL",
     "CALLS",
+    "MIN",
     "SIZE",
 )
 
@@ -69,6 +70,7 @@ def _row(info: CassetteInfo) -> tuple[str, ...]:
             data["recorded_on"],
             data["base_url"],
             "?" if info.interactions is None else info.interactions,
+            data["record_minutes"],
             _size(info.size),
         )
     )

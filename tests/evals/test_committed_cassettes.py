@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evals.cassette_audit import check_cassette, find_cassettes, key_for, recorded_cells
+from evals.cassette_audit import (
+    check_cassette,
+    describe,
+    find_cassettes,
+    key_for,
+    recorded_cells,
+)
 from evals.cassettes import CassetteMode, read_label
 from evals.cli.main import main
 from evals.cli.run import _run_cell
@@ -41,6 +47,8 @@ def test_each_committed_cassette_is_clean_labelled_and_a_cell(path: Path) -> Non
         assert "--jinja" in label.server_flags and "--alias" in label.server_flags
         assert label.calls == len(interactions)
         assert label.seconds_per_call is not None and label.seconds_per_call > 0
+        minutes = describe(path, ROOT).to_json()["record_minutes"]
+        assert minutes == round(label.calls * label.seconds_per_call / 60, 1)
 
 
 def test_cassettes_check_passes_on_the_committed_tree(
