@@ -7,9 +7,14 @@ never run by CI: it builds and starts a real model server and writes cassettes.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import nox
+
+# evals.cell is standard library only, so nox's own interpreter can import it from the tree.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evals.cell import DEFAULT_SUITE
 
 nox.options.sessions = ["lint", "tests"]
 
@@ -31,11 +36,8 @@ def record(session: nox.Session) -> None:
 
 # -- everyday sessions ------------------------------------------------------------------------
 
-EVAL_CELLS = {
-    "careful-guardrails": ("sim/careful", "guardrails"),
-    "careful-unified": ("sim/careful", "unified"),
-    "naive-append": ("sim/naive", "append"),
-}
+# The default suite's (model, policy) cells, named as evals.cell declares them.
+EVAL_CELLS = {cell.name: cell for cell in DEFAULT_SUITE}
 
 
 @nox.session(python="3.11")
@@ -65,15 +67,15 @@ def lint(session: nox.Session) -> None:
 @nox.parametrize("cell", list(EVAL_CELLS))
 def eval(session: nox.Session, cell: str) -> None:
     """Run the offline suite for one committed (model, policy) cell into runs/<cell>."""
-    model, policy = EVAL_CELLS[cell]
+    chosen = EVAL_CELLS[cell]
     session.install("-e", ".")
     session.run(
         "memeval",
         "run",
         "--model",
-        model,
+        chosen.model,
         "--policy",
-        policy,
+        chosen.policy,
         "--out",
         f"runs/{cell}",
         "--report",

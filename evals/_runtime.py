@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from memsys.agent import AssistantLoop
@@ -14,7 +13,7 @@ from memsys.compaction import MemoryCompactor
 from memsys.dailylog import DailyLogWriter
 from memsys.events import Emit
 from memsys.injector import MemoryInjector
-from memsys.llm import LLMClient, SessionModel, make_client
+from memsys.llm import LLMClient, SessionModel
 from memsys.llm import sim as _sim  # noqa: F401  (registers the sim/ provider)
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
@@ -23,9 +22,9 @@ from memsys.search.engine import MemorySearch
 from memsys.sessions import SessionStore
 from memsys.tools import load_variant
 from memsys.tools.search_tool import SearchMemoryTool
-from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs
+from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs, TriggerWiring
 
-__all__ = ["BASE_PROMPT", "Runtime", "build_runtime", "shared_embedder"]
+__all__ = ["BASE_PROMPT", "Runtime", "RuntimeConfig", "build_runtime", "shared_embedder"]
 
 log = logging.getLogger(__name__)
 
@@ -64,37 +63,48 @@ class Runtime:
     loop: AssistantLoop
 
 
-def build_runtime(
-    memory_dir: Path,
-    start: datetime,
-    model: str,
-    policy_name: str,
-    variant_name: str,
-    embedder: Embedder | None,
-    emit: Emit,
-    client: LLMClient | None = None,
-) -> Runtime:
-    """Wire the memory system for one run; ``client`` overrides building one from ``model``."""
-    clock = ManualClock(start)
+@dataclass(frozen=True)
+class RuntimeConfig:
+    """What one run's memory system is built from."""
+
+    memory_dir: Path
+    """The memory directory (MEMORY.md, daily logs, backups, index)."""
+    clock: ManualClock
+    """The simulated clock the engine moves."""
+    client: LLMClient
+    """The model under test (chat, daily logs, compaction, decisions)."""
+    policy: str
+    """Write policy name."""
+    variant: str
+    """Tool-description variant: a shipped name or a ``.toml`` path."""
+    embedder: Embedder | None
+    """Embedder for search and similarity, or None (BM25 and word overlap only)."""
+
+
+def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
+    """Wire the memory system for one run; what it does is reported to ``emit``."""
+    clock, memory_dir, embedder = config.clock, config.memory_dir, config.embedder
     manager = MemoryManager(memory_dir, clock)
     search = MemorySearch(memory_dir, embedder)
     manager.add_listener(search)
     # One session model for every caller, so a model switch reaches them all.
-    client = SessionModel(client or make_client(model))
-    variant = load_variant(variant_name)
+    client = SessionModel(config.client)
+    variant = load_variant(config.variant)
     embed = embedder.embed if embedder is not None else None
-    policy = make_policy(policy_name, PolicyContext(manager, client, variant, embed, emit))
+    policy = make_policy(config.policy, PolicyContext(manager, client, variant, embed, emit))
     sessions = SessionStore()
     runner = DeferredRunner()
     triggers = MemoryTriggerManager(
-        sessions,
-        DailyLogWriter(manager, client, policy),
-        policy,
-        MemoryCompactor(manager, client),
-        clock,
-        runner,
-        TriggerPrefs(memory_dir),
-        emit,
+        TriggerWiring(
+            sessions=sessions,
+            writer=DailyLogWriter(manager, client, policy),
+            policy=policy,
+            compactor=MemoryCompactor(manager, client),
+            clock=clock,
+            runner=runner,
+            prefs=TriggerPrefs(memory_dir),
+            emit=emit,
+        )
     )
     tools = [
         *policy.tools(),

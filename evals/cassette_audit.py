@@ -1,7 +1,7 @@
 """Inspect recorded cassettes offline: what each one holds, and whether it is sound.
 
 :func:`describe` says which run cell a cassette belongs to (from the layout of
-:meth:`evals.cassettes.CassetteKey.path`), what its label says and how many calls it holds.
+:meth:`evals.cell.Cell.cassette_path`), what its label says and how many calls it holds.
 :func:`check_cassette` lists what is wrong with one: YAML that does not load, a file that is
 not a vcrpy cassette, a missing or non-``real`` label, or a secret the recorder should have
 filtered (a credential header, a ``Bearer`` token, an ``sk-`` key, the value of an API-key
@@ -19,15 +19,16 @@ from typing import Any
 import yaml
 from vcr.serializers import yamlserializer
 
-# The recorder's own lists: what use_cassette promises never to write.
 from evals.cassettes import (
     SECRET_HEADERS,
     SECRET_RESPONSE_HEADERS,
-    CassetteKey,
     CassetteLabel,
     read_label,
 )
 from evals.cassettes import env_secrets as current_env_secrets
+
+# The recorder's own lists: what use_cassette promises never to write.
+from evals.cell import Cell
 from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
 
@@ -37,7 +38,6 @@ __all__ = [
     "check_cassette",
     "describe",
     "find_cassettes",
-    "key_for",
     "recorded_cells",
 ]
 
@@ -54,7 +54,6 @@ _SECRET_PATTERNS = (
 )
 _MIN_ENV_SECRET = 8
 """Shorter values of the API-key variables are not looked for (too many false matches)."""
-_REPEAT = re.compile(r"repeat-(\d+)\.yaml")
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ class CassetteInfo:
 
     path: Path
     """The cassette file, relative to the root it was found under."""
-    key: CassetteKey | None
+    cell: Cell | None
     """The run cell its path names, or None when the path is not a cassette path."""
     label: CassetteLabel | None
     """Its label, or None when it has none (or one that does not load)."""
@@ -99,14 +98,14 @@ class CassetteInfo:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (one line of ``memeval cassettes list --json``)."""
-        key = self.key
+        cell = self.cell
         return {
             "path": self.path.as_posix(),
-            "scenario": key.scenario if key else None,
-            "model": key.model if key else None,
-            "policy": key.policy if key else None,
-            "variant": key.variant if key else None,
-            "repeat": key.repeat if key else None,
+            "scenario": cell.scenario if cell else None,
+            "model": cell.model if cell else None,
+            "policy": cell.policy if cell else None,
+            "variant": cell.variant if cell else None,
+            "repeat": cell.repeat if cell else None,
             "kind": self.kind,
             "recorded_on": self.label.recorded_on if self.label else None,
             "base_url": self.label.base_url if self.label else None,
@@ -135,30 +134,13 @@ def find_cassettes(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.yaml") if p.is_file())
 
 
-def key_for(path: Path, root: Path) -> CassetteKey | None:
-    """The run cell whose :meth:`CassetteKey.path` under ``root`` is ``path``, if any."""
-    parts = path.relative_to(root).parts
-    key: CassetteKey | None = None
-    if len(parts) == 4 and parts[3].endswith(".yaml"):
-        key = CassetteKey(parts[0], _model(parts[1]), parts[2], parts[3].removesuffix(".yaml"))
-    elif len(parts) == 5 and (repeat := _REPEAT.fullmatch(parts[4])):
-        key = CassetteKey(parts[0], _model(parts[1]), parts[2], parts[3], int(repeat.group(1)))
-    # CassetteKey.path is the authority: accept only what it maps back onto this file.
-    return key if key is not None and key.path(root) == path else None
-
-
-def _model(directory: str) -> str:
-    # ``provider/model`` was written as ``provider__model``; the provider holds no "__".
-    return directory.replace("__", "/", 1)
-
-
 def describe(path: Path, root: Path) -> CassetteInfo:
     """Path layout, label, interaction count and size of the cassette ``path`` under ``root``."""
     label, label_problem = _label(path)
     interactions, problems = _load(path)
     return CassetteInfo(
         path=path.relative_to(root),
-        key=key_for(path, root),
+        cell=Cell.from_cassette_path(path, root),
         label=label,
         label_problem=label_problem,
         interactions=None if problems else len(interactions),
@@ -287,7 +269,7 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def recorded_cells(root: Path) -> list[CassetteKey]:
+def recorded_cells(root: Path) -> list[Cell]:
     """The cells of every finished recording under ``root`` (a label marks one finished).
 
     Where a cell has sampled repeats (``<variant>/repeat-N.yaml``) and a single recording
@@ -296,12 +278,8 @@ def recorded_cells(root: Path) -> list[CassetteKey]:
     """
     if not root.is_dir():
         return []
-    keys = [key_for(path, root) for path in find_cassettes(root)]
-    found = [k for k in keys if k is not None and read_label(k.path(root)) is not None]
-    sampled = {(k.scenario, k.model, k.policy, k.variant) for k in found if k.repeat}
-    found = [
-        k
-        for k in found
-        if k.repeat is not None or (k.scenario, k.model, k.policy, k.variant) not in sampled
-    ]
-    return sorted(found, key=lambda k: (k.scenario, k.model, k.policy, k.variant, k.repeat or 0))
+    cells = [Cell.from_cassette_path(path, root) for path in find_cassettes(root)]
+    found = [c for c in cells if c is not None and read_label(c.cassette_path(root)) is not None]
+    sampled = {c.group for c in found if c.repeat is not None}
+    found = [c for c in found if c.repeat is not None or c not in sampled]
+    return sorted(found, key=lambda c: c.sort_key)

@@ -1,6 +1,7 @@
 """Record and replay real-model HTTP traffic with vcrpy, one cassette per run cell.
 
-A cassette holds the calls of one (scenario, model, variant[, repeat]). In ``replay`` mode
+A cassette holds the calls of one run :class:`~evals.cell.Cell` (its path:
+:meth:`Cell.cassette_path <evals.cell.Cell.cassette_path>`). In ``replay`` mode
 (the default, and CI's) nothing reaches the network: a request the cassette lacks raises
 :class:`CassetteMissError` with the scenario step, a diff against the nearest recorded
 request and the command that re-records. Requests match on method, path and the parsed
@@ -27,6 +28,7 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.record_mode import RecordMode
 
 from evals._cassette_match import IndexedCassette, json_body, nearest_diff
+from evals.cell import DEFAULT_CASSETTE_ROOT
 from memsys.errors import CassetteMissError
 from memsys.llm.base import ModelKind
 
@@ -35,12 +37,10 @@ __all__ = [
     "SECRET_HEADERS",
     "SECRET_QUERY_PARAMETERS",
     "SECRET_RESPONSE_HEADERS",
-    "CassetteKey",
     "CassetteLabel",
     "CassetteMissError",
     "CassetteMode",
     "CassetteSession",
-    "cassette_path",
     "current_step",
     "env_secrets",
     "read_label",
@@ -49,7 +49,7 @@ __all__ = [
     "write_label",
 ]
 
-DEFAULT_ROOT = Path("cassettes")
+DEFAULT_ROOT = DEFAULT_CASSETTE_ROOT
 LABEL_SCHEMA_VERSION = 1
 
 SECRET_HEADERS = (
@@ -105,49 +105,6 @@ class CassetteMode(StrEnum):
             CassetteMode.RECORD: RecordMode.NEW_EPISODES,
             CassetteMode.RERECORD: RecordMode.ALL,
         }[self]
-
-
-@dataclass(frozen=True)
-class CassetteKey:
-    """The run cell a cassette belongs to."""
-
-    scenario: str
-    """Scenario name."""
-    model: str
-    """``provider/model``."""
-    policy: str
-    """Write policy: the same model and variant make different calls under another policy."""
-    variant: str
-    """Tool description variant."""
-    repeat: int | None = None
-    """Repeat number, for cells run several times."""
-
-    def path(self, root: Path = DEFAULT_ROOT) -> Path:
-        """``<root>/<scenario>/<model, '/' -> '__'>/<policy>/<variant>[/repeat-N].yaml``."""
-        cell = root / self.scenario / self.model.replace("/", "__") / self.policy
-        if self.repeat is None:
-            return cell / f"{self.variant}.yaml"
-        return cell / self.variant / f"repeat-{self.repeat}.yaml"
-
-    def rerecord_command(self) -> str:
-        """The command that records this cell's missing calls."""
-        repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
-        return (
-            f"memeval run --scenario scenarios/{self.scenario}.yaml --model {self.model} "
-            f"--policy {self.policy} --variant {self.variant}{repeat} --record"
-        )
-
-
-def cassette_path(
-    scenario: str,
-    model: str,
-    policy: str,
-    variant: str,
-    repeat: int | None = None,
-    root: Path = DEFAULT_ROOT,
-) -> Path:
-    """Path of the cassette of one run cell; see :meth:`CassetteKey.path`."""
-    return CassetteKey(scenario, model, policy, variant, repeat).path(root)
 
 
 @dataclass(frozen=True)
@@ -245,10 +202,10 @@ def use_cassette(
     """Route every httpx request made inside through the cassette at ``path``.
 
     Args:
-        path: Cassette file (see :func:`cassette_path`).
+        path: Cassette file (see :meth:`evals.cell.Cell.cassette_path`).
         mode: Replay (default), record missing calls, or re-record from scratch.
         label: Who made the recording; required when recording, written beside it.
-        rerecord_command: Named in miss messages (see :meth:`CassetteKey.rerecord_command`).
+        rerecord_command: Named in miss messages (see :meth:`evals.cell.Cell.rerecord_command`).
 
     Raises:
         CassetteMissError: a request the cassette cannot answer in ``replay`` mode.

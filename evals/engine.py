@@ -26,10 +26,12 @@ from evals._engine_extras import (
     probe_fields,
     scripted_compaction,
 )
-from evals._runtime import BASE_PROMPT, Runtime, build_runtime
+from evals._runtime import BASE_PROMPT, Runtime, RuntimeConfig, build_runtime
 from evals.cassettes import step as cassette_step
+from evals.cell import Cell
 from evals.scenario import CompactSpec, Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from memsys.clock import ManualClock
 from memsys.events import MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.search.embedder import Embedder
@@ -47,31 +49,32 @@ TOOL_MESSAGE_CHARS = 1_000
 
 @dataclass(frozen=True)
 class RunSpec:
-    """One cell of a run: which scenario, model, policy and variant, and where to write."""
+    """One run: its cell, the loaded scenario, and where to write."""
 
+    cell: Cell
+    """Scenario, model, policy, variant and repeat."""
     scenario: Scenario
-    """The loaded scenario."""
+    """The loaded scenario (``cell.scenario`` is its name)."""
     scenario_file: Path
     """Where it came from."""
-    model: str
-    """``provider/model``."""
-    policy: str
-    """Write policy name."""
-    variant: str
-    """Tool-description variant name (a file's stem)."""
     out_dir: Path
-    """Gets ``trace.jsonl`` and ``memory/``."""
-    repeat: int = 1
-    """Repeat number (1-based)."""
+    """Gets ``trace.jsonl`` and ``memory/`` (usually ``cell.run_dir(out)``)."""
     cassette: str | None = None
     """Cassette path used for a real model (for the trace)."""
     variant_file: str | None = None
-    """The variant's ``.toml`` when it is not a shipped one (loaded instead of ``variant``)."""
+    """The variant's ``.toml`` when it is not a shipped one (loaded instead of the name)."""
 
 
 class _Run:
-    def __init__(self, spec: RunSpec, rt: Runtime, trace: TraceWriter, hooks: HookedClient) -> None:
-        self.spec, self.rt, self.trace, self.hooks = spec, rt, trace, hooks
+    def __init__(
+        self, spec: RunSpec, trace: TraceWriter, config: RuntimeConfig, hooks: HookedClient
+    ) -> None:
+        self.spec, self.trace, self.hooks, self.clock = spec, trace, hooks, config.clock
+        self.day = 0
+        self.step = "setup"
+        # The run builds its memory system and is the one it reports to: no late binding.
+        self.rt: Runtime = build_runtime(config, self.emit)
+        rt = self.rt
         self._run_client = rt.client.current
         # Models a scenario switches to are built before the run: a bad name fails early.
         self._switch_models = {
@@ -80,8 +83,6 @@ class _Run:
             for e in day.events
             if e.model_switch is not None and e.model_switch.use not in (None, "run")
         }
-        self.day = 0
-        self.step = "setup"
         self.errors: list[str] = []
         self._handlers: dict[str, Callable[[Event], None]] = {
             "user": self._user,
@@ -101,7 +102,7 @@ class _Run:
     # -- tracing -------------------------------------------------------------------------------
 
     def record(self, kind: str, **fields: object) -> None:
-        now = self.rt.clock.now().isoformat(timespec="seconds")
+        now = self.clock.now().isoformat(timespec="seconds")
         self.trace.write(kind, now, self.day, self.step, **fields)
 
     def emit(self, event: MemoryEvent) -> None:
@@ -354,35 +355,32 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     if spec.out_dir.exists():
         shutil.rmtree(spec.out_dir)
     spec.out_dir.mkdir(parents=True)
-    scenario = spec.scenario
+    scenario, cell = spec.scenario, spec.cell
     start = datetime.combine(scenario.start_date, DAY_START)
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
-        holder: list[_Run] = []
-        hooks = HookedClient(client or make_client(spec.model))
-        rt = build_runtime(
-            spec.out_dir / "memory",
-            start,
-            spec.model,
-            spec.policy,
-            spec.variant_file or spec.variant,
-            embedder,
-            lambda e: holder[0].emit(e),
-            hooks,
+        hooks = HookedClient(client or make_client(cell.model))
+        config = RuntimeConfig(
+            memory_dir=spec.out_dir / "memory",
+            clock=ManualClock(start),
+            client=hooks,
+            policy=cell.policy,
+            variant=spec.variant_file or cell.variant,
+            embedder=embedder,
         )
-        run = _Run(spec, rt, trace, hooks)
-        holder.append(run)
+        run = _Run(spec, trace, config, hooks)
+        rt = run.rt
         run.record(
             "run_start",
             schema_version=TRACE_SCHEMA_VERSION,
             scenario=scenario.name,
             scenario_file=str(spec.scenario_file),
             description=scenario.description,
-            model=spec.model,
+            model=cell.model,
             model_kind=rt.client.kind.value,
-            policy=spec.policy,
-            variant=spec.variant,
-            repeat=spec.repeat,
+            policy=cell.policy,
+            variant=cell.variant,
+            repeat=cell.repeat_number,
             start_date=scenario.start_date.isoformat(),
             cassette=spec.cassette,
             expect=scenario.expect.model_dump(by_alias=True),

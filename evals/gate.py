@@ -33,7 +33,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from evals.results import RunKey, RunResult
+from evals.cell import Cell
+from evals.results import RunResult
 from evals.scorers import ScorerSettings, registered_scorers
 from memsys.errors import BaselineError
 
@@ -42,7 +43,7 @@ __all__ = [
     "Baseline",
     "BaselineError",
     "Bound",
-    "Cell",
+    "CellBounds",
     "Check",
     "baseline_from_results",
     "default_tolerance",
@@ -76,8 +77,8 @@ class Bound(_Model):
         return self
 
 
-class Cell(_Model):
-    """The bounds of one (scenario, model, policy, variant)."""
+class CellBounds(_Model):
+    """The bounds of one cell (scenario, model, policy, variant; all its repeats)."""
 
     scenario: str
     model: str
@@ -86,16 +87,16 @@ class Cell(_Model):
     metrics: dict[str, Bound]
 
     @property
-    def key(self) -> RunKey:
-        """(scenario, model, policy, variant)."""
-        return (self.scenario, self.model, self.policy, self.variant)
+    def cell(self) -> Cell:
+        """The cell these bounds are for."""
+        return Cell(self.scenario, self.model, self.policy, self.variant)
 
 
 class Baseline(_Model):
     """A committed baseline."""
 
     schema_version: Literal[1]
-    cells: list[Cell]
+    cells: list[CellBounds]
     scorer_settings: dict[str, float] = {}
     """``-S`` settings that differ from the defaults; runs must be scored with them."""
 
@@ -142,12 +143,8 @@ def load_baseline(path: Path) -> Baseline:
         raise BaselineError(path, f"{where}: {error['msg']}") from None
 
 
-def _cell_name(key: RunKey) -> str:
-    return " / ".join(key)
-
-
-def _check(cell: Cell, metric: str, bound: Bound, runs: Sequence[RunResult]) -> Check:
-    name = _cell_name(cell.key)
+def _check(bounds: CellBounds, metric: str, bound: Bound, runs: Sequence[RunResult]) -> Check:
+    name = bounds.cell.name
     if not runs:
         return Check(name, metric, False, f"{name}: {metric}: no run of this cell was found")
     values = [v for v in (r.metric(metric) for r in runs) if v is not None]
@@ -199,9 +196,9 @@ def _settings_checks(results: Sequence[RunResult], baseline: Baseline) -> list[C
 def gate(results: Sequence[RunResult], baseline: Baseline) -> list[Check]:
     """The scorer settings, then every metric of every baseline cell, against ``results``."""
     return _settings_checks(results, baseline) + [
-        _check(cell, metric, bound, [r for r in results if r.key == cell.key])
-        for cell in baseline.cells
-        for metric, bound in cell.metrics.items()
+        _check(bounds, metric, bound, [r for r in results if r.cell.group == bounds.cell])
+        for bounds in baseline.cells
+        for metric, bound in bounds.metrics.items()
     ]
 
 
@@ -240,9 +237,8 @@ def baseline_from_results(results: Sequence[RunResult]) -> Baseline:
     direction = {info.name: info.higher_is_better for info in registered_scorers()}
     direction["quality"] = True
     cells = []
-    keys = sorted({r.key for r in results})
-    for key in keys:
-        runs = [r for r in results if r.key == key]
+    for cell in sorted({r.cell.group for r in results}, key=lambda c: c.sort_key):
+        runs = [r for r in results if r.cell.group == cell]
         metrics: dict[str, Bound] = {}
         for name in [s.name for s in runs[0].scores]:
             values = [v for v in (r.metric(name) for r in runs) if v is not None]
@@ -256,7 +252,13 @@ def baseline_from_results(results: Sequence[RunResult]) -> Baseline:
                 else Bound(max=mean, tolerance=tolerance)
             )
         cells.append(
-            Cell(scenario=key[0], model=key[1], policy=key[2], variant=key[3], metrics=metrics)
+            CellBounds(
+                scenario=cell.scenario,
+                model=cell.model,
+                policy=cell.policy,
+                variant=cell.variant,
+                metrics=metrics,
+            )
         )
     settings = results[0].scorer_settings.changed() if results else {}
     return Baseline(schema_version=BASELINE_SCHEMA_VERSION, cells=cells, scorer_settings=settings)

@@ -21,12 +21,12 @@ import yaml
 
 from evals.cassettes import (
     DEFAULT_ROOT,
-    CassetteKey,
     CassetteLabel,
     CassetteMode,
     read_label,
     write_label,
 )
+from evals.cell import Cell
 from evals.scenario import Scenario
 
 __all__ = [
@@ -61,8 +61,8 @@ REPEAT_TEMPERATURE = 0.7
 class PlannedCell:
     """One cassette to record."""
 
-    key: CassetteKey
-    """Its cell (and so its path)."""
+    cell: Cell
+    """Its cell (and so its cassette path)."""
     scenario_file: Path
     """The scenario it runs."""
     temperature: float | None
@@ -106,26 +106,27 @@ def plan(
         for policy, variant in pairs:
             n = repeats if repeats is not None else _suite_repeats(scenario.name, policy, variant)
             if n <= 1:
-                key = CassetteKey(scenario.name, model, policy, variant)
-                cells.append(PlannedCell(key, path, None, None))
+                cell = Cell(scenario.name, model, policy, variant)
+                cells.append(PlannedCell(cell, path, None, None))
                 continue
             for r in range(1, n + 1):
-                key = CassetteKey(scenario.name, model, policy, variant, r)
-                cells.append(PlannedCell(key, path, temperature, r))
+                cell = Cell(scenario.name, model, policy, variant, r)
+                cells.append(PlannedCell(cell, path, temperature, r))
     order = {path: i for i, (path, _) in enumerate(scenarios)}
     return sorted(cells, key=lambda c: _priority(c, pairs, order[c.scenario_file]))
 
 
-def _priority(cell: PlannedCell, pairs: list[tuple[str, str]], scenario: int) -> tuple[int, ...]:
+def _priority(planned: PlannedCell, pairs: list[tuple[str, str]], scenario: int) -> tuple[int, ...]:
     """Recording order, so that a partial run is as useful as it can be: the sampled
     scenarios' first samples, then their further samples (the repeats' intervals), then
     per scenario the guardrail variants side by side (what a variant comparison pairs),
     then the remaining pairs."""
-    index = pairs.index((cell.key.policy, cell.key.variant))
-    repeat = cell.key.repeat or 1
-    if cell.key.repeat is not None:
+    cell = planned.cell
+    index = pairs.index((cell.policy, cell.variant))
+    repeat = cell.repeat_number
+    if cell.repeat is not None:
         return (0, scenario, index) if repeat == 1 else (1, repeat, scenario, index)
-    return (2, scenario, index) if cell.key.policy == "guardrails" else (3, scenario, index)
+    return (2, scenario, index) if cell.policy == "guardrails" else (3, scenario, index)
 
 
 def _suite_repeats(scenario: str, policy: str, variant: str) -> int:
@@ -135,9 +136,9 @@ def _suite_repeats(scenario: str, policy: str, variant: str) -> int:
     return REPEATS if repeated else 1
 
 
-def is_recorded(key: CassetteKey, root: Path = DEFAULT_ROOT) -> bool:
+def is_recorded(cell: Cell, root: Path = DEFAULT_ROOT) -> bool:
     """Whether the cell's recording finished (its label is written last)."""
-    return read_label(key.path(root)) is not None
+    return read_label(cell.cassette_path(root)) is not None
 
 
 def _interactions(cassette: Path) -> int:
@@ -146,10 +147,10 @@ def _interactions(cassette: Path) -> int:
 
 
 def finish_label(
-    key: CassetteKey, details: RecordingDetails, seconds: float, root: Path = DEFAULT_ROOT
+    cell: Cell, details: RecordingDetails, seconds: float, root: Path = DEFAULT_ROOT
 ) -> CassetteLabel:
     """Add the server, weights and timing to a finished recording's label; returns it."""
-    path = key.path(root)
+    path = cell.cassette_path(root)
     label = read_label(path)
     if label is None:
         raise FileNotFoundError(f"{path} has no label: the recording did not finish")

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from evals.cell import Cell
 from evals.scorers import (
     DEFAULT_SCORER_SETTINGS,
     DayPoint,
@@ -35,7 +36,6 @@ __all__ = [
     "RESULTS_FILE_NAME",
     "RESULTS_SCHEMA_VERSION",
     "ResultsError",
-    "RunKey",
     "RunResult",
     "find_traces",
     "load_results",
@@ -49,9 +49,6 @@ __all__ = [
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
 RESULTS_FILE_NAME = "results.json"
 CSV_FILE_NAME = "results.csv"
-
-RunKey = tuple[str, str, str, str]
-"""(scenario, model, policy, variant): repeats of one cell share it."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +87,9 @@ class RunResult:
     """The run turn by turn (:mod:`evals.transcript`), for the report."""
 
     @property
-    def key(self) -> RunKey:
-        """(scenario, model, policy, variant)."""
-        return (self.scenario, self.model, self.policy, self.variant)
+    def cell(self) -> Cell:
+        """The run's cell, repeat included (``cell.group`` is shared by its repeats)."""
+        return Cell(self.scenario, self.model, self.policy, self.variant, self.repeat)
 
     @property
     def label(self) -> str:
@@ -141,14 +138,14 @@ def score_trace(
 ) -> RunResult:
     """Score one trace file."""
     run = replace(embed_run(load_run(trace), embedder), settings=settings)
-    meta = run.meta
+    cell = run.cell
     return RunResult(
-        scenario=meta.scenario,
-        model=meta.model,
-        model_kind=meta.model_kind,
-        policy=meta.policy,
-        variant=meta.variant,
-        repeat=meta.repeat,
+        scenario=cell.scenario,
+        model=cell.model,
+        model_kind=run.model_kind,
+        policy=cell.policy,
+        variant=cell.variant,
+        repeat=cell.repeat_number,
         run_dir=str(trace.parent),
         embedder=run.vectors.embedder if run.vectors else "none (keywords only)",
         scores=score_run(run),

@@ -19,6 +19,7 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -42,6 +43,7 @@ __all__ = [
     "ThreadRunner",
     "Trigger",
     "TriggerPrefs",
+    "TriggerWiring",
     "should_fire_switch",
 ]
 
@@ -162,28 +164,40 @@ def should_fire_switch(previous: str | None, new: str | None, existing: set[str]
     )
 
 
+@dataclass(frozen=True)
+class TriggerWiring:
+    """What the trigger manager works with."""
+
+    sessions: SessionStore
+    """The app's conversations (the active one is flushed)."""
+    writer: DailyLogWriter
+    """Writes daily logs and hands flagged facts to the policy."""
+    policy: WritePolicy
+    """The write policy (whether it compacts; its day-change hook)."""
+    compactor: MemoryCompactor | None
+    """Compacts MEMORY.md; None disables compaction."""
+    clock: Clock
+    """Today's date."""
+    runner: BackgroundRunner
+    """Runs flushes off the caller's path."""
+    prefs: TriggerPrefs
+    """The stored last active and last compaction dates."""
+    emit: Emit = discard
+    """Where to report what fired."""
+
+
 class MemoryTriggerManager:
     """Fires daily-log flushes and day-change compaction."""
 
-    def __init__(
-        self,
-        sessions: SessionStore,
-        writer: DailyLogWriter,
-        policy: WritePolicy,
-        compactor: MemoryCompactor | None,
-        clock: Clock,
-        runner: BackgroundRunner,
-        prefs: TriggerPrefs,
-        emit: Emit = discard,
-    ) -> None:
-        self._sessions = sessions
-        self._writer = writer
-        self._policy = policy
-        self._compactor = compactor
-        self._clock = clock
-        self._runner = runner
-        self._prefs = prefs
-        self._emit = emit
+    def __init__(self, wiring: TriggerWiring) -> None:
+        self._sessions = wiring.sessions
+        self._writer = wiring.writer
+        self._policy = wiring.policy
+        self._compactor = wiring.compactor
+        self._clock = wiring.clock
+        self._runner = wiring.runner
+        self._prefs = wiring.prefs
+        self._emit = wiring.emit
         self._flush_lock = threading.Lock()
 
     def _fire(self, trigger: Trigger, **data: object) -> None:

@@ -100,54 +100,44 @@ def _ticking(bar: tqdm, every_s: float = 5.0) -> Iterator[None]:
         thread.join()
 
 
-def _spec(cell: PlannedCell, out: Path) -> RunSpec:
+def _spec(planned: PlannedCell, out: Path) -> RunSpec:
     from evals.engine import RunSpec
 
-    key = cell.key
-    r = key.repeat or 1
-    cell_dir = out / key.scenario / key.model.replace("/", "__") / key.policy / key.variant
-    scenario = load_scenario(cell.scenario_file)
-    return RunSpec(
-        scenario,
-        cell.scenario_file,
-        key.model,
-        key.policy,
-        key.variant,
-        cell_dir / f"repeat-{r}",
-        r,
-    )
+    cell = planned.cell
+    scenario = load_scenario(planned.scenario_file)
+    return RunSpec(cell, scenario, planned.scenario_file, cell.run_dir(out))
 
 
-def _replays(cell: PlannedCell, out: Path) -> bool:
-    """Whether the finished cassette of ``cell`` still replays with today's code."""
+def _replays(planned: PlannedCell, out: Path) -> bool:
+    """Whether the finished cassette of ``planned`` still replays with today's code."""
     from evals.cassettes import CassetteMode
     from evals.cli.run import _run_cell
 
     try:
-        _run_cell(_spec(cell, out), CassetteMode.REPLAY, cell.key, {})
+        _run_cell(_spec(planned, out), True, CassetteMode.REPLAY, {})
     except CassetteMissError as exc:
-        tqdm.write(f"stale: {cell.key.path()}: {str(exc).splitlines()[0]}", file=sys.stderr)
+        path = planned.cell.cassette_path()
+        tqdm.write(f"stale: {path}: {str(exc).splitlines()[0]}", file=sys.stderr)
         return False
     return True
 
 
-def _record_one(cell: PlannedCell, base_url: str, out: Path) -> None:
+def _record_one(planned: PlannedCell, base_url: str, out: Path) -> None:
     from evals.cassettes import CassetteMode
     from evals.cli.run import _run_cell
     from memsys.llm._http import HTTPConfig
 
-    key = cell.key
-    spec = _spec(cell, out)
+    spec = _spec(planned, out)
     # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it.
     options: dict[str, object] = {
         "base_url": base_url,
         "http": HTTPConfig(timeout_s=900.0, max_retries=1),
     }
-    if cell.temperature is not None:
-        options["temperature"] = cell.temperature
-    if cell.seed is not None:
+    if planned.temperature is not None:
+        options["temperature"] = planned.temperature
+    if planned.seed is not None:
         options["seed"] = 1  # repeat N records with seed 1 + N - 1
-    _run_cell(spec, CassetteMode.RERECORD, key, options)
+    _run_cell(spec, True, CassetteMode.RERECORD, options)
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -169,7 +159,7 @@ def _handle(args: argparse.Namespace) -> int:
             for v in (args.variant or ["v049-guardrails"])
         )
     cells = plan(scenarios, model, matrix, args.repeat, args.temperature)
-    todo = [c for c in cells if args.rerecord or not is_recorded(c.key)]
+    todo = [c for c in cells if args.rerecord or not is_recorded(c.cell)]
     if args.stale and not args.rerecord:
         done = [c for c in cells if c not in todo]
         stale = [
@@ -184,25 +174,25 @@ def _handle(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if args.list or not todo:
-        for cell in cells:
-            state = "recorded" if is_recorded(cell.key) else "to record"
-            print(f"{state:10} {cell.key.path()}")
+        for planned in cells:
+            state = "recorded" if is_recorded(planned.cell) else "to record"
+            print(f"{state:10} {planned.cell.cassette_path()}")
         return EXIT_OK
     todo = todo[: args.limit] if args.limit else todo
     minutes: list[float] = []
     with _server(args) as (base_url, details):
         bar = tqdm(todo, unit="cell", desc="memeval record", file=sys.stderr)
         with _ticking(bar):
-            for cell in bar:
-                bar.set_postfix_str(str(cell.key.path().relative_to("cassettes")))
+            for planned in bar:
+                bar.set_postfix_str(str(planned.cell.cassette_path().relative_to("cassettes")))
                 start = time.monotonic()
-                _record_one(cell, base_url, Path(args.out))
+                _record_one(planned, base_url, Path(args.out))
                 seconds = time.monotonic() - start
-                label = finish_label(cell.key, details, seconds)
+                label = finish_label(planned.cell, details, seconds)
                 minutes.append(seconds / 60)
                 tqdm.write(
-                    f"recorded {cell.key.path()}: {label.calls} calls in {elapsed(start)} "
-                    f"({label.seconds_per_call} s/call)",
+                    f"recorded {planned.cell.cassette_path()}: {label.calls} calls in "
+                    f"{elapsed(start)} ({label.seconds_per_call} s/call)",
                     file=sys.stderr,
                 )
     print(

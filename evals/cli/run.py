@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from evals.cassettes import CassetteKey, CassetteMode
+from evals.cassettes import CassetteMode
+from evals.cell import DEFAULT_CASSETTE_ROOT, DEFAULT_SUITE, Cell
 from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
 from evals.scenario import load_scenario
 from memsys.errors import UsageError
@@ -30,19 +31,13 @@ if TYPE_CHECKING:
     from evals.engine import RunSpec
     from evals.scenario import Scenario
 
-__all__ = ["DEFAULT_CELLS", "register"]
-
-# (model, policy) pairs of the default offline suite.
-DEFAULT_CELLS: tuple[tuple[str, str], ...] = (
-    ("sim/careful", "guardrails"),
-    ("sim/careful", "unified"),
-    ("sim/naive", "append"),
-)
+__all__ = ["register"]
 
 
-def _cells(args: argparse.Namespace) -> list[tuple[str, str]]:
+def _cells(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """(model, policy) pairs asked for; a None policy means the scenario's."""
     if not args.model and not args.policy:
-        return list(DEFAULT_CELLS)
+        return [(c.model, c.policy) for c in DEFAULT_SUITE]
     models = args.model or ["sim/careful"]
     return [(m, p) for m in models for p in (args.policy or [None])]
 
@@ -72,14 +67,14 @@ MODEL_ARGS: dict[str, Callable[[str], object]] = {
 
 
 def _client_options(
-    key: CassetteKey, mode: CassetteMode, options: dict[str, object]
+    cell: Cell, mode: CassetteMode, options: dict[str, object]
 ) -> dict[str, object]:
     """A real model's client options: on replay, the sampling the recording used."""
     from evals.cassettes import read_label
 
     out = dict(options)
     if mode is CassetteMode.REPLAY:
-        label = read_label(key.path())
+        label = read_label(cell.cassette_path())
         if label is not None:
             if label.temperature is not None:
                 out.setdefault("temperature", label.temperature)
@@ -90,15 +85,13 @@ def _client_options(
                 out.setdefault("base_url", label.base_url or "http://replay.invalid/v1")
         elif not os.environ.get(BASE_URL_ENV):
             out.setdefault("base_url", "http://replay.invalid/v1")
-    elif key.repeat is not None and isinstance(out.get("seed"), int):
-        out["seed"] = int(out["seed"]) + key.repeat - 1  # type: ignore[call-overload]
+    elif cell.repeat is not None and isinstance(out.get("seed"), int):
+        out["seed"] = int(out["seed"]) + cell.repeat - 1  # type: ignore[call-overload]
     return out
 
 
-def _run_cell(
-    spec: RunSpec, mode: CassetteMode, key: CassetteKey | None, options: dict[str, object]
-) -> str:
-    """Run one cell; a real model (``key`` given) always goes through its cassette.
+def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, object]) -> str:
+    """Run one cell; a real model always goes through the cell's cassette.
 
     Runs in a worker process under ``--jobs``; each process loads the embedder once.
     """
@@ -106,22 +99,25 @@ def _run_cell(
     from evals.cassettes import CassetteLabel, use_cassette
     from evals.engine import run_scenario
     from memsys.clock import SystemClock
-    from memsys.llm import make_client
+    from memsys.llm import RemoteClient, make_client
 
     embedder = shared_embedder()
-    if key is None:
-        run_scenario(spec, embedder, make_client(spec.model))
+    cell = spec.cell
+    if not real:
+        run_scenario(spec, embedder, make_client(cell.model))
         return str(spec.out_dir)
-    client = make_client(spec.model, **_client_options(key, mode, options))
+    client = make_client(cell.model, **_client_options(cell, mode, options))
+    if not isinstance(client, RemoteClient):
+        raise UsageError(f"{cell.model} is not a model over HTTP, so it has no cassette")
     label = CassetteLabel(
-        spec.model,
-        str(getattr(client, "base_url", "")),
+        cell.model,
+        client.base_url,
         SystemClock().now().date().isoformat(),
-        temperature=getattr(client, "temperature", None),
-        seed=getattr(client, "seed", None),
+        temperature=client.temperature,
+        seed=client.seed,
     )
-    path = key.path()
-    with use_cassette(path, mode, label=label, rerecord_command=key.rerecord_command()):
+    path = cell.cassette_path()
+    with use_cassette(path, mode, label=label, rerecord_command=cell.rerecord_command()):
         run_scenario(replace(spec, cassette=str(path)), embedder, client)
     return str(spec.out_dir)
 
@@ -160,41 +156,35 @@ def _variant_file(variant: Variant) -> str | None:
 
 def _specs(
     args: argparse.Namespace, scenarios: list[tuple[Path, Scenario]], out: Path
-) -> list[tuple[RunSpec, CassetteKey | None]]:
-    """Every cell to run: the asked-for ones, or the default suite plus every recorded
-    real cell of the chosen scenarios (replayed from ``cassettes/``)."""
+) -> list[tuple[RunSpec, bool]]:
+    """Every cell to run, and whether its model is real: the asked-for ones, or the default
+    suite plus every recorded real cell of the chosen scenarios (replayed from ``cassettes/``)."""
     from evals.cassette_audit import recorded_cells
-    from evals.cassettes import DEFAULT_ROOT, CassetteKey
     from evals.engine import RunSpec
 
-    def spec(
-        path: Path, scenario: Scenario, model: str, policy: str, variant: str, r: int
-    ) -> RunSpec:
-        cell_dir = out / scenario.name / model.replace("/", "__") / policy / variant / f"repeat-{r}"
-        return RunSpec(scenario, path, model, policy, variant, cell_dir, r)
+    def spec(path: Path, scenario: Scenario, cell: Cell, variant_file: str | None) -> RunSpec:
+        return RunSpec(cell, scenario, path, cell.run_dir(out), variant_file=variant_file)
 
     chosen = _variants(args.variant)
-    specs: list[tuple[RunSpec, CassetteKey | None]] = []
+    specs: list[tuple[RunSpec, bool]] = []
     for path, scenario in scenarios:
         for model, policy in _cells(args):
-            policy = policy or scenario.defaults.policy
             real = _is_real(model)
             for variant in chosen or [load_variant(scenario.defaults.variant)]:
                 for r in range(1, args.repeat + 1):
-                    repeat = r if args.repeat > 1 else None
-                    key = (
-                        CassetteKey(scenario.name, model, policy, variant.name, repeat)
-                        if real
-                        else None
+                    cell = Cell(
+                        scenario.name,
+                        model,
+                        policy or scenario.defaults.policy,
+                        variant.name,
+                        r if args.repeat > 1 else None,
                     )
-                    cell = spec(path, scenario, model, policy, variant.name, r)
-                    specs.append((replace(cell, variant_file=_variant_file(variant)), key))
+                    specs.append((spec(path, scenario, cell, _variant_file(variant)), real))
         if args.model or args.policy or args.variant or args.no_real:
             continue
-        for key in recorded_cells(DEFAULT_ROOT):
-            if key.scenario == scenario.name:
-                r = key.repeat or 1
-                specs.append((spec(path, scenario, key.model, key.policy, key.variant, r), key))
+        for cell in recorded_cells(DEFAULT_CASSETTE_ROOT):
+            if cell.scenario == scenario.name:
+                specs.append((spec(path, scenario, cell, None), True))
     return specs
 
 
@@ -226,14 +216,14 @@ def _handle(args: argparse.Namespace) -> int:
     progress = tqdm(total=len(specs), unit="run", desc="memeval run", file=sys.stderr)
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(_run_cell, s, mode, k, options) for s, k in specs]
+            futures = [pool.submit(_run_cell, s, real, mode, options) for s, real in specs]
             for future in as_completed(futures):
                 progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
                 progress.update()
     else:
-        for spec, key in specs:
-            progress.set_postfix_str(f"{spec.scenario.name} {spec.model} {spec.policy}")
-            _run_cell(spec, mode, key, options)
+        for spec, real in specs:
+            progress.set_postfix_str(f"{spec.cell.scenario} {spec.cell.model} {spec.cell.policy}")
+            _run_cell(spec, real, mode, options)
             progress.update()
     progress.close()
     results = score_run_dir(out, embedder, settings)

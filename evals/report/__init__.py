@@ -140,7 +140,10 @@ def render_report(
 def _default_pair(results: Sequence[RunResult]) -> tuple[RunResult, RunResult] | None:
     """Two runs of different cells of one scenario, whose MEMORY.md differ if any do."""
     pairs = [
-        (a, b) for a in results for b in results if a.scenario == b.scenario and a.key != b.key
+        (a, b)
+        for a in results
+        for b in results
+        if a.scenario == b.scenario and a.cell.group != b.cell.group
     ]
     differing = [(a, b) for a, b in pairs if a.memory_md != b.memory_md]
     if differing or pairs:
@@ -175,9 +178,9 @@ def summary_text(results: Sequence[RunResult], names: Sequence[str] | None = Non
     per_metric = {name: aggregate(results, name) for name in chosen}
     header = ["cell", "kind", "n", *chosen]
     rows = [header]
-    for index, (key, runs) in enumerate(cells(results)):
+    for index, (cell, runs) in enumerate(cells(results)):
         rows.append(
-            [" / ".join(key), runs[0].model_kind, str(len(runs))]
+            [cell.name, runs[0].model_kind, str(len(runs))]
             + [per_metric[name][index].text() for name in chosen]
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

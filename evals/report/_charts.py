@@ -105,8 +105,8 @@ class MetricPanel:
 
 
 def _cell_label(agg: Aggregate) -> str:
-    model, policy, variant = agg.key[1:]
-    return f"{model} · {policy} · {variant} [{agg.model_kind}]"
+    cell = agg.cell
+    return f"{cell.model} · {cell.policy} · {cell.variant} [{agg.model_kind}]"
 
 
 def size_per_day_chart(results: Sequence[RunResult], scenario: str) -> str:

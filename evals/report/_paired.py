@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from evals.cell import Cell
 from evals.report._stats import mean_ci
 from evals.results import RunResult
 from memsys.errors import ComparisonError, UnknownNameError
@@ -215,14 +216,13 @@ def _paired(metric: str, higher: bool, pairs: Sequence[tuple[RunResult, RunResul
     )
 
 
-def _index(results: Sequence[RunResult]) -> dict[tuple[str, str, str, str, int], RunResult]:
-    index: dict[tuple[str, str, str, str, int], RunResult] = {}
+def _index(results: Sequence[RunResult]) -> dict[Cell, RunResult]:
+    index: dict[Cell, RunResult] = {}
     for result in results:
-        key = (*result.key, result.repeat)
-        seen = index.setdefault(key, result)
+        seen = index.setdefault(result.cell, result)
         if seen is not result:
             raise ComparisonError(
-                f"{' / '.join(result.key)} repeat {result.repeat} appears twice "
+                f"{result.cell.group.name} repeat {result.repeat} appears twice "
                 f"({seen.run_dir} and {result.run_dir}); compare runs of different cells, "
                 "or one run directory at a time"
             )
@@ -264,7 +264,7 @@ def compare_to_baseline(
         pairs = [
             (run, partner)
             for run in runs
-            if (partner := index.get((run.scenario, *target, run.repeat))) is not None
+            if (partner := index.get(Cell(run.scenario, *target, run.repeat))) is not None
         ]
         if not pairs:
             continue

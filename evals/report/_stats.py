@@ -7,7 +7,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evals.results import RunKey, RunResult
+from evals.cell import Cell
+from evals.results import RunResult
 
 __all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]
 
@@ -16,8 +17,8 @@ __all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]
 class Aggregate:
     """One metric of one cell over its repeats."""
 
-    key: RunKey
-    """(scenario, model, policy, variant)."""
+    cell: Cell
+    """The cell (without repeat)."""
     label: str
     """Display label, with the model kind."""
     model_kind: str
@@ -59,21 +60,21 @@ def mean_ci(
     return mean, mean - half, mean + half
 
 
-def cells(results: Sequence[RunResult]) -> list[tuple[RunKey, list[RunResult]]]:
-    """Results grouped by cell, in first-seen order."""
-    groups: dict[RunKey, list[RunResult]] = {}
+def cells(results: Sequence[RunResult]) -> list[tuple[Cell, list[RunResult]]]:
+    """Results grouped by cell (repeats together), in first-seen order."""
+    groups: dict[Cell, list[RunResult]] = {}
     for result in results:
-        groups.setdefault(result.key, []).append(result)
+        groups.setdefault(result.cell.group, []).append(result)
     return list(groups.items())
 
 
 def aggregate(results: Sequence[RunResult], metric: str) -> list[Aggregate]:
     """``metric`` per cell: mean and 95% CI over repeats."""
     out = []
-    for key, runs in cells(results):
+    for cell, runs in cells(results):
         values = [v for v in (r.metric(metric) for r in runs) if v is not None]
         mean, low, high = mean_ci(values) if values else (None, None, None)
         out.append(
-            Aggregate(key, runs[0].label, runs[0].model_kind, metric, len(values), mean, low, high)
+            Aggregate(cell, runs[0].label, runs[0].model_kind, metric, len(values), mean, low, high)
         )
     return out

@@ -87,13 +87,13 @@ def summary_rows(results: Sequence[RunResult], metrics: Sequence[str]) -> list[d
     """Summary table rows: one per cell, mean (± 95% CI) per metric."""
     per_metric = {name: aggregate(results, name) for name in metrics}
     rows: list[dict[str, object]] = []
-    for index, (key, runs) in enumerate(cells(results)):
+    for index, (cell, runs) in enumerate(cells(results)):
         row_cells = []
         for name in metrics:
             score = runs[0].score(name)
             text = per_metric[name][index].text()
             row_cells.append({"text": text, "title": score.explanation if score else ""})
-        rows.append({"key": key, "kind": runs[0].model_kind, "n": len(runs), "cells": row_cells})
+        rows.append({"cell": cell, "kind": runs[0].model_kind, "n": len(runs), "cells": row_cells})
     return rows
 
 

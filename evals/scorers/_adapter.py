@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from evals.cell import Cell
 from evals.scenario import Expectations
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import (
@@ -21,7 +22,6 @@ from evals.scorers._types import (
     ProbeRecord,
     RestoreRecord,
     RunData,
-    RunMeta,
     Score,
     Target,
     TextVectors,
@@ -70,10 +70,9 @@ def load_run(path: Path) -> RunData:
     end = next((r for r in reversed(records) if r.get("kind") == "run_end"), None)
     if end is None:
         raise TraceError(path, "no run_end record: the run did not finish; run it again")
-    meta = RunMeta(
+    cell = Cell(
         scenario=_str(start, "scenario"),
         model=_str(start, "model"),
-        model_kind=ModelKind(_str(start, "model_kind")),
         policy=_str(start, "policy"),
         variant=_str(start, "variant"),
         repeat=_int(start, "repeat", 1),
@@ -83,7 +82,8 @@ def load_run(path: Path) -> RunData:
         by_kind.setdefault(_str(record, "kind"), []).append(record)
     get = by_kind.get
     return RunData(
-        meta=meta,
+        cell=cell,
+        model_kind=ModelKind(_str(start, "model_kind")),
         final=_target("end", _str(end, "memory_md"), start.get("expect")),
         checkpoints=tuple(
             _target(_str(r, "label", "checkpoint"), _str(r, "memory_md"), r.get("expect"))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from evals.cell import Cell
 from evals.scenario import Expectations
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
 from memsys.llm.base import ModelKind
@@ -20,7 +21,6 @@ __all__ = [
     "ProbeRecord",
     "RestoreRecord",
     "RunData",
-    "RunMeta",
     "Score",
     "Target",
     "TextVectors",
@@ -64,24 +64,6 @@ class TextVectors:
         if va is None or vb is None:
             return None
         return float(np.dot(va, vb))
-
-
-@dataclass(frozen=True)
-class RunMeta:
-    """Who produced the run: the cell of the experiment grid."""
-
-    scenario: str
-    """Scenario name."""
-    model: str
-    """Model name, e.g. ``sim/careful``."""
-    model_kind: ModelKind
-    """Simulated or real."""
-    policy: str
-    """Write policy."""
-    variant: str
-    """Tool-description variant."""
-    repeat: int
-    """Repeat number, from 1."""
 
 
 @dataclass(frozen=True)
@@ -174,8 +156,10 @@ class DayPoint:
 class RunData:
     """Everything the scorers read, parsed from one trace. No I/O happens after this."""
 
-    meta: RunMeta
-    """The run's cell."""
+    cell: Cell
+    """The run's cell (scenario, model, policy, variant, repeat)."""
+    model_kind: ModelKind
+    """Simulated or real."""
     final: Target
     """MEMORY.md at the end, with the scenario's end expectations."""
     checkpoints: tuple[Target, ...] = ()

@@ -88,6 +88,16 @@ class AnthropicClient:
         """API root requests go to (for cassette labels)."""
         return self._base_url
 
+    @property
+    def temperature(self) -> float | None:
+        """None: each request's own temperature is sent."""
+        return None
+
+    @property
+    def seed(self) -> int | None:
+        """None: the Messages API takes no seed."""
+        return None
+
     def complete(self, request: ChatRequest) -> ChatResponse:
         """One Messages call; see :class:`LLMClient`."""
         body = request_body(self._model, request)

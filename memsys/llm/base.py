@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from memsys.errors import LLMError
 from memsys.tools.base import ToolDefinition
@@ -21,6 +21,7 @@ __all__ = [
     "Message",
     "ModelKind",
     "Purpose",
+    "RemoteClient",
     "Role",
     "StopReason",
     "ToolCall",
@@ -155,4 +156,24 @@ class LLMClient(Protocol):
         Raises:
             LLMError: the call failed for good.
         """
+        ...
+
+
+@runtime_checkable
+class RemoteClient(LLMClient, Protocol):
+    """A real model over HTTP: what a cassette label records about it."""
+
+    @property
+    def base_url(self) -> str:
+        """API root the requests go to."""
+        ...
+
+    @property
+    def temperature(self) -> float | None:
+        """Sampling temperature forced on every request, or None (each request's own)."""
+        ...
+
+    @property
+    def seed(self) -> int | None:
+        """Sampling seed sent with every request, or None."""
         ...

@@ -13,10 +13,10 @@ from evals.cassette_audit import (
     check_cassette,
     describe,
     find_cassettes,
-    key_for,
     recorded_cells,
 )
-from evals.cassettes import CassetteKey, CassetteLabel, write_label
+from evals.cassettes import CassetteLabel, write_label
+from evals.cell import Cell
 from memsys.errors import MemEvalError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,18 +152,6 @@ def test_files_that_are_not_cassettes_are_reported(tmp_path: Path) -> None:
     assert (problem.interaction, problem.message) == (2, "not a vcrpy interaction: no response")
 
 
-def test_key_for_follows_the_cassette_key_layout(tmp_path: Path) -> None:
-    for key in (
-        CassetteKey("scn", "openai-compatible/gemma-3-270m", "guardrails", "v1"),
-        CassetteKey("scn", "anthropic/claude", "unified", "v2", repeat=3),
-    ):
-        assert key_for(key.path(tmp_path), tmp_path) == key
-    assert key_for(tmp_path / "loose.yaml", tmp_path) is None
-    assert key_for(tmp_path / "a" / "b" / "c" / "d" / "e.yaml", tmp_path) is None
-    # CassetteKey.path would write repeat 2 as repeat-2.yaml, so this is no cell's cassette.
-    assert key_for(tmp_path / "a" / "b" / "c" / "d" / "repeat-02.yaml", tmp_path) is None
-
-
 def test_missing_root_is_an_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(MemEvalError, match="nowhere"):
         find_cassettes(tmp_path / "nowhere")
@@ -173,15 +161,16 @@ def test_missing_root_is_an_error_naming_it(tmp_path: Path) -> None:
 def test_recorded_cells_are_the_labelled_ones_and_repeats_stand_for_their_cell(
     tmp_path: Path,
 ) -> None:
-    single = CassetteKey("scn", "openai-compatible/q", "guardrails", "v1")
-    sampled = [CassetteKey("scn", "openai-compatible/q", "guardrails", "v1", r) for r in (1, 2)]
-    other = CassetteKey("scn", "openai-compatible/q", "unified", "v1")
-    unfinished = CassetteKey("scn", "openai-compatible/q", "guardrails", "v2")
+    single = Cell("scn", "openai-compatible/q", "guardrails", "v1")
+    sampled = [Cell("scn", "openai-compatible/q", "guardrails", "v1", r) for r in (1, 2)]
+    other = Cell("scn", "openai-compatible/q", "unified", "v1")
+    unfinished = Cell("scn", "openai-compatible/q", "guardrails", "v2")
     for key in (single, *sampled, other, unfinished):
-        key.path(tmp_path).parent.mkdir(parents=True, exist_ok=True)
-        key.path(tmp_path).write_text("interactions: []\nversion: 1\n")
+        key.cassette_path(tmp_path).parent.mkdir(parents=True, exist_ok=True)
+        key.cassette_path(tmp_path).write_text("interactions: []\nversion: 1\n")
     for key in (single, *sampled, other):
-        write_label(key.path(tmp_path), CassetteLabel(key.model, "http://h/v1", "2026-11-23"))
+        label = CassetteLabel(key.model, "http://h/v1", "2026-11-23")
+        write_label(key.cassette_path(tmp_path), label)
     assert recorded_cells(tmp_path) == [*sampled, other]
     assert recorded_cells(tmp_path / "absent") == []
 

@@ -13,15 +13,14 @@ import pytest
 import yaml
 
 from evals.cassettes import (
-    CassetteKey,
     CassetteLabel,
     CassetteMissError,
     CassetteMode,
-    cassette_path,
     read_label,
     step,
     use_cassette,
 )
+from evals.cell import Cell
 from memsys.errors import MemEvalError
 from memsys.llm import (
     OPENAI_COMPATIBLE,
@@ -86,27 +85,6 @@ def recorded(tmp_path: Path) -> Path:
     return path
 
 
-def test_paths_follow_scenario_model_variant_repeat() -> None:
-    root = Path("cassettes")
-    assert cassette_path("s1", "openai/gpt-4.1-mini", "guardrails", "v049-guardrails") == (
-        root / "s1" / "openai__gpt-4.1-mini" / "guardrails" / "v049-guardrails.yaml"
-    )
-    key = CassetteKey("s1", "anthropic/claude-haiku-4-5", "unified", "v023-vague", repeat=2)
-    assert (
-        key.path(root)
-        == root
-        / "s1"
-        / "anthropic__claude-haiku-4-5"
-        / "unified"
-        / ("v023-vague")
-        / "repeat-2.yaml"
-    )
-    assert key.rerecord_command() == (
-        "memeval run --scenario scenarios/s1.yaml --model anthropic/claude-haiku-4-5 "
-        "--policy unified --variant v023-vague --repeat 2 --record"
-    )
-
-
 def test_modes_map_to_vcr_record_modes() -> None:
     assert [m.vcr_record_mode.value for m in CassetteMode] == ["none", "new_episodes", "all"]
 
@@ -138,9 +116,7 @@ def test_one_changed_word_in_a_tool_description_is_a_miss_showing_the_word(
     changed = DESCRIPTION.replace("persistent", "durable")
     with (
         pytest.raises(CassetteMissError) as info,
-        use_cassette(
-            recorded, rerecord_command=CassetteKey("s1", "m/x", "p", "v1").rerecord_command()
-        ),
+        use_cassette(recorded, rerecord_command=Cell("s1", "m/x", "p", "v1").rerecord_command()),
         step("day 2 #1 user_message"),
     ):
         ask(make_client(), "one", description=changed)

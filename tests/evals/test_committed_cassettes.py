@@ -13,10 +13,10 @@ from evals.cassette_audit import (
     check_cassette,
     describe,
     find_cassettes,
-    key_for,
     recorded_cells,
 )
 from evals.cassettes import CassetteMode, read_label
+from evals.cell import Cell
 from evals.cli.main import main
 from evals.cli.run import _run_cell
 from evals.engine import RunSpec
@@ -37,7 +37,7 @@ def test_the_local_real_model_has_committed_recordings() -> None:
 @pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_each_committed_cassette_is_clean_labelled_and_a_cell(path: Path) -> None:
     assert check_cassette(path, env_secrets=[]) == []
-    assert key_for(path, ROOT) is not None, "not at a cell's path"
+    assert Cell.from_cassette_path(path, ROOT) is not None, "not at a cell's path"
     label = read_label(path)
     assert label is not None and label.kind is ModelKind.REAL
     interactions = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"]
@@ -71,12 +71,9 @@ def test_a_recorded_real_cell_replays_offline_without_a_base_url(
 
     monkeypatch.setattr(socket.socket, "connect", no_network)
     scenario_file = REPO / "scenarios" / f"{key.scenario}.yaml"
-    r = key.repeat or 1
     out = tmp_path / "cell"
-    spec = RunSpec(
-        load_scenario(scenario_file), scenario_file, key.model, key.policy, key.variant, out, r
-    )
-    _run_cell(spec, CassetteMode.REPLAY, key, {})
+    spec = RunSpec(key, load_scenario(scenario_file), scenario_file, out)
+    _run_cell(spec, True, CassetteMode.REPLAY, {})
     trace = [json.loads(line) for line in (out / "trace.jsonl").read_text().splitlines()]
     assert trace, "the replayed run wrote no trace"
     assert (out / "memory" / "MEMORY.md").is_file()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from evals._runtime import shared_embedder
+from evals.cell import Cell
 from evals.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
 from memsys.errors import UnknownNameError
@@ -26,14 +27,9 @@ def embedder() -> Embedder | None:
 def run(
     tmp_path: Path, embedder: Embedder | None, model: str, policy: str, scenario: Path = WEEK
 ) -> list[dict[str, object]]:
-    spec = RunSpec(
-        load_scenario(scenario),
-        scenario,
-        model,
-        policy,
-        "v049-guardrails",
-        tmp_path / f"{model.replace('/', '_')}-{policy}",
-    )
+    loaded = load_scenario(scenario)
+    cell = Cell(loaded.name, model, policy, "v049-guardrails")
+    spec = RunSpec(cell, loaded, scenario, tmp_path / f"{model.replace('/', '_')}-{policy}")
     trace = run_scenario(spec, embedder)
     return [json.loads(line) for line in trace.read_text().splitlines()]
 

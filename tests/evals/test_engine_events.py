@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from evals.cell import Cell
 from evals.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
 
@@ -15,7 +16,9 @@ HEAD = "name: t\ndescription: x\nstart_date: 2026-03-02\ncovers: [exact_repeats]
 def run(tmp_path: Path, body: str, model: str = "sim/careful", policy: str = "guardrails"):
     path = tmp_path / "t.yaml"
     path.write_text(HEAD + body)
-    spec = RunSpec(load_scenario(path), path, model, policy, "v049-guardrails", tmp_path / "out")
+    scenario = load_scenario(path)
+    cell = Cell(scenario.name, model, policy, "v049-guardrails")
+    spec = RunSpec(cell, scenario, path, tmp_path / "out")
     trace = run_scenario(spec, None)
     return [json.loads(line) for line in trace.read_text().splitlines()]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from evals.cell import Cell
 from evals.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
 from evals.trace import read_trace
@@ -15,7 +16,8 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 def _transcript(tmp: Path, scenario: str, model: str, policy: str) -> list[TranscriptEntry]:
     path = SCENARIOS / f"{scenario}.yaml"
-    spec = RunSpec(load_scenario(path), path, model, policy, "v049-guardrails", tmp)
+    loaded = load_scenario(path)
+    spec = RunSpec(Cell(loaded.name, model, policy, "v049-guardrails"), loaded, path, tmp)
     return list(build_transcript(read_trace(run_scenario(spec, None))))
 
 

@@ -23,6 +23,7 @@ from memsys.triggers import (
     MemoryTriggerManager,
     ThreadRunner,
     TriggerPrefs,
+    TriggerWiring,
     should_fire_switch,
 )
 from tests.helpers.fakes import FakeLLM, reply
@@ -55,14 +56,16 @@ class Harness:
         self.runner = runner or DeferredRunner()
         self.prefs = TriggerPrefs(self.manager.storage.memory_dir)
         self.triggers = MemoryTriggerManager(
-            self.sessions,
-            DailyLogWriter(self.manager, llm, self.policy),
-            self.policy,  # type: ignore[arg-type]
-            MemoryCompactor(self.manager, llm),
-            clock,
-            self.runner,
-            self.prefs,  # type: ignore[arg-type]
-            self.events.append,
+            TriggerWiring(
+                sessions=self.sessions,
+                writer=DailyLogWriter(self.manager, llm, self.policy),
+                policy=self.policy,  # type: ignore[arg-type]
+                compactor=MemoryCompactor(self.manager, llm),
+                clock=clock,
+                runner=self.runner,
+                prefs=self.prefs,  # type: ignore[arg-type]
+                emit=self.events.append,
+            )
         )
 
     def say(self, session: str, text: str) -> None:
