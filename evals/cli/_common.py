@@ -7,9 +7,12 @@ import dataclasses
 import json
 import os
 from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evals.scorers import ScorerSettings, parse_scorer_args
 from memsys.clock import Clock, ManualClock, SystemClock
+from memsys.errors import UsageError
 from memsys.tools.base import ToolResult
 
 __all__ = [
@@ -17,11 +20,16 @@ __all__ = [
     "EXIT_OK",
     "EXIT_RUN_FAILED",
     "EXIT_USAGE",
+    "add_scenario_arg",
     "add_scorer_args",
     "cli_clock",
     "emit_result",
+    "load_scenarios",
     "scorer_settings",
 ]
+
+if TYPE_CHECKING:
+    from evals.scenario import Scenario
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -68,3 +76,33 @@ def emit_result(result: ToolResult, as_json: bool) -> int:
         code = result.code.value if result.code else "error"
         print(f"error [{code}]: {result.message}")
     return EXIT_OK if result.ok else EXIT_FAIL
+
+
+def add_scenario_arg(parser: argparse.ArgumentParser) -> None:
+    """Add ``--scenario FILE`` (repeatable; default every ``scenarios/*.yaml``)."""
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        help="scenario YAML file (repeatable; default: scenarios/*.yaml)",
+    )
+
+
+def load_scenarios(args: argparse.Namespace) -> list[tuple[Path, Scenario]]:
+    """Every scenario ``--scenario`` names (default ``scenarios/*.yaml``), all loaded and
+    validated before anything runs.
+
+    Raises:
+        UsageError: no scenario file at all (memeval runs from the repository root).
+        ScenarioError: a file that does not load.
+    """
+    from evals.scenario import load_scenario
+
+    paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
+    if not paths:
+        # Scenarios, cassettes and runs are all found relative to the working directory.
+        raise UsageError(
+            f"no scenario files in {Path('scenarios').resolve()}: run memeval from the "
+            "repository root, or pass --scenario FILE.yaml"
+        )
+    return [(p, load_scenario(p)) for p in paths]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from evals.cli._common import EXIT_OK
+from evals.cli._common import EXIT_OK, add_scenario_arg, load_scenarios
 from evals.recording import (
     RECORD_MATRIX,
     REPEAT_TEMPERATURE,
@@ -43,7 +43,7 @@ from evals.recording import (
     plan,
 )
 from evals.scenario import Cost, load_scenario
-from memsys.errors import CassetteMissError, UsageError
+from memsys.errors import CassetteMissError
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
@@ -143,10 +143,7 @@ def _record_one(planned: PlannedCell, base_url: str, out: Path) -> None:
 def _handle(args: argparse.Namespace) -> int:
     from evals.local_model import MODEL_NAME
 
-    paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
-    if not paths:
-        raise UsageError("no scenario files: run from the repository root or pass --scenario")
-    scenarios = [(p, load_scenario(p)) for p in paths]
+    scenarios = load_scenarios(args)
     if not args.include_heavy and not args.scenario:
         # Heavy scenarios (hundreds of turns) take hours with a small local model.
         scenarios = [(p, s) for p, s in scenarios if s.cost is not Cost.HEAVY]
@@ -211,12 +208,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--scenario",
-        action="append",
-        default=[],
-        help="scenario YAML file (repeatable; default: scenarios/*.yaml)",
-    )
+    add_scenario_arg(parser)
     parser.add_argument("--policy", action="append", help="policy to record (repeatable)")
     parser.add_argument("--variant", action="append", help="variant to record (repeatable)")
     parser.add_argument(

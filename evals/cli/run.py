@@ -21,8 +21,13 @@ from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
 from evals.cell import DEFAULT_CASSETTE_ROOT, DEFAULT_SUITE, Cell
-from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
-from evals.scenario import load_scenario
+from evals.cli._common import (
+    EXIT_OK,
+    add_scenario_arg,
+    add_scorer_args,
+    load_scenarios,
+    scorer_settings,
+)
 from memsys.errors import UsageError
 from memsys.llm.openai import BASE_URL_ENV
 from memsys.tools import Variant, available_variants, load_variant
@@ -193,14 +198,7 @@ def _handle(args: argparse.Namespace) -> int:
     from evals.report import summary_text, write_report
     from evals.results import score_run_dir, write_results
 
-    paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
-    if not paths:
-        # Scenarios, cassettes and runs are all found relative to the working directory.
-        raise UsageError(
-            f"no scenario files in {Path('scenarios').resolve()}: run memeval from the "
-            "repository root, or pass --scenario FILE.yaml"
-        )
-    scenarios = [(p, load_scenario(p)) for p in paths]  # validate everything before running
+    scenarios = load_scenarios(args)
     settings = scorer_settings(args)
     options = _model_args(args)
     embedder = shared_embedder()
@@ -243,12 +241,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--scenario",
-        action="append",
-        default=[],
-        help="scenario YAML file (repeatable; default: scenarios/*.yaml)",
-    )
+    add_scenario_arg(parser)
     parser.add_argument(
         "--model",
         action="append",
