@@ -2,10 +2,12 @@
 
 :func:`describe` says which run cell a cassette belongs to (from the layout of
 :meth:`evals.cell.Cell.cassette_path`), what its label says and how many calls it holds.
-:func:`check_cassette` lists what is wrong with one: YAML that does not load, a file that is
-not a vcrpy cassette, a missing or non-``real`` label, or a secret the recorder should have
-filtered (a credential header, a ``Bearer`` token, an ``sk-`` key, the value of an API-key
-variable of the environment). Nothing here touches the network.
+:func:`check_cassette` lists what is wrong with one: YAML that does not load (or passes the
+size limits), interactions of the wrong shape, a recorded error or non-JSON reply (the same
+checks replay makes, :mod:`evals._cassette_file`), a missing or non-``real`` label, or a
+secret the recorder should have filtered (a credential header, credentials or a key in a
+URI, a ``Bearer`` token, an ``sk-`` key, the value of an API-key variable of the
+environment: :func:`memsys.redact.find_secrets`). Nothing here touches the network.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-from vcr.serializers import yamlserializer
-
+from evals._cassette_file import read_cassette
 from evals.cassettes import (
     SECRET_HEADERS,
     SECRET_RESPONSE_HEADERS,
@@ -31,6 +31,7 @@ from evals.cassettes import env_secrets as current_env_secrets
 from evals.cell import Cell
 from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
+from memsys.redact import find_secrets
 
 __all__ = [
     "CassetteInfo",
@@ -42,18 +43,10 @@ __all__ = [
 ]
 
 _SECRET_HEADER_NAME = re.compile(r"authorization|api[-_]?key", re.IGNORECASE)
-_SECRET_PATTERNS = (
-    ("a Bearer token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/=-]{16,}", re.IGNORECASE)),
-    ("an sk-... API key", re.compile(r"\bsk-[A-Za-z0-9_-]{16,}")),
-    # A server that names its weights by path (llama-server without --alias) would publish
-    # the recording machine's home directory in every reply.
-    (
-        "an absolute path in a home directory of the recording machine",
-        re.compile(r"(?<![\w.~])/(?:root|home/[^/\s\"']+|Users/[^/\s\"']+)/"),
-    ),
-)
-_MIN_ENV_SECRET = 8
-"""Shorter values of the API-key variables are not looked for (too many false matches)."""
+# Not a credential, but private all the same: a server that names its weights by path
+# (llama-server without --alias) would publish the recording machine's home directory in
+# every reply.
+_HOME_PATH = re.compile(r"(?<![\w.~])/(?:root|home/[^/\s\"']+|Users/[^/\s\"']+)/")
 
 
 @dataclass(frozen=True)
@@ -137,7 +130,7 @@ def find_cassettes(root: Path) -> list[Path]:
 def describe(path: Path, root: Path) -> CassetteInfo:
     """Path layout, label, interaction count and size of the cassette ``path`` under ``root``."""
     label, label_problem = _label(path)
-    interactions, problems = _load(path)
+    interactions, problems = read_cassette(path)
     return CassetteInfo(
         path=path.relative_to(root),
         cell=Cell.from_cassette_path(path, root),
@@ -171,12 +164,15 @@ def check_cassette(
                 path, f"label kind is {label.kind.value!r}; cassettes only hold 'real' recordings"
             )
         )
-    interactions, load_problems = _load(path)
-    problems += load_problems
+    interactions, load_problems = read_cassette(path)
+    problems += [CassetteProblem(path, message, index) for index, message in load_problems]
+    if load_problems:
+        return problems
+    known = [(value, placeholder.strip("<>")) for placeholder, value in secrets]
     for index, interaction in enumerate(interactions, start=1):
         problems += [
             CassetteProblem(path, message, index)
-            for message in _interaction_problems(interaction, secrets)
+            for message in _interaction_problems(interaction, known)
         ]
     return problems
 
@@ -189,33 +185,8 @@ def _label(path: Path) -> tuple[CassetteLabel | None, str | None]:
         return None, f"label {path.name}.meta.json does not load ({detail})"
 
 
-def _load(path: Path) -> tuple[list[Any], list[CassetteProblem]]:
-    """The raw interactions of a cassette, or the problems that stop it loading."""
-    try:
-        data: object = yamlserializer.deserialize(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        return [], [CassetteProblem(path, f"does not load as YAML ({_yaml_error(exc)})")]
-    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
-        return [], [CassetteProblem(path, "not a vcrpy cassette (no 'interactions' list)")]
-    interactions: list[Any] = data["interactions"]
-    problems = []
-    for index, interaction in enumerate(interactions, start=1):
-        for part in ("request", "response"):
-            if not isinstance(interaction, dict) or not isinstance(interaction.get(part), dict):
-                problems.append(CassetteProblem(path, f"not a vcrpy interaction: no {part}", index))
-    return ([] if problems else interactions), problems
-
-
-def _yaml_error(exc: Exception) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    if isinstance(exc, yaml.MarkedYAMLError) and mark is not None:
-        return f"line {mark.line + 1}, column {mark.column + 1}: {exc.problem}"
-    lines = str(exc).splitlines()
-    return lines[0] if lines else type(exc).__name__
-
-
 def _interaction_problems(
-    interaction: dict[str, Any], env_secrets: Sequence[tuple[str, str]]
+    interaction: dict[str, Any], known_secrets: list[tuple[str, str]]
 ) -> Iterator[str]:
     request, response = interaction["request"], interaction["response"]
     reported: set[str] = set()
@@ -232,12 +203,9 @@ def _interaction_problems(
     for where, text in _strings(interaction):
         if where in reported:
             continue
-        found = [what for what, pattern in _SECRET_PATTERNS if pattern.search(text)]
-        found += [
-            f"the value of {placeholder.strip('<>')}"
-            for placeholder, value in env_secrets
-            if len(value) >= _MIN_ENV_SECRET and value in text
-        ]
+        found = [finding.description for finding in find_secrets(text, known_secrets)]
+        if _HOME_PATH.search(text):
+            found.append("an absolute path in a home directory of the recording machine")
         if found:
             yield f"{where} holds {', '.join(found)}"
 

@@ -5,19 +5,23 @@ A cassette holds the calls of one run :class:`~evals.cell.Cell` (its path:
 (the default, and CI's) nothing reaches the network: a request the cassette lacks raises
 :class:`CassetteMissError` with the scenario step, a diff against the nearest recorded
 request and the command that re-records. Requests match on method, path and the parsed
-JSON body; secrets are filtered before anything is written; a sidecar label says which
-real model and server produced the cassette, and when.
+JSON body. Nothing secret is written: credential headers are dropped, and the URI, bodies
+and response headers go through :func:`memsys.redact.redact`, the same function the LLM
+clients and the trace writer use. Only successful JSON replies are recorded, and a cassette
+is saved through a temp file and a rename (:mod:`evals._cassette_file`). A sidecar label
+says which real model and server produced the cassette, and when.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -27,10 +31,12 @@ import vcr
 from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.record_mode import RecordMode
 
-from evals._cassette_match import IndexedCassette, json_body, nearest_diff
+from evals._cassette_file import SafePersister
+from evals._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
 from evals.cell import DEFAULT_CASSETTE_ROOT
-from memsys.errors import CassetteMissError
+from memsys.errors import CassetteMissError, CassetteRecordError
 from memsys.llm.base import ModelKind
+from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -40,6 +46,7 @@ __all__ = [
     "CassetteLabel",
     "CassetteMissError",
     "CassetteMode",
+    "CassetteRecordError",
     "CassetteSession",
     "current_step",
     "env_secrets",
@@ -52,26 +59,12 @@ __all__ = [
 DEFAULT_ROOT = DEFAULT_CASSETTE_ROOT
 LABEL_SCHEMA_VERSION = 1
 
-SECRET_HEADERS = (
-    "authorization",
-    "proxy-authorization",
-    "x-api-key",
-    "api-key",
-    "openai-api-key",
-    "anthropic-api-key",
-    "x-goog-api-key",
-    "cookie",
-    "openai-organization",
-    "openai-project",
-)
-"""Request headers never written to a cassette."""
-SECRET_QUERY_PARAMETERS = ("key", "api_key", "apikey", "api-key", "access_token", "token")
-"""Query parameters never written to a cassette."""
+# SECRET_HEADERS (request headers never written) and SECRET_QUERY_PARAMETERS (dropped from
+# the URI) come from memsys.redact, so the recorder and the redactor agree.
 SECRET_RESPONSE_HEADERS = frozenset(
     {"set-cookie", "openai-organization", "openai-project", "anthropic-organization-id"}
 )
-# Values of these variables are replaced by a placeholder wherever they appear (bodies too).
-_KEY_ENVS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "MEMEVAL_API_KEY")
+log = logging.getLogger(__name__)
 
 current_step: ContextVar[str | None] = ContextVar("memeval_cassette_step", default=None)
 """The scenario step being run (set by the engine with :func:`step`), named in misses."""
@@ -169,7 +162,8 @@ def write_label(cassette: Path, label: CassetteLabel) -> None:
 
 
 def _write_label(cassette: Path, label: CassetteLabel) -> None:
-    data = asdict(label)
+    data = redact_data(asdict(label))  # server flags may hold an --api-key
+    assert isinstance(data, dict)
     data["kind"] = label.kind.value
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"
     _label_path(cassette).write_text(text, encoding="utf-8")
@@ -185,10 +179,40 @@ class CassetteSession:
     """How it is used."""
     last_step: str | None = None
     """Scenario step of the latest request (for the miss message)."""
+    failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """Requests whose last recorded attempt failed, with what happened (not recorded)."""
+    _last_request: tuple[str, str, str] | None = None
 
-    def _note_request(self, request: Any) -> Any:
+    def _before_request(self, request: Any) -> Any:
+        """Note the step, redact the URI and body (on lookups too, so matching agrees)."""
         self.last_step = current_step.get()
+        request.uri = redact(request.uri)
+        body = request.body
+        if isinstance(body, bytes):
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+            if text is not None and (clean := redact(text)) != text:
+                request.body = clean.encode("utf-8")
+        self._last_request = request_key(request)
         return request
+
+    def _before_response(self, response: dict[str, Any]) -> dict[str, Any] | None:
+        """Redact a reply before it is written; keep a failed call out of the cassette.
+
+        A failure (HTTP >= 400, or a body that is not JSON) is noted instead: when the
+        client retries and succeeds, the success is recorded and the note dropped.
+        """
+        key = self._last_request
+        problem = _failure(response)
+        if problem is not None:
+            if key is not None:
+                self.failed[key] = f"step {self.last_step!r}: {problem}"
+            return None
+        if key is not None:
+            self.failed.pop(key, None)
+        return _scrub_response(response)
 
 
 @contextmanager
@@ -225,32 +249,60 @@ def use_cassette(
         match_on=("json_body",),
         filter_headers=SECRET_HEADERS,
         filter_query_parameters=SECRET_QUERY_PARAMETERS,
-        before_record_request=session._note_request,
-        before_record_response=_scrub_response,
-        filter_sensitive_data=env_secrets(),
+        before_record_request=session._before_request,
+        before_record_response=session._before_response,
         decode_compressed_response=True,
     )
     recorder.register_matcher("json_body", json_body)
+    recorder.register_persister(SafePersister(rerecord_command))
     try:
         args = functools.partial(recorder.get_merged_config, path=str(path))
         with IndexedCassette.use_arg_getter(args):
             yield session
     except CannotOverwriteExistingCassetteException as exc:
         raise _miss(exc, session, rerecord_command) from None
+    if recording and session.failed:
+        _label_path(path).unlink(missing_ok=True)
+        raise CassetteRecordError(path, list(session.failed.values()), rerecord_command)
     if recording and label is not None and path.is_file():
         _write_label(path, label)
 
 
 def env_secrets() -> list[tuple[str, str]]:
     """``(placeholder, value)`` of every API-key variable that is set: never written."""
-    return [(f"<{name}>", os.environ[name]) for name in _KEY_ENVS if os.environ.get(name)]
+    return [(f"<{name}>", value) for name in KEY_ENVS if (value := os.environ.get(name))]
+
+
+def _failure(response: dict[str, Any]) -> str | None:
+    """What went wrong in a live reply, or None for a successful JSON reply."""
+    code = response.get("status", {}).get("code")
+    body = response.get("body", {}).get("string")
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else str(body)
+    if isinstance(code, int) and code >= 400:
+        return f"HTTP {code}: {text[:120]}"
+    try:
+        json.loads(text)
+    except ValueError:
+        return f"HTTP {code} with a body that is not JSON: {text[:120]!r}"
+    return None
 
 
 def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     headers = response.get("headers", {})
     response["headers"] = {
-        k: v for k, v in headers.items() if k.lower() not in SECRET_RESPONSE_HEADERS
+        k: [redact(v) for v in values] if isinstance(values, list) else redact(str(values))
+        for k, values in headers.items()
+        if k.lower() not in SECRET_RESPONSE_HEADERS
     }
+    body = response.get("body", {})
+    string = body.get("string")
+    if isinstance(string, bytes):
+        clean = redact(string.decode("utf-8", errors="replace")).encode("utf-8")
+        if clean != string:
+            body["string"] = clean
+            for name in response["headers"]:
+                if name.lower() == "content-length":
+                    response["headers"][name] = [str(len(clean))]
     return response
 
 

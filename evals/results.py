@@ -29,6 +29,7 @@ from evals.trace import TRACE_FILE_NAME, read_trace
 from evals.transcript import TranscriptEntry, build_transcript
 from memsys.errors import ResultsError
 from memsys.llm.base import ModelKind
+from memsys.redact import redact_data
 from memsys.search.embedder import Embedder, default_embedder
 
 __all__ = [
@@ -186,7 +187,9 @@ def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, 
     directory.mkdir(parents=True, exist_ok=True)
     document = _ResultsFile(schema_version=RESULTS_SCHEMA_VERSION, results=list(results))
     json_path = directory / RESULTS_FILE_NAME
-    json_path.write_text(document.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    # Results come from redacted traces; redacting again covers traces from elsewhere.
+    clean = _ResultsFile.model_validate(redact_data(document.model_dump()))
+    json_path.write_text(clean.model_dump_json(indent=1) + "\n", encoding="utf-8")
     rows = []
     for result in results:
         row: dict[str, object] = {
@@ -204,7 +207,7 @@ def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, 
             for sub, value in score.metrics.items():
                 row[f"{score.name}.{sub}"] = value
             row[f"{score.name}.explanation"] = score.explanation
-        rows.append(row)
+        rows.append(redact_data(row))
     csv_path = directory / CSV_FILE_NAME
     pd.DataFrame(rows).to_csv(csv_path, index=False)
     return json_path, csv_path

@@ -15,6 +15,7 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from evals._coverage import LIGHT_MAX_CHAT_TURNS, Cost, Coverage
+from evals._safe_yaml import YAMLLimitError, YAMLLimits, load_limited
 from evals._scenario_parts import (
     EVENT_TYPES,
     BackupExpect,
@@ -39,6 +40,7 @@ from memsys.errors import ScenarioError
 
 __all__ = [
     "EVENT_TYPES",
+    "SCENARIO_LIMITS",
     "SCENARIO_SCHEMA_VERSION",
     "BackupExpect",
     "Burst",
@@ -66,6 +68,8 @@ __all__ = [
 
 SCENARIO_SCHEMA_VERSION = 1
 _Date = date  # Day has a field named ``date``
+SCENARIO_LIMITS = YAMLLimits(max_bytes=1 << 20, max_nodes=100_000, max_depth=32)
+"""The shipped scenarios are under 7 KB and 1,000 nodes; these leave ample room."""
 
 
 class _Located(ValueError):
@@ -180,8 +184,9 @@ def load_scenario(path: Path) -> Scenario:
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(path, None, "(file)", f"cannot be read: {exc}") from None
     try:
-        node = yaml.compose(text)
-        data = yaml.safe_load(text)
+        node, data = load_limited(text, SCENARIO_LIMITS)
+    except YAMLLimitError as exc:
+        raise ScenarioError(path, exc.line, "(yaml)", f"refused: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ScenarioError(path, mark.line + 1 if mark else None, "(yaml)", str(exc)) from None

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import IO
 
 from memsys.errors import TraceError
+from memsys.redact import redact_data
 
 __all__ = ["TRACE_FILE_NAME", "TRACE_SCHEMA_VERSION", "TraceError", "TraceWriter", "read_trace"]
 
@@ -66,10 +67,12 @@ class TraceWriter:
             self._handle.close()
 
     def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
-        """Append one record."""
+        """Append one record, every string in it redacted (:func:`memsys.redact.redact`)."""
         assert self._handle is not None, "use TraceWriter as a context manager"
         record = {"kind": kind, "seq": self._seq, "at": at, "day": day, "step": step, **fields}
-        self._handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        # Round-trip through JSON first so objects written via ``default=str`` are redacted too.
+        plain = json.loads(json.dumps(record, ensure_ascii=False, default=str))
+        self._handle.write(json.dumps(redact_data(plain), ensure_ascii=False) + "\n")
         self._handle.flush()
         self._seq += 1
 

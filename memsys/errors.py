@@ -18,12 +18,15 @@
     │   ├── BackupNameError          a name that is not a backup of the memory directory
     │   ├── MemoryDirError           a memory directory that does not exist
     │   ├── QueryFileError           a line of a ``--queries`` file
+    │   ├── CassetteFileError        a broken cassette file (truncated, wrong types, failures)
     │   └── LLMConfigError           a model client that cannot be built (no base URL...)
     ├── RunFailure                   exit 3: the run itself broke
     │   ├── LLMTransportError        a model call failed (network, HTTP error after retries)
     │   ├── LLMResponseError         a model answered something unusable (not JSON, bad shape)
     │   ├── MalformedOutput          a model reply that ignores its prompt's format
     │   ├── CassetteMissError        a replayed run made a request its cassette lacks
+    │   ├── CassetteRecordError      calls failed while recording (cassette left unlabelled)
+    │   ├── CassetteSaveError        a cassette could not be written (the old file is kept)
     │   ├── TraceError               a trace that is missing, malformed or unfinished
     │   ├── IndexCorruptError        the search index is unusable (it is rebuilt)
     │   ├── EmbedderUnavailable      the embedding model cannot load (BM25 fallback)
@@ -34,18 +37,25 @@
 ``LLMTransportError``, ``LLMResponseError``): the memory system catches it wherever a model
 failure must not end the run (daily logs, compaction, decisions), while each subclass also
 sits on its branch above for the exit code. Each class builds its own message: what
-happened, the file or step involved, and how to fix it.
+happened, the file or step involved, and how to fix it; messages that may quote a server
+or a request are passed through :func:`memsys.redact.redact`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+
+from memsys.redact import redact
 
 __all__ = [
     "AgentConfigError",
     "BackupNameError",
     "BaselineError",
+    "CassetteFileError",
     "CassetteMissError",
+    "CassetteRecordError",
+    "CassetteSaveError",
     "ComparisonError",
     "ConfigError",
     "EmbedderUnavailable",
@@ -204,6 +214,25 @@ class QueryFileError(ConfigError):
         )
 
 
+class CassetteFileError(ConfigError):
+    """A cassette file is broken: not YAML, too large, or interactions of the wrong shape."""
+
+    def __init__(
+        self, path: Path, problems: Sequence[tuple[int | None, str]], command: str
+    ) -> None:
+        self.path = path
+        self.problems = list(problems)
+        lines = [f"broken cassette {path}:"]
+        lines += [
+            f"  {'' if n is None else f'interaction #{n}: '}{message}"
+            for n, message in self.problems[:5]
+        ]
+        if len(self.problems) > 5:
+            lines.append(f"  ... and {len(self.problems) - 5} more")
+        lines.append(f"Record it again with: {command}")
+        super().__init__(redact("\n".join(lines)))
+
+
 # -- model client errors ----------------------------------------------------------------------
 
 
@@ -260,7 +289,38 @@ class CassetteMissError(RunFailure):
                 "since the cassette was recorded."
             )
         lines.append(f"Re-record with: {command}")
-        super().__init__("\n".join(lines))
+        super().__init__(redact("\n".join(lines)))
+
+
+class CassetteRecordError(RunFailure):
+    """Calls failed while recording: they are not in the cassette, which is left unlabelled."""
+
+    def __init__(self, cassette: Path, failures: Sequence[str], command: str) -> None:
+        self.cassette = cassette
+        self.failures = list(failures)
+        shown = "; ".join(self.failures[:3]) + (" ..." if len(self.failures) > 3 else "")
+        super().__init__(
+            redact(
+                f"recording of {cassette} is incomplete: {len(self.failures)} call(s) failed "
+                f"and were not recorded ({shown}). The calls that succeeded are kept, but the "
+                "cassette gets no label, so runs do not replay it. Once the server answers, "
+                f"record again: {command}"
+            )
+        )
+
+
+class CassetteSaveError(RunFailure):
+    """A cassette could not be written; the previous version of the file is untouched."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        self.path = path
+        super().__init__(
+            redact(
+                f"could not save cassette {path} ({type(error).__name__}: {error}); the "
+                "previous version of the file is kept. Free disk space or fix permissions, "
+                "then record again."
+            )
+        )
 
 
 class TraceError(RunFailure):

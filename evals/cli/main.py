@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from evals.cli import bench, cassettes, compare, demo, gate, memory, record, report, run, score
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
 from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
+from memsys.redact import RedactingFormatter, redact
 
 __all__ = ["EXIT_CODES", "build_parser", "exit_code", "main"]
 
@@ -60,15 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 ok, 1 a regression (or a tool error), 2 a usage or configuration error, 3 a failed run.
     """
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])
     try:
         code: int = args.handler(args)
     except MemEvalError as exc:
         red, reset = ("\033[31m", "\033[0m") if sys.stderr.isatty() else ("", "")
-        print(f"{red}memeval: {exc}{reset}", file=sys.stderr)
+        print(f"{red}memeval: {redact(str(exc))}{reset}", file=sys.stderr)
         return exit_code(exc)
     return code
 

@@ -37,6 +37,7 @@ from evals.report._view import (
 )
 from evals.results import RunResult
 from memsys.errors import UsageError
+from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
 
 __all__ = [
@@ -162,7 +163,7 @@ def write_report(
     """Render the report into ``path`` (parents created); returns ``path``."""
     html = render_report(results, title, diff_pair, reference, metrics)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
+    path.write_text(redact(html), encoding="utf-8")
     return path
 
 

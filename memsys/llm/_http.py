@@ -2,6 +2,9 @@
 
 Also small readers that pull typed values out of decoded JSON and name the path of anything
 missing, so an unexpected response shape becomes an :class:`LLMResponseError` that says where.
+
+Every reply and every error message leaves through :func:`memsys.redact.redact`: this is the
+choke point that keeps a key echoed by a server out of MEMORY.md, logs, traces and reports.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from email.utils import parsedate_to_datetime
 import httpx
 
 from memsys.errors import LLMResponseError, LLMTransportError
+from memsys.redact import redact, redact_data
 
 __all__ = [
     "HTTPConfig",
@@ -123,30 +127,37 @@ class JSONPoster:
                 response = self._client.post(url, content=content, headers=send_headers)
             except httpx.TransportError as exc:
                 if last:
+                    # From None: the httpx exception would carry the raw URL into a traceback.
                     raise LLMTransportError(
-                        f"{self._provider}: request to {url} failed after {attempts} "
-                        f"attempt(s): {type(exc).__name__}: {exc}. Is the server reachable?"
-                    ) from exc
+                        redact(
+                            f"{self._provider}: request to {url} failed after {attempts} "
+                            f"attempt(s): {type(exc).__name__}: {exc}. Is the server reachable?"
+                        )
+                    ) from None
                 self._sleep(retry_delay(None, attempt, self._config))
                 continue
             status = response.status_code
             if status < 400:
-                return self._decode(response, url)
+                return redact_data(self._decode(response, url))
             retryable = status in _RETRY_STATUS or status >= 500
             if retryable and not last:
                 self._sleep(retry_delay(response, attempt, self._config))
                 continue
-            raise LLMTransportError(self._error_message(response, url, attempt + 1, retryable))
+            raise LLMTransportError(
+                redact(self._error_message(response, url, attempt + 1, retryable))
+            )
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 
     def _decode(self, response: httpx.Response, url: str) -> object:
         try:
             return response.json()
-        except ValueError as exc:
+        except ValueError:
             raise LLMResponseError(
-                f"{self._provider}: {url} answered HTTP {response.status_code} with a body "
-                f"that is not JSON: {response.text[:200]!r}"
-            ) from exc
+                redact(
+                    f"{self._provider}: {url} answered HTTP {response.status_code} with a body "
+                    f"that is not JSON: {response.text[:200]!r}"
+                )
+            ) from None
 
     def _error_message(self, response: httpx.Response, url: str, tries: int, retry: bool) -> str:
         detail = _error_detail(response)

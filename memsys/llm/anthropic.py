@@ -22,7 +22,9 @@ from memsys.llm.base import (
     ToolCall,
     Usage,
 )
+from memsys.llm.openai import endpoint
 from memsys.llm.registry import register_provider
+from memsys.redact import register_secret, register_url_credentials
 
 __all__ = ["API_VERSION", "AnthropicClient", "request_body"]
 
@@ -64,6 +66,9 @@ class AnthropicClient:
         self._model = model
         self._base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         key = api_key if api_key is not None else os.environ.get(KEY_ENV)
+        # Known to the redactor, so no reply or error can carry them into a file.
+        register_secret(key, KEY_ENV)
+        register_url_credentials(self._base_url)
         self._headers = {"anthropic-version": API_VERSION}
         if key:
             self._headers["x-api-key"] = key
@@ -101,7 +106,7 @@ class AnthropicClient:
     def complete(self, request: ChatRequest) -> ChatResponse:
         """One Messages call; see :class:`LLMClient`."""
         body = request_body(self._model, request)
-        data = self._poster.post(f"{self._base_url}/v1/messages", self._headers, body)
+        data = self._poster.post(endpoint(self._base_url, "v1/messages"), self._headers, body)
         return parse_response(data)
 
     def close(self) -> None:

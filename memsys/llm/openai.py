@@ -36,6 +36,7 @@ from memsys.llm.base import (
     Usage,
 )
 from memsys.llm.registry import register_provider
+from memsys.redact import register_secret, register_url_credentials
 from memsys.tools.base import ToolDefinition
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "OPENAI_COMPATIBLE",
     "OpenAIChatClient",
     "OpenAIFlavor",
+    "endpoint",
     "request_body",
 ]
 
@@ -120,8 +122,11 @@ class OpenAIChatClient:
         self._model = model
         self._flavor = flavor
         self._base_url = base.rstrip("/")
-        self._url = self._base_url + "/chat/completions"
+        self._url = endpoint(base, "chat/completions")
         key = api_key if api_key is not None else os.environ.get(flavor.key_env)
+        # Known to the redactor, so no reply or error can carry them into a file.
+        register_secret(key, flavor.key_env)
+        register_url_credentials(base)
         self._headers = {"authorization": f"Bearer {key}"} if key else {}
         config = http or HTTPConfig()
         self._client = httpx.Client(timeout=config.timeout_s, transport=transport)
@@ -156,6 +161,12 @@ class OpenAIChatClient:
     def close(self) -> None:
         """Close the connection pool."""
         self._client.close()
+
+
+def endpoint(base_url: str, path: str) -> str:
+    """``base_url`` with ``path`` appended to its path; its query string stays a query."""
+    url = httpx.URL(base_url)
+    return str(url.copy_with(path=url.path.rstrip("/") + "/" + path))
 
 
 def request_body(model: str, request: ChatRequest, max_tokens_field: str) -> dict[str, object]:

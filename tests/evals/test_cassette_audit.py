@@ -148,8 +148,40 @@ def test_files_that_are_not_cassettes_are_reported(tmp_path: Path) -> None:
         "not a vcrpy cassette (no 'interactions' list)"
     ]
     half = write_cassette(tmp_path / "half.yaml", [interaction(), {"request": {}}])
-    [problem] = check_cassette(half, env_secrets=[])
-    assert (problem.interaction, problem.message) == (2, "not a vcrpy interaction: no response")
+    assert [(p.interaction, p.message) for p in check_cassette(half, env_secrets=[])] == [
+        (2, "request should have exactly the keys ['body', 'headers', 'method', 'uri'], has []"),
+        (2, "response should be a mapping, got nothing"),
+    ]
+
+
+def test_recorded_failures_are_reported(tmp_path: Path) -> None:
+    # Before, `cassettes check` said OK, and replay blamed a changed prompt.
+    failed, html = interaction(answer='{"error": "overloaded"}'), interaction(answer="<html>")
+    failed["response"]["status"]["code"] = 500
+    path = write_cassette(tmp_path / "f.yaml", [interaction(), failed, html])
+    assert [(p.interaction, p.message) for p in check_cassette(path, env_secrets=[])] == [
+        (
+            2,
+            """the recorded response is HTTP 500 (a failed call; the recorder keeps only """
+            """successful replies): '{"error": "overloaded"}'""",
+        ),
+        (3, "the recorded response body is not JSON: '<html>'"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("uri", "found"),
+    [
+        ("http://me:pw@model.test/v1/chat/completions", "credentials in a URL"),
+        ("http://tok3n@model.test/v1/chat/completions", "credentials in a URL"),
+        ("http://model.test/v1/chat/completions?key=AIza12345", "a credential query parameter"),
+    ],
+)
+def test_credentials_in_a_uri_are_reported(tmp_path: Path, uri: str, found: str) -> None:
+    path = write_cassette(tmp_path / "u.yaml", [interaction(uri=uri)])
+    [problem] = check_cassette(path, env_secrets=[])
+    assert problem.message == f"request.uri holds {found}"
+    assert "pw@" not in str(problem) and "AIza" not in str(problem)
 
 
 def test_missing_root_is_an_error_naming_it(tmp_path: Path) -> None:

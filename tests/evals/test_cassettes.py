@@ -1,11 +1,10 @@
-"""Cassettes: paths, modes, matching, miss messages, secrets and the local-model recording."""
+"""Cassettes: paths, modes, matching, miss messages and the local-model recording.
+
+Secrets and failed calls while recording: test_cassettes_recording.py."""
 
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -181,70 +180,3 @@ def test_label_is_written_beside_the_cassette(recorded: Path) -> None:
 def test_label_drops_credentials_from_the_url() -> None:
     label = CassetteLabel("m/x", "https://user:pw@host:8443/v1?key=abc#frag", "2026-01-01")
     assert label.base_url == "https://host:8443/v1"
-
-
-SECRET = "sk-FAKE-0123456789-secret"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:
-        length = int(self.headers["content-length"])
-        self.rfile.read(length)
-        # A careless server that echoes credentials back in a cookie and the body.
-        body = json.dumps(
-            {
-                "id": "chatcmpl-1",
-                "model": "local",
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {
-                            "role": "assistant",
-                            "content": f"seen {self.headers['authorization']}",
-                        },
-                        "finish_reason": "stop",
-                    }
-                ],
-            }
-        ).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("set-cookie", f"session={SECRET}")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def loopback() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
-
-
-def test_no_secret_reaches_a_cassette(
-    loopback: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("MEMEVAL_API_KEY", SECRET)
-    path = tmp_path / "secret.yaml"
-    label = CassetteLabel("openai-compatible/local", f"http://me:{SECRET}@{loopback[7:]}", "x")
-    client = OpenAIChatClient("local", OPENAI_COMPATIBLE, base_url=loopback)
-    with use_cassette(path, CassetteMode.RECORD, label=label):
-        assert SECRET in ask(client, "hi")  # the live answer really carried it
-        for header in ("x-api-key", "api-key", "openai-api-key", "proxy-authorization"):
-            httpx.post(
-                f"{loopback}/chat/completions",
-                params={"key": SECRET, "api_key": SECRET, "q": "ok"},
-                headers={header: SECRET, "content-type": "application/json"},
-                content=json.dumps({"header": header}),
-            )
-    text = path.read_text() + Path(f"{path}.meta.json").read_text()
-    assert SECRET not in text
-    assert "127.0.0.1" in text and "q=ok" in text
-    assert "<MEMEVAL_API_KEY>" in text  # the echoed key was replaced, not dropped silently

@@ -141,3 +141,35 @@ def test_during_only_goes_with_an_edit_or_the_background(tmp_path: Path) -> None
     )
     with pytest.raises(ScenarioError, match="during goes with manual_edit or app_background"):
         load_scenario(write(tmp_path, body))
+
+
+# A "billion laughs": 9 aliases per level, 8 levels; 600 bytes that expand to 9**8 strings.
+LAUGHS = (
+    "lol: &l0 ["
+    + ", ".join(["lol"] * 9)
+    + "]\n"
+    + "".join(f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]\n" for n in range(1, 8))
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "problem"),
+    [
+        (LAUGHS + HEADER + "  - events: [{user: *l7}]\n", 1, "expands to more than 100,000 nodes"),
+        (HEADER + "  - &me [*me]\n", 5, "nested more than 32 levels deep (or an alias"),
+        (HEADER + "  - " + "[" * 40 + "]" * 40 + "\n", 5, "nested more than 32 levels deep"),
+        (HEADER + "  - " + "[" * 5000 + "]" * 5000 + "\n", None, "nested too deeply"),
+        (HEADER + "# " + "x" * (1 << 20) + "\n", None, "bytes; the limit is 1,048,576"),
+    ],
+    ids=["alias bomb", "self alias", "deep", "deeper than recursion", "too big"],
+)
+def test_yaml_past_its_limits_is_refused_with_a_clear_error(
+    tmp_path: Path, body: str, line: int | None, problem: str
+) -> None:
+    # Before: the alias bomb took 90 s and 2.9 GB, then a MemoryError traceback.
+    path = write(tmp_path, body)
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert err.value.line == line
+    assert str(err.value).startswith(f"{path}:{line or ''}".rstrip(":") + ": (yaml): refused: ")
+    assert problem in str(err.value)

@@ -1,0 +1,238 @@
+"""Credential redaction: the one function every file writer and error message goes through.
+
+A secret is, in order of replacement:
+
+1. a *known value*: the value of an API-key environment variable (:data:`KEY_ENVS`) or one
+   a client registered with :func:`register_secret` (an explicit ``api_key``, the password
+   of a base URL, its HTTP Basic token); replaced by ``<NAME>`` (e.g. ``<MEMEVAL_API_KEY>``)
+   so a reader sees which key was there. Values shorter than :data:`MIN_SECRET_CHARS` are
+   not replaced: a key of ``test`` would otherwise rewrite every "test" in a memory file.
+2. a *shape*: URL credentials (``http://user:pw@host``), credential query parameters
+   (``?key=...``), ``Bearer``/``Basic`` tokens, ``sk-...`` keys, and the value after a
+   credential header name (``authorization: ...``, ``"x-api-key": "..."``, ``--api-key X``);
+   replaced by :data:`REDACTED`.
+
+Redaction is idempotent and never produces a quote or a backslash, so redacting a string
+inside JSON or YAML keeps the document valid. The LLM clients redact every reply and error
+at the source (``memsys/llm/_http.py``), so a server that echoes a key back cannot get it
+into MEMORY.md, a daily log or the index; the harness redacts again where it writes
+(cassettes, traces, results, reports, labels, log lines).
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+__all__ = [
+    "KEY_ENVS",
+    "MIN_SECRET_CHARS",
+    "REDACTED",
+    "SECRET_HEADERS",
+    "SECRET_QUERY_PARAMETERS",
+    "RedactingFormatter",
+    "SecretFinding",
+    "find_secrets",
+    "known_secrets",
+    "redact",
+    "redact_data",
+    "register_secret",
+    "register_url_credentials",
+]
+
+REDACTED = "<redacted>"
+KEY_ENVS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "MEMEVAL_API_KEY")
+"""Environment variables whose values are API keys."""
+MIN_SECRET_CHARS = 8
+"""Known values shorter than this are not replaced (too many false matches)."""
+
+SECRET_HEADERS = (
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "api-key",
+    "openai-api-key",
+    "anthropic-api-key",
+    "x-goog-api-key",
+    "cookie",
+    "set-cookie",
+    "openai-organization",
+    "openai-project",
+)
+"""Header names whose values are credentials (or tie a request to an account)."""
+SECRET_QUERY_PARAMETERS = ("key", "api_key", "apikey", "api-key", "access_token", "token")
+"""Query parameters whose values are credentials."""
+
+# Characters a redacted value may consist of: never a quote, backslash, space or '<', so a
+# match cannot cut a JSON escape in half and never re-matches a placeholder.
+_VALUE = r"[^\s\"'\\<>,;&#}\]]+"
+# Header names looked for in free text ("authorization: ...", '"x-api-key": "..."'); not
+# cookie, which prose uses ("favourite cookie: oatmeal").
+_TEXT_HEADER_NAMES = "|".join(
+    re.escape(h) for h in (*SECRET_HEADERS[:6], "x-goog-api-key", "api_key", "apikey")
+)
+_QUERY_NAMES = "|".join(re.escape(q) for q in SECRET_QUERY_PARAMETERS)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """One kind of secret recognised by its form."""
+
+    description: str
+    """What it is, for audit messages (never the secret itself)."""
+    pattern: re.Pattern[str]
+    """Matches it; the ``secret`` group is what gets replaced."""
+
+
+_SCHEMES = r"(?:Bearer|Basic|Token)"
+# A token has a digit (or base64 padding): "Basic knowledge" in a memory is not a credential.
+_TOKEN = r"(?=[A-Za-z0-9._~+/-]*[0-9=])[A-Za-z0-9._~+/-]{8,}=*"
+
+_SHAPES = (
+    _Shape(
+        "credentials in a URL",
+        # '<' and '>' allowed: a known value already replaced inside the user info goes whole.
+        re.compile(r"\b[a-z][a-z0-9+.-]*://(?P<secret>[^\s/@\"'\\]+)@", re.IGNORECASE),
+    ),
+    _Shape(
+        "a credential query parameter",
+        re.compile(rf"[?&](?:{_QUERY_NAMES})=(?P<secret>{_VALUE})", re.IGNORECASE),
+    ),
+    _Shape(
+        "a credentials header value",
+        re.compile(
+            rf"(?<![\w-])(?:{_TEXT_HEADER_NAMES})[\"']?\s*[:=]\s*[\"']?(?:{_SCHEMES}\s+)?"
+            rf"(?P<secret>(?!{_SCHEMES}\b){_VALUE})",
+            re.IGNORECASE,
+        ),
+    ),
+    _Shape("a --api-key flag value", re.compile(rf"--api[-_]key[= ](?P<secret>{_VALUE})")),
+    _Shape("a Bearer or Basic token", re.compile(rf"\b{_SCHEMES}\s+(?P<secret>{_TOKEN})")),
+    _Shape(
+        "an sk-... API key",
+        re.compile(r"\b(?P<secret>sk-(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{16,})"),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """A secret found in a text (for audits: says what, never the value)."""
+
+    description: str
+    """What was found, e.g. ``a Bearer or Basic token`` or ``the value of OPENAI_API_KEY``."""
+
+
+class _Registry:
+    """Known secret values, process-wide: a key one client knows is redacted everywhere."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values: tuple[tuple[str, str], ...] = ()
+
+    def add(self, value: str, name: str) -> None:
+        with self._lock:
+            if len(value) >= MIN_SECRET_CHARS and all(v != value for v, _ in self._values):
+                # Longest first: a value containing another is replaced whole.
+                pairs = [*self._values, (value, name)]
+                self._values = tuple(sorted(pairs, key=lambda p: -len(p[0])))
+
+    def values(self) -> tuple[tuple[str, str], ...]:
+        return self._values
+
+
+_REGISTRY = _Registry()
+
+
+def register_secret(value: str | None, name: str) -> None:
+    """Remember ``value`` as a secret of this process, shown as ``<name>`` where redacted."""
+    if value:
+        _REGISTRY.add(value, name)
+
+
+def register_url_credentials(url: str) -> None:
+    """Register the user info of ``url`` (and its Basic token) as secrets, if it has any."""
+    parts = urlsplit(url)
+    if parts.password:
+        register_secret(parts.password, "url-password")
+        register_secret(unquote(parts.password), "url-password")
+    if parts.username or parts.password:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        register_secret(base64.b64encode(pair.encode()).decode("ascii"), "url-credentials")
+
+
+def known_secrets(environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """``(value, name)`` of every known secret: API-key variables set now, then registered."""
+    env = os.environ if environ is None else environ
+    found = [(env[name], name) for name in KEY_ENVS if len(env.get(name) or "") >= MIN_SECRET_CHARS]
+    found += [pair for pair in _REGISTRY.values() if pair not in found]
+    return sorted(found, key=lambda p: -len(p[0]))
+
+
+def redact(text: str) -> str:
+    """``text`` with every known secret value and every credential shape replaced."""
+    for value, name in known_secrets():
+        if value in text:
+            text = text.replace(value, f"<{name}>")
+    for shape in _SHAPES:
+        text = shape.pattern.sub(_replace_secret_group, text)
+    return text
+
+
+def _replace_secret_group(match: re.Match[str]) -> str:
+    start, end = match.span("secret")
+    whole = match.group(0)
+    offset = match.start()
+    return whole[: start - offset] + REDACTED + whole[end - offset :]
+
+
+def redact_data(value: object) -> object:
+    """A copy of decoded JSON (or any nest of dicts, lists and tuples) with every string,
+    key or value, passed through :func:`redact`; other leaves are returned as they are."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {redact_data(k): redact_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_data(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(redact_data(v) for v in value)
+    return value
+
+
+def find_secrets(
+    text: str, environ_secrets: list[tuple[str, str]] | None = None
+) -> list[SecretFinding]:
+    """What secrets ``text`` holds (one finding per kind), for audits that must not fix.
+
+    Args:
+        text: Text to look through.
+        environ_secrets: ``(value, name)`` pairs of known values; default
+            :func:`known_secrets`.
+    """
+    values = known_secrets() if environ_secrets is None else environ_secrets
+    found = [
+        SecretFinding(f"the value of {name}")
+        for value, name in values
+        if len(value) >= MIN_SECRET_CHARS and value in text
+    ]
+    found += [SecretFinding(s.description) for s in _SHAPES if _has_secret(s, text)]
+    return found
+
+
+def _has_secret(shape: _Shape, text: str) -> bool:
+    return any(m.group("secret") != REDACTED for m in shape.pattern.finditer(text))
+
+
+class RedactingFormatter(logging.Formatter):
+    """A log formatter whose every line (message, arguments, traceback) is redacted."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The formatted record, passed through :func:`redact`."""
+        return redact(super().format(record))

@@ -1,0 +1,90 @@
+"""``memeval run --record`` against a server that echoes the key: no file the run writes
+(cassette, trace, results, report, MEMORY.md, daily logs, search index) and no message
+holds it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evals.cli.main import main
+from tests.helpers.echo_server import echo_server
+
+SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
+KEY = "sk-echo-0123456789-SECRETKEY"
+QUERY_KEY = "qkey-0123456789-SECRET"
+
+
+def _files_holding(root: Path, secrets: tuple[str, ...]) -> list[str]:
+    leaks = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        leaks += [f"{path.relative_to(root)}: {s[:6]}..." for s in secrets if s.encode() in data]
+    return leaks
+
+
+def _record(base_url: str) -> int:
+    return main(
+        [
+            "run",
+            "--scenario",
+            "week.yaml",
+            "--model",
+            "openai-compatible/echo",
+            "--policy",
+            "guardrails",
+            "-M",
+            f"base_url={base_url}?key={QUERY_KEY}",
+            "--record",
+            "--out",
+            "runs",
+            "--report",
+            "reports/report.html",
+        ]
+    )
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMEVAL_API_KEY", KEY)
+    return tmp_path
+
+
+def test_an_echoed_key_reaches_no_file_of_a_recorded_run(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with echo_server() as server:
+        assert _record(server.base_url) == 0
+    assert server.seen[0]["authorization"] == f"Bearer {KEY}"  # the key really was sent
+    memory = workdir / "runs/week-of-noise/openai-compatible__echo/guardrails/v049-guardrails"
+    memory_md = (memory / "repeat-1/memory/MEMORY.md").read_text()
+    assert "Credentials: auth=Bearer <MEMEVAL_API_KEY>" in memory_md  # echoed, then redacted
+    written = {p.name for p in workdir.rglob("*") if p.is_file()}
+    for name in ("trace.jsonl", "results.json", "results.csv", "report.html", "MEMORY.md"):
+        assert name in written
+    assert any(name.endswith(".sqlite") for name in written)  # the search index
+    assert _files_holding(workdir, (KEY, QUERY_KEY)) == []
+    out = capsys.readouterr()
+    assert KEY not in out.out + out.err and QUERY_KEY not in out.out + out.err
+
+
+def test_an_echoed_key_in_error_replies_reaches_no_file_or_message(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every fifth call is rejected with an error that quotes the credentials it got.
+    with echo_server(lambda number: 400 if number % 5 == 0 else None) as server:
+        assert _record(server.base_url) == 3  # a run failure
+    err = capsys.readouterr().err
+    assert "is incomplete" in err and "HTTP 400" in err  # the recording is not labelled
+    trace = next(workdir.rglob("trace.jsonl")).read_text()
+    assert "rejected auth=Bearer <MEMEVAL_API_KEY>" in trace
+    assert main(["score", "runs"]) == 0
+    assert main(["report", "runs", "--out", "reports/after.html"]) == 0
+    assert list(workdir.rglob("results.json")) and list(workdir.rglob("results.csv"))
+    assert _files_holding(workdir, (KEY, QUERY_KEY)) == []
+    out = capsys.readouterr()
+    assert KEY not in err + out.out + out.err and QUERY_KEY not in err + out.err
