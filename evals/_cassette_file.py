@@ -25,6 +25,7 @@ from vcr.serializers import compat, yamlserializer
 from evals._safe_yaml import YAMLLimitError, YAMLLimits, load_limited
 from memsys._atomic import atomic_write_text
 from memsys.errors import CassetteFileError, CassetteSaveError
+from memsys.llm._http import is_retryable
 from memsys.redact import redact
 
 __all__ = [
@@ -86,10 +87,12 @@ def _yaml_error(exc: Exception) -> str:
 
 
 def interaction_problems(interaction: object) -> Iterator[str]:
-    """What makes one recorded interaction unusable (shape, an error status, a non-JSON body).
+    """What makes one recorded interaction unusable: its shape, a transient-failure status
+    (408, 409, 429, 5xx) or a body that is not JSON.
 
-    Cassettes hold only successful JSON replies: the recorder never writes a failed call
-    (see :func:`evals.cassettes.use_cassette`), so one here was edited in or cut short.
+    The recorder never writes those (see :func:`evals.cassettes.use_cassette`), so one here
+    was edited in or cut short. Other 4xx replies with a JSON body are kept: replay gives
+    the same error the recording got.
     """
     if not isinstance(interaction, dict):
         yield f"should be a mapping with request and response, got {_kind(interaction)}"
@@ -129,10 +132,10 @@ def _response_problems(response: object) -> Iterator[str]:
     if not isinstance(text, str | bytes):
         yield f"response.body.string should be a string, got {_kind(text)}"
         return
-    if isinstance(code, int) and code >= 400:
+    if isinstance(code, int) and is_retryable(code):
         yield (
-            f"the recorded response is HTTP {code} (a failed call; the recorder keeps only "
-            f"successful replies): {_excerpt(text)}"
+            f"the recorded response is HTTP {code}, a transient failure the recorder never "
+            f"keeps (edited in, or cut from a retry): {_excerpt(text)}"
         )
         return
     try:
@@ -172,6 +175,8 @@ class SafePersister:
 
     def __init__(self, rerecord_command: str) -> None:
         self._command = rerecord_command
+        self.save_error: CassetteSaveError | None = None
+        """Set when a save failed; the caller raises it once vcrpy has unpatched httpx."""
 
     def load_cassette(
         self, cassette_path: str | Path, serializer: Any
@@ -199,12 +204,12 @@ class SafePersister:
     ) -> None:
         """Write the cassette via a temp file and a rename: on any failure the old one stays.
 
-        Raises:
-            CassetteSaveError: the write failed (disk full, read-only directory...).
+        A failed write is kept in :attr:`save_error`, not raised: vcrpy saves on leaving the
+        cassette's context and would skip removing its httpx patches if the save raised,
+        leaving every later request in the process going through this cassette.
         """
         path = Path(cassette_path)
-        text = serialize(cassette_dict, serializer)
         try:
-            atomic_write_text(path, text)
+            atomic_write_text(path, serialize(cassette_dict, serializer))
         except OSError as exc:
-            raise CassetteSaveError(path, exc) from None
+            self.save_error = CassetteSaveError(path, exc)

@@ -35,6 +35,7 @@ from evals._cassette_file import SafePersister
 from evals._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
 from evals.cell import DEFAULT_CASSETTE_ROOT
 from memsys.errors import CassetteMissError, CassetteRecordError
+from memsys.llm._http import is_retryable
 from memsys.llm.base import ModelKind
 from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
 
@@ -179,8 +180,10 @@ class CassetteSession:
     """How it is used."""
     last_step: str | None = None
     """Scenario step of the latest request (for the miss message)."""
+    requested: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """Every request made while recording (by :func:`request_key`), with its step."""
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    """Requests whose last recorded attempt failed, with what happened (not recorded)."""
+    """Requests whose last attempt got a reply that is not recorded, and what it was."""
     _last_request: tuple[str, str, str] | None = None
 
     def _before_request(self, request: Any) -> Any:
@@ -195,14 +198,16 @@ class CassetteSession:
                 text = None
             if text is not None and (clean := redact(text)) != text:
                 request.body = clean.encode("utf-8")
-        self._last_request = request_key(request)
+        self._last_request = key = request_key(request)
+        self.requested.setdefault(key, f"step {self.last_step!r}: {request.method} {request.path}")
         return request
 
     def _before_response(self, response: dict[str, Any]) -> dict[str, Any] | None:
-        """Redact a reply before it is written; keep a failed call out of the cassette.
+        """Redact a reply before it is written; keep a transient failure out of the cassette.
 
-        A failure (HTTP >= 400, or a body that is not JSON) is noted instead: when the
-        client retries and succeeds, the success is recorded and the note dropped.
+        A reply the client retries (408, 409, 429, 5xx) or one that is not JSON is noted
+        instead: when a retry succeeds, the success is recorded and the note dropped. Other
+        4xx replies (a context-length error...) are recorded: a replay gives the same error.
         """
         key = self._last_request
         problem = _failure(response)
@@ -254,16 +259,20 @@ def use_cassette(
         decode_compressed_response=True,
     )
     recorder.register_matcher("json_body", json_body)
-    recorder.register_persister(SafePersister(rerecord_command))
+    persister = SafePersister(rerecord_command)
+    recorder.register_persister(persister)
     try:
         args = functools.partial(recorder.get_merged_config, path=str(path))
-        with IndexedCassette.use_arg_getter(args):
+        with IndexedCassette.use_arg_getter(args) as cassette:
             yield session
     except CannotOverwriteExistingCassetteException as exc:
         raise _miss(exc, session, rerecord_command) from None
-    if recording and session.failed:
+    if persister.save_error is not None:
+        raise persister.save_error
+    missing = _unrecorded(session, cassette) if recording else []
+    if missing:
         _label_path(path).unlink(missing_ok=True)
-        raise CassetteRecordError(path, list(session.failed.values()), rerecord_command)
+        raise CassetteRecordError(path, missing, rerecord_command)
     if recording and label is not None and path.is_file():
         _write_label(path, label)
 
@@ -273,12 +282,23 @@ def env_secrets() -> list[tuple[str, str]]:
     return [(f"<{name}>", value) for name in KEY_ENVS if (value := os.environ.get(name))]
 
 
+def _unrecorded(session: CassetteSession, cassette: Any) -> list[str]:
+    """Requests made while recording that have no interaction in the cassette: a transient
+    failure the client gave up on, or no reply at all (network error, timeout)."""
+    recorded = {request_key(request) for request, _ in cassette.data}
+    return [
+        session.failed.get(key, f"{where}: no reply (network error or timeout)")
+        for key, where in session.requested.items()
+        if key not in recorded
+    ]
+
+
 def _failure(response: dict[str, Any]) -> str | None:
-    """What went wrong in a live reply, or None for a successful JSON reply."""
+    """Why a live reply is not recorded, or None when it is (JSON, not a transient error)."""
     code = response.get("status", {}).get("code")
     body = response.get("body", {}).get("string")
     text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else str(body)
-    if isinstance(code, int) and code >= 400:
+    if isinstance(code, int) and is_retryable(code):
         return f"HTTP {code}: {text[:120]}"
     try:
         json.loads(text)

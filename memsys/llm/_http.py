@@ -27,6 +27,7 @@ __all__ = [
     "as_list",
     "as_object",
     "as_str",
+    "is_retryable",
     "retry_delay",
 ]
 
@@ -48,6 +49,11 @@ class HTTPConfig:
     """First backoff delay; doubles on each retry unless the server sends Retry-After."""
     max_delay_s: float = 60.0
     """Upper bound of any single wait, Retry-After included."""
+
+
+def is_retryable(status: int) -> bool:
+    """Whether a reply of HTTP ``status`` is a transient failure the client retries."""
+    return status in _RETRY_STATUS or status >= 500
 
 
 def retry_delay(response: httpx.Response | None, attempt: int, config: HTTPConfig) -> float:
@@ -139,7 +145,7 @@ class JSONPoster:
             status = response.status_code
             if status < 400:
                 return redact_data(self._decode(response, url))
-            retryable = status in _RETRY_STATUS or status >= 500
+            retryable = is_retryable(status)
             if retryable and not last:
                 self._sleep(retry_delay(response, attempt, self._config))
                 continue

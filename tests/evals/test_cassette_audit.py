@@ -158,12 +158,15 @@ def test_recorded_failures_are_reported(tmp_path: Path) -> None:
     # Before, `cassettes check` said OK, and replay blamed a changed prompt.
     failed, html = interaction(answer='{"error": "overloaded"}'), interaction(answer="<html>")
     failed["response"]["status"]["code"] = 500
-    path = write_cassette(tmp_path / "f.yaml", [interaction(), failed, html])
-    assert [(p.interaction, p.message) for p in check_cassette(path, env_secrets=[])] == [
+    rejected = interaction(answer='{"error": "context length exceeded"}')
+    rejected["response"]["status"]["code"] = 400  # a model's real answer: kept
+    path = write_cassette(tmp_path / "f.yaml", [interaction(), failed, html, rejected])
+    problems = [(p.interaction, p.message) for p in check_cassette(path, env_secrets=[])]
+    assert problems == [
         (
             2,
-            """the recorded response is HTTP 500 (a failed call; the recorder keeps only """
-            """successful replies): '{"error": "overloaded"}'""",
+            "the recorded response is HTTP 500, a transient failure the recorder never keeps "
+            """(edited in, or cut from a retry): '{"error": "overloaded"}'""",
         ),
         (3, "the recorded response body is not JSON: '<html>'"),
     ]

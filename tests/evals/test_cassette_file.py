@@ -150,6 +150,7 @@ def file_size_limit(limit: int) -> Iterator[None]:
 
 def test_a_write_error_while_saving_keeps_the_earlier_recordings(recorded: Path) -> None:
     before = recorded.read_text()
+    unpatched = httpx.Client._send_single_request
     with (
         ExitStack() as limits,
         pytest.raises(CassetteSaveError) as info,
@@ -160,6 +161,7 @@ def test_a_write_error_while_saving_keeps_the_earlier_recordings(recorded: Path)
         # one, so its write fails part way (vcrpy's in-place write left half a file).
         limits.enter_context(file_size_limit(len(before.encode()) + 100))
     assert recorded.read_text() == before
+    assert httpx.Client._send_single_request is unpatched  # vcrpy let go of httpx
     assert "the previous version of the file is kept" in str(info.value)
     assert not list(recorded.parent.glob(".c.yaml.*.tmp"))  # no temp file left behind
     with use_cassette(recorded):

@@ -21,7 +21,7 @@ from evals.cassettes import (
 )
 from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, LLMError, Message, OpenAIChatClient, Role
 from memsys.llm._http import HTTPConfig
-from tests.helpers.echo_server import echo_server
+from tests.helpers.echo_server import HANG_UP, echo_server
 
 SECRET = "sk-FAKE-0123456789-secret"
 PASSWORD = "url-pass-0123456789"
@@ -91,9 +91,11 @@ def test_a_miss_message_never_shows_a_secret(
     assert SECRET not in message  # ...without the key
 
 
-@pytest.mark.parametrize("status", [500, 400])
+@pytest.mark.parametrize(
+    ("status", "failure"), [(500, "HTTP 500"), (429, "HTTP 429"), (HANG_UP, "no reply")]
+)
 def test_failed_calls_are_not_recorded_and_the_cassette_is_not_labelled(
-    tmp_path: Path, status: int
+    tmp_path: Path, status: int, failure: str
 ) -> None:
     path = tmp_path / "failed.yaml"
     with echo_server(lambda number: status if number == 2 else None) as server:
@@ -107,7 +109,8 @@ def test_failed_calls_are_not_recorded_and_the_cassette_is_not_labelled(
                 ask(model, "two")
             assert ask(model, "three")
     message = str(info.value)
-    assert "1 call(s) failed" in message and f"step 'day 1 #2 user': HTTP {status}" in message
+    assert "1 call(s) failed" in message and "(step 'day 1 #2 user': " in message
+    assert failure in message
     assert "--record" in message or "record again" in message
     recorded = yaml.safe_load(path.read_text())["interactions"]
     assert [i["response"]["status"]["code"] for i in recorded] == [200, 200]
@@ -125,3 +128,21 @@ def test_a_retried_failure_records_only_the_success(tmp_path: Path) -> None:
     assert read_label(path) is not None
     with use_cassette(path):  # replays at once: no 503 to sleep through
         assert ask(client("http://replay.invalid/v1", retries=0), "one") == answer
+
+
+def test_a_rejected_call_is_recorded_and_replays_as_the_same_error(tmp_path: Path) -> None:
+    # A 400 (say, the prompt is past the model's context) is the model's answer to this
+    # request: the recording keeps it, labelled, and replay fails the same way.
+    path = tmp_path / "rejected.yaml"
+    with (
+        echo_server(lambda number: 400 if number == 1 else None) as server,
+        use_cassette(path, CassetteMode.RECORD, label=label(server.base_url)),
+        pytest.raises(LLMError) as live,
+    ):
+        ask(client(server.base_url), "too long")
+    assert read_label(path) is not None
+    with use_cassette(path), pytest.raises(LLMError) as replayed:
+        ask(client("http://replay.invalid/v1"), "too long")
+    assert str(replayed.value) == str(live.value).replace(
+        server.base_url.removesuffix("/v1"), "http://replay.invalid"
+    )

@@ -9,16 +9,19 @@ It exists to prove that nothing the harness writes can carry a key a server echo
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["EchoServer", "echo_server"]
+__all__ = ["HANG_UP", "EchoServer", "echo_server"]
 
 FailWhen = Callable[[int], int | None]
-"""Request number (1-based) -> an HTTP error status to answer with, or None to succeed."""
+"""Request number (1-based) -> an HTTP error status to answer with, :data:`HANG_UP` to close
+the connection without a reply, or None to succeed."""
+HANG_UP = 0
 
 
 @dataclass
@@ -77,6 +80,10 @@ def _handler(server: EchoServer, fail_when: FailWhen) -> type[BaseHTTPRequestHan
                 number = len(server.seen)
             echoed = _credentials(headers, self.path)
             status = fail_when(number)
+            if status == HANG_UP:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
             if status is None:
                 status, data = 200, _reply(body, echoed)
             else:

@@ -75,16 +75,20 @@ def test_an_echoed_key_reaches_no_file_of_a_recorded_run(
 def test_an_echoed_key_in_error_replies_reaches_no_file_or_message(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Every fifth call is rejected with an error that quotes the credentials it got.
+    # Every fifth call is rejected (400) with an error that quotes the credentials it got.
     with echo_server(lambda number: 400 if number % 5 == 0 else None) as server:
-        assert _record(server.base_url) == 3  # a run failure
-    err = capsys.readouterr().err
-    assert "is incomplete" in err and "HTTP 400" in err  # the recording is not labelled
+        assert _record(server.base_url) == 0
     trace = next(workdir.rglob("trace.jsonl")).read_text()
     assert "rejected auth=Bearer <MEMEVAL_API_KEY>" in trace
-    assert main(["score", "runs"]) == 0
-    assert main(["report", "runs", "--out", "reports/after.html"]) == 0
-    assert list(workdir.rglob("results.json")) and list(workdir.rglob("results.csv"))
+    cassette = next((workdir / "cassettes").rglob("*.yaml")).read_text()
+    assert "rejected auth=Bearer <MEMEVAL_API_KEY>" in cassette  # kept, redacted
+    # The recorded rejections replay (no server now) as the same errors, still redacted.
+    replay = ["run", "--scenario", "week.yaml", "--model", "openai-compatible/echo"]
+    assert main([*replay, "--policy", "guardrails", "--out", "replayed", "--no-real"]) == 0
+    replayed = next((workdir / "replayed").rglob("trace.jsonl")).read_text()
+    rejection = "rejected auth=Bearer <MEMEVAL_API_KEY>"
+    assert replayed.count(rejection) == trace.count(rejection) > 0
+    assert main(["cassettes", "check"]) == 0
     assert _files_holding(workdir, (KEY, QUERY_KEY)) == []
     out = capsys.readouterr()
-    assert KEY not in err + out.out + out.err and QUERY_KEY not in err + out.err
+    assert KEY not in out.out + out.err and QUERY_KEY not in out.out + out.err
