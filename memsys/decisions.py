@@ -39,14 +39,17 @@ from datetime import datetime
 from enum import StrEnum
 
 from memsys.errors import MalformedOutput
+from memsys.llm.base import ChatRequest, Message, Purpose, Role
 
 __all__ = [
+    "DECISION_MAX_TOKENS",
     "Decision",
     "DecisionPrompt",
     "Operation",
     "Relation",
     "ShownMemory",
     "SimilarMemory",
+    "decision_request",
     "parse_decision",
     "read_decision_prompt",
     "update_decision_prompt",
@@ -176,6 +179,20 @@ def update_decision_prompt(candidate: str, now: datetime, similar: Sequence[Simi
     return (
         f"{_INSTRUCTIONS}\nToday: {now.date().isoformat()}\n"
         f"Memories:\n{rows or '(none)'}\nNew fact: {_one_line(candidate)}\n"
+    )
+
+
+DECISION_MAX_TOKENS = 200
+
+
+def decision_request(
+    candidate: str, now: datetime, similar: Sequence[SimilarMemory]
+) -> ChatRequest:
+    """The model call of one decision (the policy and ``memeval bench decisions`` send it)."""
+    return ChatRequest(
+        (Message(Role.USER, update_decision_prompt(candidate, now, similar)),),
+        purpose=Purpose.UPDATE_DECISION,
+        max_tokens=DECISION_MAX_TOKENS,
     )
 
 

@@ -13,6 +13,10 @@ __all__ = ["BENCHMARKS", "register"]
 BENCHMARKS: dict[str, tuple[str, str]] = {
     "search": ("evals.bench.search", "index build, query embed and hybrid search latency"),
     "replay": ("evals.bench.replay", "cassette replay overhead per call"),
+    "decisions": (
+        "evals.bench.decisions",
+        "unified-pipeline decision accuracy of a real model (through a cassette)",
+    ),
 }
 
 

@@ -148,14 +148,22 @@ class UnifiedStore:
         return self._select("1 = 1")
 
     def add(
-        self, content: str, category: str, importance: int, now: datetime, vector: Vector | None
+        self,
+        content: str,
+        category: str,
+        importance: int,
+        now: datetime,
+        vector: Vector | None,
+        memory_id: int | None = None,
     ) -> int:
-        """Insert a memory (with its embedding, when there is one); returns its id."""
+        """Insert a memory (with its embedding, when there is one); returns its id.
+
+        ``memory_id`` picks the id (the decision benchmark rebuilds labelled cases)."""
         stamp = now.isoformat()
         cursor = self._db.execute(
-            "INSERT INTO long_term (content, category, created_at, updated_at, importance,"
-            " last_accessed, access_count, vector) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-            (content, category, stamp, stamp, importance, stamp, _blob(vector)),
+            "INSERT INTO long_term (id, content, category, created_at, updated_at, importance,"
+            " last_accessed, access_count, vector) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+            (memory_id, content, category, stamp, stamp, importance, stamp, _blob(vector)),
         )
         memory_id = cursor.lastrowid
         assert memory_id is not None

@@ -30,11 +30,10 @@ from memsys.decisions import (
     Decision,
     Operation,
     SimilarMemory,
+    decision_request,
     parse_decision,
-    update_decision_prompt,
 )
-from memsys.errors import MalformedOutput, MemoryFileError
-from memsys.llm.base import ChatRequest, LLMError, Message, Purpose, Role
+from memsys.errors import LLMError, MalformedOutput, MemoryFileError
 from memsys.policies._unified_retrieval import (
     MANUAL_IMPORTANCE,
     USER_REQUESTED_PREFIX,
@@ -62,7 +61,6 @@ TOP_K = 5
 """Memories shown to one decision."""
 INJECT_K = 10
 """Memories injected into a prompt at most (Tier 2), within the token budget."""
-DECISION_MAX_TOKENS = 200
 STORE_FILE_NAME = "unified_memory.sqlite3"
 
 
@@ -114,11 +112,7 @@ class UnifiedPolicy(WritePolicy):
             SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
             for m in self.similar(candidate, now)
         ]
-        request = ChatRequest(
-            (Message(Role.USER, update_decision_prompt(candidate, now, shown)),),
-            purpose=Purpose.UPDATE_DECISION,
-            max_tokens=DECISION_MAX_TOKENS,
-        )
+        request = decision_request(candidate, now, shown)
         try:
             decision = parse_decision(self.ctx.client.complete(request).text, candidate, shown)
         except MalformedOutput as exc:

@@ -1,0 +1,251 @@
+"""``memeval bench decisions``: how well a model makes the unified pipeline's decisions.
+
+Each labelled case (``evals/bench/decision_cases.yaml``: a candidate fact, existing memories
+with their ids and dates, the expected ADD / UPDATE / DELETE / NOOP with a one-line reason)
+goes through the policy's own decision path, one request at a time, through a vcrpy
+cassette (replayed by default, recorded with ``--record`` against a running server):
+
+- **pipeline** (the headline figure): the case's memories are put in a unified store, and
+  the policy's retrieval (stored MiniLM vectors, cosine >= MIN_RELEVANCE, best retrieval
+  score first, at most TOP_K) picks what the model is shown, exactly as
+  :meth:`UnifiedPolicy.process` does; then :func:`memsys.decisions.decision_request` and
+  :func:`memsys.decisions.parse_decision` with its repairs.
+- **all shown**: every memory of the case is shown, related or not: the decision alone,
+  against distractors retrieval would have filtered out (a harder, secondary figure).
+
+Identical requests are sent once per run. It prints, and writes to
+``reports/bench-decisions.md`` (and ``.json``): accuracy per expected event and overall, a
+confusion matrix (expected rows, decided columns, unreadable replies as MALFORMED), how
+often the target id was right, and every miss with its reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import closing
+from datetime import datetime
+from pathlib import Path
+
+from evals.bench._decision_cases import (
+    CASES_FILE,
+    MALFORMED,
+    DecisionCase,
+    Outcome,
+    Summary,
+    load_cases,
+    render_markdown,
+    summarise,
+)
+from memsys.clock import ManualClock
+from memsys.decisions import SimilarMemory, decision_request, parse_decision
+from memsys.errors import MalformedOutput, UsageError
+from memsys.events import discard
+from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
+from memsys.manager import MemoryManager
+from memsys.policies import PolicyContext
+from memsys.policies.base import EmbedFn
+from memsys.policies.unified import UnifiedPolicy
+from memsys.tools import load_variant
+from memsys.tools.descriptions import DEFAULT_VARIANT
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "add_arguments",
+    "cassette_for",
+    "pipeline_shown",
+    "run",
+    "run_cases",
+]
+
+DEFAULT_MODEL = "openai-compatible/qwen2.5-coder-1.5b-instruct"
+CASSETTE_ROOT = Path("cassettes/bench-decisions")
+REPORT = Path("reports/bench-decisions.md")
+
+
+class _OnceClient:
+    """Sends each distinct request once (temperature 0: the same request, the same reply)."""
+
+    def __init__(self, client: LLMClient) -> None:
+        self._client = client
+        self._replies: dict[str, str] = {}
+
+    @property
+    def sent(self) -> int:
+        """Requests actually sent."""
+        return len(self._replies)
+
+    def reply(self, request: ChatRequest) -> str:
+        """The reply to ``request``, asking the model only the first time."""
+        key = request.messages[-1].content
+        if key not in self._replies:
+            self._replies[key] = self._client.complete(request).text
+        return self._replies[key]
+
+
+def pipeline_shown(
+    case: DecisionCase, now: datetime, embed: EmbedFn | None, workdir: Path
+) -> list[SimilarMemory]:
+    """What the unified policy's retrieval shows for the case's candidate."""
+    manager = MemoryManager(workdir / case.name, ManualClock(now))
+    ctx = PolicyContext(manager, _NoModel(), load_variant(DEFAULT_VARIANT), embed, discard)
+    with closing(UnifiedPolicy(ctx)) as policy:
+        for m in case.memories:
+            vector = policy.retriever.vector(m.text)
+            policy.store.add(m.text, m.category, 5, m.at, vector, memory_id=m.id)
+        return [
+            SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
+            for m in policy.similar(case.candidate, now)
+        ]
+
+
+class _NoModel:
+    """The policy built only for its retrieval never calls a model."""
+
+    name = "none/none"
+    kind = ModelKind.SIMULATED
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        raise AssertionError("retrieval only")
+
+
+def run_cases(
+    client: LLMClient,
+    now: datetime,
+    cases: list[DecisionCase],
+    shown: Callable[[DecisionCase], list[SimilarMemory]],
+    once: _OnceClient | None = None,
+) -> list[Outcome]:
+    """Decide every case, one request at a time, showing ``shown(case)``."""
+    sender = once or _OnceClient(client)
+    outcomes = []
+    for case in cases:
+        memories = shown(case)
+        reply = sender.reply(decision_request(case.candidate, now, memories))
+        try:
+            d = parse_decision(reply, case.candidate, memories)
+        except MalformedOutput:
+            outcomes.append(Outcome(case, MALFORMED, None, reply, None, len(memories)))
+            continue
+        outcomes.append(Outcome(case, d.op.value, d.id, reply, d.repair, len(memories)))
+    return outcomes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``memeval bench decisions``."""
+    parser.add_argument("--cases", type=Path, default=CASES_FILE, help="labelled case file")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="provider/model")
+    parser.add_argument("--cassette", type=Path, help="default: cassettes/bench-decisions/...")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--record", action="store_true", help="record the calls not recorded")
+    mode.add_argument("--rerecord", action="store_true", help="record every call again")
+    parser.add_argument("--base-url", help="server to record against (…/v1)")
+    parser.add_argument(
+        "--server-info",
+        type=Path,
+        help="JSON of a running local server (python -m evals.local_model)",
+    )
+    parser.add_argument("--out", type=Path, default=REPORT, help="markdown report (+ .json)")
+
+
+def cassette_for(model: str) -> Path:
+    """``cassettes/bench-decisions/<model, / -> __>/decisions.yaml``."""
+    return CASSETTE_ROOT / model.replace("/", "__") / "decisions.yaml"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark; exit 0 when the target is met, 1 otherwise."""
+    from evals.cassettes import CassetteLabel, CassetteMode, read_label, use_cassette
+    from memsys.llm import make_client
+
+    now, cases = load_cases(args.cases)
+    path = args.cassette or cassette_for(args.model)
+    mode = (
+        CassetteMode.RERECORD
+        if args.rerecord
+        else CassetteMode.RECORD
+        if args.record
+        else CassetteMode.REPLAY
+    )
+    server: dict[str, object] = {}
+    if args.server_info:
+        server = json.loads(args.server_info.read_text(encoding="utf-8"))
+    if mode is CassetteMode.REPLAY:
+        recorded = read_label(path)
+        base_url = recorded.base_url if recorded else "http://replay.invalid/v1"
+    else:
+        base_url = args.base_url or str(
+            server.get("base_url") or os.environ.get("MEMEVAL_BASE_URL") or ""
+        )
+        if not base_url:
+            raise UsageError("recording needs --base-url, --server-info or MEMEVAL_BASE_URL")
+    client = make_client(args.model, base_url=base_url, temperature=0.0)
+    label = CassetteLabel(
+        args.model,
+        base_url,
+        datetime.now().date().isoformat(),  # noqa: DTZ005 (the recording's own date)
+        model_sha256=server.get("model_sha256"),  # type: ignore[arg-type]
+        server=server.get("server"),  # type: ignore[arg-type]
+        server_flags=tuple(server.get("server_flags") or ()),  # type: ignore[arg-type]
+        temperature=0.0,
+    )
+    started = time.monotonic()
+    command = f"memeval bench decisions --model {args.model} --record --server-info FILE"
+    embed = _embedder()
+    with use_cassette(path, mode, label=label, rerecord_command=command):
+        once = _OnceClient(client)
+        with tempfile.TemporaryDirectory() as tmp:
+            pipeline = run_cases(
+                client, now, cases, lambda c: pipeline_shown(c, now, embed, Path(tmp)), once
+            )
+        everything = run_cases(client, now, cases, DecisionCase.shown, once)
+    results = {"pipeline": summarise(pipeline), "all_shown": summarise(everything)}
+    retrieval = "MiniLM vectors" if embed is not None else "FTS5 (no embedder)"
+    text = "\n".join(
+        [
+            f"# Decision benchmark: {args.model} (real, cassette `{path}`)",
+            "",
+            f"`memeval bench decisions` over {len(cases)} labelled cases (`{args.cases}`), "
+            f"{mode.value}, {once.sent} model calls, {time.monotonic() - started:.1f} s.",
+            "",
+            render_markdown(
+                f"## Pipeline (headline): the policy's retrieval picks what is shown ({retrieval})",
+                results["pipeline"],
+                pipeline,
+            ),
+            render_markdown(
+                "## All shown: every memory of the case, related or not (decision only)",
+                results["all_shown"],
+                everything,
+            ),
+        ]
+    )
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    data = {"model": args.model, "cassette": str(path), "retrieval": retrieval}
+    data |= {name: _as_json(summary) for name, summary in results.items()}
+    args.out.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return 0 if results["pipeline"].meets_target else 1
+
+
+def _embedder() -> EmbedFn | None:
+    from evals._runtime import shared_embedder
+
+    embedder = shared_embedder()
+    return embedder.embed if embedder is not None else None
+
+
+def _as_json(summary: Summary) -> dict[str, object]:
+    return {
+        "overall": summary.overall,
+        "per_event": summary.per_event,
+        "confusion": summary.confusion,
+        "target_accuracy": summary.target_accuracy,
+        "repairs": summary.repairs,
+        "meets_target": summary.meets_target,
+    }
