@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 import pytest
 
 from memsys.decisions import (
+    CHOICES,
     Decision,
     Operation,
     Relation,
@@ -34,14 +36,17 @@ def parse(reply: str, candidate: str = LIGHT) -> Decision:
 def test_prompt_shows_ids_dates_and_the_fact_after_the_fixed_instructions() -> None:
     """seed 004 problem 8: the decision prompt carries timestamps; ids as [n]."""
     prompt = update_decision_prompt(LIGHT, NOW, SHOWN)
-    case = prompt.rpartition("Now decide.")[2]
-    assert case.endswith(
-        "Today: 2026-03-16\nMemories:\n[3] (saved 2026-03-04) Prefers dark mode in all apps\n"
-        "[8] (saved 2026-01-02) Drinks tea\nNew fact: Prefers light mode in all apps\n"
+    case = prompt.rpartition("Now the real case.")[2]
+    assert case == (
+        "\n\nToday: 2026-03-16\nMemories:\n[3] (saved 2026-03-04) Prefers dark mode in all "
+        "apps\n[8] (saved 2026-01-02) Drinks tea\nNew fact: Prefers light mode in all apps\n"
     )
-    for relation in Relation:  # seed 004: the conflict classification is in the prompt
-        assert f"- {relation.value}:" in prompt
-    assert prompt.startswith(update_decision_prompt("other", NOW, [])[:2000])  # fixed prefix
+    # seed 004: the conflict classification is in the prompt, one answer per relation
+    for choice in CHOICES:
+        assert f"\n{choice.letter}. {choice.label}: {choice.meaning}\n" in prompt
+    assert {c.relation for c in CHOICES} == set(Relation) - {Relation.SUBSUMED}
+    fixed = prompt.partition("Today:")[0]
+    assert update_decision_prompt("other", NOW, []).startswith(fixed)  # a cacheable prefix
 
 
 def test_prompt_without_memories_says_none_and_reads_back() -> None:
@@ -54,6 +59,33 @@ def test_prompt_without_memories_says_none_and_reads_back() -> None:
 
 
 # -- every decision type -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("letter", "target", "op", "relation"),
+    [
+        ("A", None, Operation.ADD, Relation.COMPATIBLE),
+        ("B", 3, Operation.NOOP, Relation.SAME),
+        ("C", 3, Operation.UPDATE, Relation.SUBSUMES),
+        ("D", 3, Operation.UPDATE, Relation.CONTRADICTORY),
+        ("E", 8, Operation.DELETE, Relation.CONTRADICTORY),
+        ("F", None, Operation.NOOP, Relation.TRANSIENT),
+    ],
+)
+def test_each_answer_letter_is_its_relation_and_decision(
+    letter: str, target: int | None, op: Operation, relation: Relation
+) -> None:
+    reply = json.dumps(
+        {"transient": False, "answer": letter, "id": target, "content": "Prefers light mode"}
+    )
+    d = parse(reply)
+    assert (d.op, d.id, d.relation) == (op, target, relation)
+    assert d.content == ("Prefers light mode" if op in (Operation.ADD, Operation.UPDATE) else "")
+
+
+def test_transient_true_is_a_noop_on_nothing_whatever_the_letter() -> None:
+    d = parse('{"transient": true, "answer": "D", "id": 3, "content": "Switched model"}')
+    assert (d.op, d.id, d.relation, d.content) == (Operation.NOOP, None, Relation.TRANSIENT, "")
 
 
 def test_add() -> None:
@@ -114,6 +146,19 @@ def test_an_update_repeating_its_target_is_a_noop_on_it() -> None:
     assert d.repair == "UPDATE repeats its target: NOOP"
 
 
+def test_an_add_repeating_a_shown_memory_in_other_order_is_a_noop_on_it() -> None:
+    d = parse('{"answer": "A", "id": null, "content": "Drinks the tea."}', "Drinks the tea")
+    assert (d.op, d.id, d.repair) == (Operation.NOOP, 8, "ADD repeats a memory: NOOP")
+    words = parse_decision(
+        '{"answer": "A", "content": "Likes the card game Sushi Go"}',
+        "x",
+        [SimilarMemory(5, "Likes Sushi Go as a card game", "interests", NOW, NOW)],
+    )
+    assert (words.op, words.id) == (Operation.NOOP, 5)
+    negated = parse('{"answer": "A", "content": "Does not drink tea"}', "x")
+    assert negated.op is Operation.ADD  # other words: a different fact
+
+
 def test_a_noop_naming_an_unknown_id_reinforces_nothing() -> None:
     d = parse('{"op": "NOOP", "id": 42}')
     assert (d.op, d.id) == (Operation.NOOP, None)
@@ -153,8 +198,9 @@ def test_importance_and_category_are_read_when_given() -> None:
         ("I would update memory 3.", "no JSON object"),
         ('{"op": "UPDATE", "id": 3, "content": "Prefers li', "not JSON"),
         ("[1, 2]", "no JSON object"),
-        ('{"id": 3}', "no op"),
-        ('{"op": null, "id": 3}', "no op"),
+        ('{"id": 3}', "no answer and no op"),
+        ('{"op": null, "id": 3}', "no answer and no op"),
+        ('{"transient": false, "answer": "G", "id": 3}', "unknown answer 'G'"),
         ('{"op": "REPLACE", "id": 3}', "unknown op 'REPLACE'"),
         ('{"op": "UPDATE", "id": "three", "content": "x"}', "id 'three' is not an integer"),
         ('{"op": "DELETE", "id": 3.5}', "id 3.5 is not an integer"),

@@ -19,6 +19,7 @@ from memsys.policies import PolicyContext, make_policy
 from memsys.policies._unified_store import StoredMemory, StoreStatus
 from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
+from memsys.prompts import PromotedFact
 from memsys.search import default_embedder
 from memsys.tools import ToolErrorCode, load_variant
 from tests.helpers.fakes import FakeLLM, reply
@@ -334,3 +335,37 @@ def test_hand_edited_lines_can_be_archived_but_user_requested_ones_never(
     }
     assert "bicycle" not in manager.read_long_term_memory()
     assert [e.data["ids"] for e in h.events if e.kind == "archive"] == [[1]]
+
+
+def test_a_shorter_correction_replaces_a_longer_memory_seed004_problem3(
+    manager: MemoryManager,
+) -> None:
+    """seed 004 problem 3: no "longer wins" heuristic; the decision's text replaces."""
+    h = Harness(manager, '{"answer": "D", "id": 1, "content": "Lives in Lisbon"}')
+    h.seed("Lives in Berlin, in a flat near the Tempelhof park with a balcony")
+    h.policy.process("Lives in Lisbon", "profile")
+    assert h.rows()[1].content == "Lives in Lisbon"
+
+
+def test_promotions_and_saves_share_one_pipeline_seed004_problem4(manager: MemoryManager) -> None:
+    """seed 004 problem 4: extraction (daily-log promotions) and the save tool write long-term
+    memory through the same decision, with the same prompt."""
+    h = Harness(manager, '{"answer": "A", "content": "Likes chess"}', '{"answer": "B", "id": 1}')
+    h.policy.promote([PromotedFact("interests", "Likes chess")])
+    result = h.policy.tools()[0].execute({"content": "Likes chess", "category": "interests"})
+    assert result.message.startswith("Nothing saved")
+    assert [r.purpose for r in h.llm.requests] == [Purpose.UPDATE_DECISION] * 2
+    assert (
+        h.prompt(0).partition("Now the real case.")[0]
+        == h.prompt(1).partition("Now the real case.")[0]
+    )
+    assert h.policy.counters == {"op_add": 1, "op_noop": 1}
+
+
+def test_two_facts_seconds_apart_are_both_decided_seed004_problem7(manager: MemoryManager) -> None:
+    """seed 004 problem 7: no extraction cooldown; each candidate gets its own decision."""
+    h = Harness(manager, '{"answer": "A", "content": "Likes chess"}', '{"answer": "A"}')
+    h.policy.process("Likes chess", "interests")
+    h.manager.clock.advance(timedelta(seconds=2))  # type: ignore[attr-defined]
+    h.policy.process("Lives in Lisbon", "profile")
+    assert [m.content for m in h.policy.store.active()] == ["Likes chess", "Lives in Lisbon"]

@@ -98,3 +98,15 @@ def test_missing_onnx_package_means_bm25_fallback_not_a_crash(
     with pytest.raises(EmbedderUnavailable, match="package onnx is missing"):
         MiniLMEmbedder().embed(["x"])
     assert MiniLMEmbedder(matmul="fp32").embed(["x"]).shape == (1, MINILM_DIM)
+
+
+def test_the_model_loads_lazily_on_first_use_feat013() -> None:
+    """FEAT-013 memory rule: "The local embedding model is loaded lazily on first use, not at
+    app startup": building the embedder (and a searcher around it) loads nothing."""
+    from memsys.search import MemorySearch
+
+    embedder = MiniLMEmbedder()
+    MemorySearch(Path("/nonexistent-memory-dir"), embedder)
+    assert not embedder.loaded
+    embedder.embed(["first use"])
+    assert embedder.loaded

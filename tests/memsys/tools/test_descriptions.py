@@ -111,3 +111,20 @@ def test_an_extends_cycle_is_an_error(tmp_path: Path) -> None:
 def test_a_missing_variant_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(VariantError, match="no such variant file"):
         load_variant(str(tmp_path / "absent.toml"))
+
+
+def test_the_user_requested_variant_tells_the_chat_model_to_write_the_prefix() -> None:
+    """FEAT-049 compaction rule 6 keeps "User requested:" entries, but RFC-049's verbatim
+    description never asks for the prefix; the v049-user-requested variant does, with the
+    default's schema unchanged (the default keeps the RFC's text: see the README)."""
+    from memsys.tools import load_variant
+    from memsys.tools.memory_tools import definition_from_variant
+
+    default, variant = load_variant("v049-guardrails"), load_variant("v049-user-requested")
+    text = variant.tool("save_memory").description
+    assert 'begin the entry with "User requested: "' in text
+    assert "User requested" not in default.tool("save_memory").description
+    for tool in ("save_memory", "update_memory", "read_memory", "search_memory"):
+        ours = definition_from_variant(variant, tool, optional=("category",))
+        theirs = definition_from_variant(default, tool, optional=("category",))
+        assert ours.json_schema() == theirs.json_schema()

@@ -40,3 +40,22 @@ def test_no_hits_and_bad_arguments(manager: MemoryManager) -> None:
     for arguments in ({}, {"query": "  "}, {"query": 3}, {"query": "x" * 1001}):
         result = tool.execute(arguments)
         assert not result.ok and result.code is ToolErrorCode.VALIDATION_ERROR
+
+
+def test_hits_are_reported_for_reinforcement(manager: MemoryManager) -> None:
+    """seed 004 Tier 3 "reinforce on recall": the tool reports the MEMORY.md passages it
+    returned (not daily-log ones) to whoever keeps scores (the unified policy)."""
+    search = MemorySearch(manager.storage.memory_dir, None)
+    manager.add_listener(search)
+    seen: list[list[str]] = []
+    tool = SearchMemoryTool(
+        search,
+        load_variant(DEFAULT_VARIANT),
+        lambda: date(2026, 3, 2),
+        lambda t: seen.append(list(t)),
+    )
+    for fact in ("Prefers concise answers", "Lives in Lisbon", "Plays the piano"):
+        manager.save_to_long_term_memory(fact, "Notes")
+    manager.storage.append_daily_log(date(2026, 3, 1), "- Moved to Lisbon last spring")
+    assert tool.execute({"query": "Lisbon"}).ok
+    assert seen == [["- Lives in Lisbon"]]
