@@ -4,11 +4,14 @@
   otherwise the store's FTS5 index picks the memories sharing a word with the text (Tier 1)
   and relevance is the share of the text's words each one contains.
 - **Retrieval score** (Generative Agents): recency + importance + relevance, each in [0, 1].
-- **Strength** (Tier 3 forgetting): importance halves every ``IMPORTANCE_HALF_LIFE_DAYS``
-  without a recall; a memory is archived once its strength is at most
-  ``ARCHIVE_MAX_STRENGTH`` and it has not been recalled for ``ARCHIVE_AFTER_DAYS``. So every
-  memory can fade, hand-edited ones included (importance 6: about 30 quiet days), except
-  those the user explicitly asked to keep ("User requested:", FEAT-049 compaction rule 6).
+- **Strength** (Tier 3 forgetting, seed 004: "decay/archive cold, low-importance
+  memories"): importance halves every ``IMPORTANCE_HALF_LIFE_DAYS`` without a recall. A
+  memory is archived when it is low-importance (at most ``ARCHIVE_MAX_IMPORTANCE``), cold
+  (not recalled for ``ARCHIVE_AFTER_DAYS``) and faded (strength at most
+  ``ARCHIVE_MAX_STRENGTH``): an ordinary fact of importance 5 after 23 quiet days, trivia of
+  importance 1-4 after 14. Hand-edited lines are ordinary facts (importance 5), so they can
+  fade too; profile facts (7) and what the user asked to keep ("User requested:", 9;
+  FEAT-049 compaction rule 6) never are.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from memsys.policies.base import EmbedFn
 
 __all__ = [
     "ARCHIVE_AFTER_DAYS",
+    "ARCHIVE_MAX_IMPORTANCE",
     "ARCHIVE_MAX_STRENGTH",
     "IMPORTANCE_HALF_LIFE_DAYS",
     "MANUAL_IMPORTANCE",
@@ -45,7 +49,8 @@ RECENCY_HALF_LIFE_DAYS = 14.0
 IMPORTANCE_HALF_LIFE_DAYS = 30.0
 ARCHIVE_AFTER_DAYS = 14
 ARCHIVE_MAX_STRENGTH = 3.0
-MANUAL_IMPORTANCE = 6
+ARCHIVE_MAX_IMPORTANCE = 5
+MANUAL_IMPORTANCE = 5
 """Importance of a line the user typed into MEMORY.md by hand."""
 USER_REQUESTED_PREFIX = "User requested:"
 _LEXICAL_LIMIT = 50
@@ -73,9 +78,10 @@ def strength(importance: int, last_accessed: datetime, now: datetime) -> float:
 
 
 def archivable(memory: StoredMemory, now: datetime) -> bool:
-    """Cold and faded, and not something the user asked to remember."""
+    """Low-importance, cold and faded, and not something the user asked to remember."""
     return (
         not memory.content.startswith(USER_REQUESTED_PREFIX)
+        and memory.importance <= ARCHIVE_MAX_IMPORTANCE
         and _days(memory.last_accessed, now) >= ARCHIVE_AFTER_DAYS
         and strength(memory.importance, memory.last_accessed, now) <= ARCHIVE_MAX_STRENGTH
     )

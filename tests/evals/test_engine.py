@@ -141,3 +141,19 @@ def test_switching_to_an_unknown_model_fails_before_the_run(tmp_path: Path) -> N
     with pytest.raises(UnknownNameError, match="sim/nonexistent"):
         run(tmp_path, None, "sim/careful", "guardrails", path)
     assert not (tmp_path / "sim_careful-guardrails" / "trace.jsonl").read_text().count("event")
+
+
+LIFECYCLE = Path("scenarios/unified-lifecycle.yaml")
+
+
+def test_unified_archives_cold_memories_in_the_seed004_scenario(
+    tmp_path: Path, embedder: Embedder | None
+) -> None:
+    """seed 004 Tier 3 in a run: after weeks without recall, the unified policy archives
+    (never deletes) cold low-importance memories; the explicit request stays."""
+    records = run(tmp_path, embedder, "sim/careful", "unified", LIFECYCLE)
+    archives = [r for r in records if r["kind"] == "archive"]
+    assert archives and all(r["step"].endswith("open app") for r in archives)
+    end = records[-1]
+    assert end["policy_stats"]["archived"] == sum(len(r["ids"]) for r in archives)
+    assert "User requested" in str(end["memory_md"]) and "penicillin" in str(end["memory_md"])

@@ -123,3 +123,33 @@ def test_estimate_is_documented_rule() -> None:
     assert estimate_tokens("") == 0
     assert estimate_tokens("abcd" * 10) == 10
     assert estimate_tokens("a b c d e f") == 8
+
+
+class FixedRecall:
+    """A store that returns fixed memories and records what it was asked."""
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = texts
+        self.asked: list[tuple[str, int]] = []
+
+    def recall(self, query: str, budget_tokens: int, count_tokens: object) -> tuple[str, ...]:
+        self.asked.append((query, budget_tokens))
+        return self.texts
+
+
+def test_tier2_recall_replaces_memory_md_in_the_prompt_seed004(manager: MemoryManager) -> None:
+    """seed 004 Tier 2 (problem 5): with a recall source (the unified policy) the prompt
+    carries the memories picked for this message, not MEMORY.md whole."""
+    manager.write_long_term_memory(
+        "# Long-term Memory\n\n## Notes\n- Lives in Lisbon\n- Has a cat\n"
+    )
+    recall = FixedRecall("Lives in Lisbon")
+    result = MemoryInjector(manager, None, recall=recall).build_system_prompt(
+        BASE, "Where do I live?", TODAY
+    )
+    assert result.prompt == (
+        f"{BASE}\n\n## Long-term Memory (MEMORY.md)\n"
+        "(the memories most relevant to this message)\n- Lives in Lisbon"
+    )
+    (query, budget) = recall.asked[0]
+    assert query == "Where do I live?" and 0 < budget < 2000

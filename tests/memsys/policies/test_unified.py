@@ -312,7 +312,7 @@ def test_hand_edited_lines_can_be_archived_but_user_requested_ones_never(
     manager: MemoryManager, clock: ManualClock
 ) -> None:
     """Issue 15: hand-edited lines got importance 8 and could never be archived. Now they
-    fade like any memory (importance 6: archived after about 30 quiet days), except the
+    are ordinary facts (importance 5: archived after 23 quiet days), except the
     "User requested:" ones; a recalled memory stays."""
     h = Harness(manager)
     manager.write_long_term_memory(
@@ -320,12 +320,12 @@ def test_hand_edited_lines_can_be_archived_but_user_requested_ones_never(
         "- User requested: never schedule meetings before 10am\n"
     )
     h.policy.on_manual_edit()
-    assert [m.importance for m in h.policy.store.active()] == [6, 6, 9]
+    assert [m.importance for m in h.policy.store.active()] == [5, 5, 9]
     clock.advance(timedelta(days=20))
     h.policy.on_day_change()
-    assert h.policy.stats()["archived"] == 0  # importance 6 after 20 days: 3.8, still strong
+    assert h.policy.stats()["archived"] == 0  # importance 5 after 20 days: 3.15, still strong
     h.policy.recalled(["- Plays chess on Sundays"])
-    clock.advance(timedelta(days=15))
+    clock.advance(timedelta(days=10))
     h.policy.on_day_change()
     statuses = {m.content: m.status for m in h.policy.store.all()}
     assert statuses == {
