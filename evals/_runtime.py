@@ -14,7 +14,6 @@ from memsys.dailylog import DailyLogWriter
 from memsys.events import Emit
 from memsys.injector import MemoryInjector
 from memsys.llm import LLMClient, SessionModel
-from memsys.llm import sim as _sim  # noqa: F401  (registers the sim/ provider)
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
 from memsys.search.embedder import Embedder, EmbedderUnavailable, default_embedder

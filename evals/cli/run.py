@@ -29,6 +29,7 @@ from evals.cli._common import (
     scorer_settings,
 )
 from memsys.errors import UsageError
+from memsys.llm import ModelKind, model_kind
 from memsys.llm.openai import BASE_URL_ENV
 from memsys.tools import Variant, available_variants, load_variant
 
@@ -127,11 +128,18 @@ def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, 
     return str(spec.out_dir)
 
 
-def _is_real(model: str) -> bool:
-    from memsys.llm import ModelKind, make_client
+def _resolve(specs: list[tuple[RunSpec, bool]]) -> None:
+    """Every model and policy name of the run, looked up before any cell runs.
 
-    # Sim models build without a server; anything else is a real provider.
-    return not model.startswith("sim/") or make_client(model).kind is ModelKind.REAL
+    Raises:
+        UnknownNameError: a name no registry knows (the message lists the known ones).
+    """
+    from memsys.llm import resolve_model
+    from memsys.policies import POLICIES
+
+    for cell in {spec.cell.group for spec, _ in specs}:
+        resolve_model(cell.model)
+        POLICIES.get(cell.policy)
 
 
 def _variants(sources: list[str]) -> list[Variant]:
@@ -174,7 +182,7 @@ def _specs(
     specs: list[tuple[RunSpec, bool]] = []
     for path, scenario in scenarios:
         for model, policy in _cells(args):
-            real = _is_real(model)
+            real = model_kind(model) is ModelKind.REAL
             for variant in chosen or [load_variant(scenario.defaults.variant)]:
                 for r in range(1, args.repeat + 1):
                     cell = Cell(
@@ -204,6 +212,7 @@ def _handle(args: argparse.Namespace) -> int:
     embedder = shared_embedder()
     out = Path(args.out)
     specs = _specs(args, scenarios, out)
+    _resolve(specs)
     mode = (
         CassetteMode.RERECORD
         if args.rerecord

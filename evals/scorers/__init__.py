@@ -1,7 +1,8 @@
 """Scorers: pure functions from a parsed trace (:class:`RunData`) to a :class:`Score`.
 
 Each scorer is registered by name with :func:`scorer`; :func:`score_run` applies them all
-and the composite ``quality`` (weights in :data:`QUALITY_WEIGHTS`). Matching thresholds and
+and the composite ``quality`` (each scorer's weight is part of its registration;
+:data:`QUALITY_WEIGHTS` reads them back). Matching thresholds and
 their calibration are documented in :mod:`evals.scorers._matching`.
 """
 
@@ -19,9 +20,11 @@ from evals.scorers._matching import (
     normalise,
 )
 from evals.scorers._registry import (
+    QualityPart,
     ScorerFn,
     ScorerInfo,
     get_scorer,
+    quality_weights,
     registered_scorers,
     scorer,
 )
@@ -42,7 +45,10 @@ from evals.scorers._types import (
     Target,
     TextVectors,
 )
-from evals.scorers.quality import QUALITY_WEIGHTS, composite_quality
+from evals.scorers.quality import composite_quality
+
+QUALITY_WEIGHTS = quality_weights()
+"""Weight of each ``quality`` component, derived from the scorer registrations above."""
 
 __all__ = [
     "DEFAULT_SCORER_SETTINGS",
@@ -54,6 +60,7 @@ __all__ = [
     "Match",
     "ModelCall",
     "ProbeRecord",
+    "QualityPart",
     "RestoreRecord",
     "RunData",
     "Score",
@@ -74,6 +81,7 @@ __all__ = [
     "normalise",
     "ops",
     "parse_scorer_args",
+    "quality_weights",
     "registered_scorers",
     "score_run",
     "scorer",

@@ -1,16 +1,40 @@
-"""The scorer registry: ``@scorer("name", ...)`` declares a scorer once, with its metadata."""
+"""The scorer registry: ``@scorer("name", ...)`` declares a scorer once, with its metadata.
+
+Whether a scorer counts towards the composite ``quality``, with which weight and how its
+score is mapped to [0, 1], is part of its registration (:class:`QualityPart`): there is no
+second list of scorer names to keep in step.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from evals.scorers._types import RunData, Score
-from memsys.errors import UnknownNameError
+from memsys.registry import Registry
 
-__all__ = ["ScorerFn", "ScorerInfo", "get_scorer", "registered_scorers", "scorer"]
+__all__ = [
+    "QualityPart",
+    "ScorerFn",
+    "ScorerInfo",
+    "get_scorer",
+    "quality_weights",
+    "registered_scorers",
+    "scorer",
+]
 
 ScorerFn = Callable[[RunData], Score]
+Normalise = Callable[[Score], float | None]
+
+
+@dataclass(frozen=True)
+class QualityPart:
+    """How a scorer counts towards ``quality``."""
+
+    weight: float
+    """Its weight; the weights of all parts sum to 1."""
+    normalise: Normalise
+    """Its score mapped to [0, 1] (1 best), or None when it has no value."""
 
 
 @dataclass(frozen=True)
@@ -27,13 +51,19 @@ class ScorerInfo:
     """Reads ``RunData.vectors`` (falls back to keywords without them)."""
     description: str
     """First line of the function's docstring."""
+    quality: QualityPart | None = None
+    """Its part in the composite ``quality``, or None when it has none."""
 
 
-_REGISTRY: dict[str, ScorerInfo] = {}
+_SCORERS: Registry[ScorerInfo] = Registry("scorer")
 
 
 def scorer(
-    name: str, *, higher_is_better: bool = True, uses_embeddings: bool = False
+    name: str,
+    *,
+    higher_is_better: bool = True,
+    uses_embeddings: bool = False,
+    quality: QualityPart | None = None,
 ) -> Callable[[ScorerFn], ScorerFn]:
     """Register a pure scorer under ``name``.
 
@@ -41,18 +71,18 @@ def scorer(
         name: Registered name (unique).
         higher_is_better: Direction of the score's value.
         uses_embeddings: The scorer reads ``RunData.vectors``.
+        quality: Its weight and normaliser in the composite ``quality``, if it has one.
 
     Raises:
         ValueError: ``name`` is already registered.
     """
 
     def register(fn: ScorerFn) -> ScorerFn:
-        if name in _REGISTRY:
-            raise ValueError(f"scorer {name!r} is registered twice")
         doc = (fn.__doc__ or "").strip().splitlines()
-        _REGISTRY[name] = ScorerInfo(
-            name, fn, higher_is_better, uses_embeddings, doc[0] if doc else name
+        info = ScorerInfo(
+            name, fn, higher_is_better, uses_embeddings, doc[0] if doc else name, quality
         )
+        _SCORERS.add(name, info)
         return fn
 
     return register
@@ -60,7 +90,7 @@ def scorer(
 
 def registered_scorers() -> tuple[ScorerInfo, ...]:
     """All scorers, in registration order."""
-    return tuple(_REGISTRY.values())
+    return tuple(_SCORERS)
 
 
 def get_scorer(name: str) -> ScorerInfo:
@@ -69,7 +99,10 @@ def get_scorer(name: str) -> ScorerInfo:
     Raises:
         UnknownNameError: no such scorer (the message lists the registered ones).
     """
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise UnknownNameError("scorer", name, list(_REGISTRY)) from None
+    return _SCORERS.get(name)
+
+
+def quality_weights() -> Mapping[str, float]:
+    """Weight of each ``quality`` component, heaviest first (ties in registration order)."""
+    parts = [(info.name, info.quality.weight) for info in _SCORERS if info.quality is not None]
+    return dict(sorted(parts, key=lambda part: -part[1]))

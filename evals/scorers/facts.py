@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from evals.scenario import FactSpec
 from evals.scorers._matching import match_entries, normalise
-from evals.scorers._registry import scorer
+from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import RunData, Score, Target
+from evals.scorers.quality import noise_part, value_part
 
 __all__ = ["contradictions_resolved", "facts_recall", "noise", "user_requested_preserved"]
 
@@ -32,7 +33,11 @@ def _snippet(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@scorer("facts_recall", uses_embeddings=True)
+@scorer(
+    "facts_recall",
+    uses_embeddings=True,
+    quality=QualityPart(0.30, value_part),
+)
 def facts_recall(run: RunData) -> Score:
     """Share of ``remember`` facts found in MEMORY.md (end and checkpoints)."""
     total, found, items = 0, 0, []
@@ -69,7 +74,12 @@ def facts_recall(run: RunData) -> Score:
     )
 
 
-@scorer("noise", higher_is_better=False, uses_embeddings=True)
+@scorer(
+    "noise",
+    higher_is_better=False,
+    uses_embeddings=True,
+    quality=QualityPart(0.20, noise_part),
+)
 def noise(run: RunData) -> Score:
     """Forbidden entries present (model switches, screenshot trivia, transient state)."""
     specs, present, count, items = 0, 0, 0, []
@@ -107,7 +117,11 @@ def noise(run: RunData) -> Score:
     )
 
 
-@scorer("contradictions_resolved", uses_embeddings=True)
+@scorer(
+    "contradictions_resolved",
+    uses_embeddings=True,
+    quality=QualityPart(0.15, value_part),
+)
 def contradictions_resolved(run: RunData) -> Score:
     """Share of contradictions where the stale fact is gone and the current one present."""
     total, resolved, items = 0, 0, []
@@ -151,7 +165,10 @@ def contradictions_resolved(run: RunData) -> Score:
     )
 
 
-@scorer("user_requested_preserved")
+@scorer(
+    "user_requested_preserved",
+    quality=QualityPart(0.10, value_part),
+)
 def user_requested_preserved(run: RunData) -> Score:
     """Share of ``must_survive`` texts (e.g. "User requested: ...") still in MEMORY.md."""
     total, kept, items = 0, 0, []

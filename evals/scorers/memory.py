@@ -6,8 +6,9 @@ import re
 from itertools import combinations
 
 from evals.scorers._matching import DUPLICATE_THRESHOLD, normalise
-from evals.scorers._registry import scorer
+from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import RunData, Score, Target, TextVectors
+from evals.scorers.quality import duplicates_part, value_part
 from memsys.injector import estimate_tokens
 from memsys.sections import HEADER, STANDARD_SECTIONS
 
@@ -35,7 +36,12 @@ def duplicate_pairs(
     return pairs
 
 
-@scorer("duplicates", higher_is_better=False, uses_embeddings=True)
+@scorer(
+    "duplicates",
+    higher_is_better=False,
+    uses_embeddings=True,
+    quality=QualityPart(0.15, duplicates_part),
+)
 def duplicates(run: RunData) -> Score:
     """Near-duplicate entry pairs in the final MEMORY.md (same text, or cosine >= threshold)."""
     items: list[str] = []
@@ -107,7 +113,10 @@ def memory_size(run: RunData) -> Score:
     )
 
 
-@scorer("structure")
+@scorer(
+    "structure",
+    quality=QualityPart(0.05, value_part),
+)
 def structure(run: RunData) -> Score:
     """Share of structure checks passed: header, standard sections only, once each, bullets."""
     text = run.final.memory_md

@@ -7,8 +7,9 @@ from fnmatch import fnmatchcase
 import numpy as np
 
 from evals.scenario import BackupExpect
-from evals.scorers._registry import scorer
+from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import ProbeRecord, RunData, Score
+from evals.scorers.quality import value_part
 from memsys.compaction import CompactionOutcome
 
 __all__ = ["REACHED_MODEL", "backups", "cost", "probe_ranks", "search"]
@@ -17,7 +18,10 @@ REACHED_MODEL = frozenset(o.value for o in CompactionOutcome if o.reached_model)
 """Compaction outcomes that mean the model was called (so a backup had to exist)."""
 
 
-@scorer("backups")
+@scorer(
+    "backups",
+    quality=QualityPart(0.05, value_part),
+)
 def backups(run: RunData) -> Score:
     """Share of backup checks passed: one before each compaction, at most N kept, restores."""
     rules = run.final.expect.backups or BackupExpect()

@@ -1,70 +1,61 @@
-"""The composite ``quality`` score in [0, 1]: its weights and normalisers, in one place."""
+"""The composite ``quality`` score in [0, 1], and the normalisers scorers register with.
+
+Which scorers take part, and with which weight, is declared on each scorer
+(``@scorer(..., quality=QualityPart(weight, normaliser))``); :func:`quality_weights` reads
+them back from the registry.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 
+from evals.scorers._registry import get_scorer, quality_weights
 from evals.scorers._types import Score
 
-__all__ = ["QUALITY_WEIGHTS", "composite_quality"]
+__all__ = ["composite_quality", "duplicates_part", "noise_part", "value_part"]
 
 
-def _value(score: Score) -> float | None:
+def value_part(score: Score) -> float | None:
+    """The score's value as it is (already a share in [0, 1], higher better)."""
     return score.value
 
 
-def _noise(score: Score) -> float | None:
+def noise_part(score: Score) -> float | None:
+    """1 - the share of forbidden facts present."""
     rate = score.metrics.get("rate")
     return None if rate is None else 1.0 - rate
 
 
-def _duplicates(score: Score) -> float | None:
+def duplicates_part(score: Score) -> float | None:
+    """1 - duplicate pairs / entries (at least 0)."""
     if score.value is None:
         return None
     entries = max(1.0, score.metrics.get("entries", 1.0))
     return max(0.0, 1.0 - score.value / entries)
 
 
-QUALITY_WEIGHTS: Mapping[str, float] = {
-    "facts_recall": 0.30,
-    "noise": 0.20,
-    "contradictions_resolved": 0.15,
-    "duplicates": 0.15,
-    "user_requested_preserved": 0.10,
-    "structure": 0.05,
-    "backups": 0.05,
-}
-"""Weight of each component; they sum to 1. Components without a value are left out and
-the remaining weights rescaled."""
-
-_NORMALISE: Mapping[str, Callable[[Score], float | None]] = {
-    "facts_recall": _value,
-    "noise": _noise,  # 1 - share of forbidden facts present
-    "contradictions_resolved": _value,
-    "duplicates": _duplicates,  # 1 - duplicate pairs / entries
-    "user_requested_preserved": _value,
-    "structure": _value,
-    "backups": _value,
-}
-
-
 def composite_quality(scores: Sequence[Score]) -> Score:
-    """Weighted mean of the normalised components of :data:`QUALITY_WEIGHTS`."""
+    """Weighted mean of the normalised quality components.
+
+    Components without a value are left out and the remaining weights rescaled.
+    """
+    weights = quality_weights()
     by_name = {s.name: s for s in scores}
     parts: dict[str, float] = {}
     skipped: list[str] = []
-    for name in QUALITY_WEIGHTS:
+    for name in weights:
+        part = get_scorer(name).quality
         score = by_name.get(name)
-        value = _NORMALISE[name](score) if score is not None else None
+        value = part.normalise(score) if part is not None and score is not None else None
         if value is None:
             skipped.append(name)
         else:
             parts[name] = value
-    total_weight = sum(QUALITY_WEIGHTS[n] for n in parts)
+    total_weight = sum(weights[n] for n in parts)
     if total_weight == 0:
         return Score("quality", None, "No quality component could be scored.")
-    quality = sum(QUALITY_WEIGHTS[n] * v for n, v in parts.items()) / total_weight
-    shown = ", ".join(f"{n} {v:.2f}x{QUALITY_WEIGHTS[n]:.2f}" for n, v in parts.items())
+    quality = sum(weights[n] * v for n, v in parts.items()) / total_weight
+    shown = ", ".join(f"{n} {v:.2f}x{weights[n]:.2f}" for n, v in parts.items())
     explanation = f"Weighted mean of {shown}."
     if skipped:
         explanation += f" Not scored, weights rescaled: {', '.join(skipped)}."

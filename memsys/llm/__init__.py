@@ -1,10 +1,11 @@
 """Model clients: the LLMClient protocol, real providers over HTTP and simulated models.
 
 Importing this package registers the built-in providers (``openai``, ``openai-compatible``,
-``anthropic``) with :func:`make_client`.
+``anthropic`` and the simulated ``sim``) with :func:`make_client`.
 """
 
 from memsys.llm._http import HTTPConfig
+from memsys.llm._sim_provider import make_sim
 from memsys.llm.anthropic import AnthropicClient
 from memsys.llm.base import (
     ChatRequest,
@@ -24,8 +25,10 @@ from memsys.llm.openai import OPENAI, OPENAI_COMPATIBLE, OpenAIChatClient, OpenA
 from memsys.llm.registry import (
     ProviderFactory,
     make_client,
+    model_kind,
     register_provider,
     registered_providers,
+    resolve_model,
 )
 from memsys.llm.session import SessionModel
 
@@ -51,6 +54,9 @@ __all__ = [
     "ToolCall",
     "Usage",
     "make_client",
+    "make_sim",
+    "model_kind",
     "register_provider",
     "registered_providers",
+    "resolve_model",
 ]

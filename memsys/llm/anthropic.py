@@ -224,6 +224,6 @@ def parse_response(data: object) -> ChatResponse:
 
 
 # Options are forwarded to the constructor, which type-checks them by keyword.
-@register_provider("anthropic")
+@register_provider("anthropic", ModelKind.REAL)
 def _make_anthropic(model: str, **options: Any) -> LLMClient:
     return AnthropicClient(model, **options)

@@ -256,11 +256,11 @@ def parse_response(data: object) -> ChatResponse:
 
 
 # Options are forwarded to the constructor, which type-checks them by keyword.
-@register_provider(OPENAI.prefix)
+@register_provider(OPENAI.prefix, ModelKind.REAL)
 def _make_openai(model: str, **options: Any) -> LLMClient:
     return OpenAIChatClient(model, OPENAI, **options)
 
 
-@register_provider(OPENAI_COMPATIBLE.prefix)
+@register_provider(OPENAI_COMPATIBLE.prefix, ModelKind.REAL)
 def _make_openai_compatible(model: str, **options: Any) -> LLMClient:
     return OpenAIChatClient(model, OPENAI_COMPATIBLE, **options)

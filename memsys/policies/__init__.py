@@ -2,6 +2,7 @@
 
 from memsys.policies import file_policies, unified
 from memsys.policies.base import (
+    POLICIES,
     PolicyContext,
     WritePolicy,
     available_policies,
@@ -10,6 +11,7 @@ from memsys.policies.base import (
 )
 
 __all__ = [
+    "POLICIES",
     "PolicyContext",
     "WritePolicy",
     "available_policies",

@@ -8,16 +8,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memsys.errors import UnknownNameError
 from memsys.events import Emit, MemoryEvent
 from memsys.injector import MemoryRecall
 from memsys.llm.base import LLMClient
 from memsys.manager import MemoryManager
 from memsys.prompts import PromotedFact
+from memsys.registry import Registry
 from memsys.tools.base import Tool
 from memsys.tools.descriptions import Variant
 
 __all__ = [
+    "POLICIES",
     "EmbedFn",
     "PolicyContext",
     "WritePolicy",
@@ -108,23 +109,28 @@ class WritePolicy(ABC):
         self.ctx.emit(MemoryEvent(kind, {"policy": self.name, **data}))
 
 
-_POLICIES: dict[str, type[WritePolicy]] = {}
+POLICIES: Registry[type[WritePolicy]] = Registry("write policy")
+"""Write policies by name."""
 
 
 def register_policy(cls: type[WritePolicy]) -> type[WritePolicy]:
-    """Class decorator: make a policy selectable by its ``name``."""
-    _POLICIES[cls.name] = cls
-    return cls
+    """Class decorator: make a policy selectable by its ``name``.
+
+    Raises:
+        ValueError: another policy has that name.
+    """
+    return POLICIES.add(cls.name, cls)
 
 
 def available_policies() -> dict[str, str]:
     """Registered policy names -> descriptions."""
-    return {name: cls.description for name, cls in sorted(_POLICIES.items())}
+    return {name: cls.description for name, cls in sorted(POLICIES.items())}
 
 
 def make_policy(name: str, ctx: PolicyContext) -> WritePolicy:
-    """Build policy ``name``."""
-    try:
-        return _POLICIES[name](ctx)
-    except KeyError:
-        raise UnknownNameError("write policy", name, list(_POLICIES)) from None
+    """Build policy ``name``.
+
+    Raises:
+        UnknownNameError: no such policy (the message lists them).
+    """
+    return POLICIES.get(name)(ctx)

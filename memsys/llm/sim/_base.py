@@ -20,9 +20,11 @@ from memsys.llm.base import (
     ToolCall,
     Usage,
 )
+from memsys.registry import Registry
 from memsys.sections import STANDARD_SECTIONS, parse_entries
 
 __all__ = [
+    "SIM_MODELS",
     "ChatView",
     "DecisionInput",
     "Handler",
@@ -33,6 +35,11 @@ __all__ = [
     "sections_document",
     "transcript_users",
 ]
+
+
+# Defined before the models so each can register itself: ``@SIM_MODELS.decorator(...)``.
+SIM_MODELS: Registry[type[SimModel]] = Registry("simulated model")
+"""Simulated models by full name (``sim/careful``)."""
 
 
 @dataclass(frozen=True)

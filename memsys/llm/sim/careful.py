@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from memsys.compaction import USER_REQUESTED_PREFIX
 from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
+    SIM_MODELS,
     ChatView,
     SimModel,
     chat_view,
@@ -45,6 +46,7 @@ def _best(fact: str, entries: Sequence[str]) -> tuple[float, str | None]:
     return max(scored, default=(0.0, None))
 
 
+@SIM_MODELS.decorator("sim/careful")
 class CarefulSim(SimModel):
     """Follows the guardrails."""
 

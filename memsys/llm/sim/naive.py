@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
+    SIM_MODELS,
     SimModel,
     chat_view,
     decision_input,
@@ -28,6 +29,7 @@ def _is_statement(text: str) -> bool:
     return bool(text) and not text.rstrip().endswith("?")
 
 
+@SIM_MODELS.decorator("sim/naive")
 class NaiveSim(SimModel):
     """Saves everything."""
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsys.errors import UnknownNameError, VariantError
+from memsys.registry import Registry
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "VARIANTS",
     "ToolText",
     "Variant",
     "VariantError",
@@ -68,9 +70,15 @@ class Variant:
             ) from None
 
 
+VARIANTS: Registry[Path] = Registry("description variant")
+"""Shipped variants by name: every ``.toml`` file of this directory, under its stem."""
+for _file in sorted(_DIR.glob("*.toml")):
+    VARIANTS.add(_file.stem, _file)
+
+
 def available_variants() -> list[str]:
     """Names of the shipped variants."""
-    return sorted(p.stem for p in _DIR.glob("*.toml"))
+    return sorted(VARIANTS.names())
 
 
 def variant_path(name_or_path: str) -> Path:
@@ -85,10 +93,7 @@ def variant_path(name_or_path: str) -> Path:
         if not path.is_file():
             raise VariantError(path, "no such variant file")
         return path
-    path = _DIR / f"{name_or_path}.toml"
-    if not path.is_file():
-        raise UnknownNameError("description variant", name_or_path, available_variants())
-    return path
+    return VARIANTS.get(name_or_path)
 
 
 def load_variant(name_or_path: str) -> Variant:

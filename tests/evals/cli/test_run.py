@@ -146,3 +146,25 @@ def test_one_command_runs_a_new_variant_against_the_default_and_the_report_judge
     assert "Numbers from simulated model runs: 2 pairs over week-of-noise" in section
     # The sim ignores descriptions: identical runs, a zero-width interval at 0.
     assert "<b>Verdict</b> (simulated): no detectable change: quality" in section
+
+
+@pytest.mark.parametrize(
+    ("flag", "name", "known"),
+    [
+        ("--policy", "nonexistent", "append, guardrails, unified"),
+        ("--model", "sim/nonexistent", "sim/careful, sim/naive"),
+        ("--model", "mistral/large", "anthropic/<model>"),
+    ],
+)
+def test_unknown_names_fail_before_any_cell_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, name: str, known: str
+) -> None:
+    out = tmp_path / "runs"
+    scenario = str(SCENARIO)
+    # The good name first: a run that resolved names lazily would have written its cell.
+    good = "guardrails" if flag == "--policy" else "sim/careful"
+    argv = ["run", "--scenario", scenario, flag, good, flag, name, "--out", str(out)]
+    assert main([*argv, "--report", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err
+    assert repr(name) in err and known in err
+    assert not out.exists()
