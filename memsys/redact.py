@@ -27,7 +27,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -236,6 +236,20 @@ def redact(text: str) -> str:
 # twice, a reply is redacted by the client and again in the trace).
 @functools.lru_cache(maxsize=1024)
 def _redact(text: str, secrets: tuple[tuple[str, str], ...]) -> str:
+    # Until nothing changes: one replacement can expose another shape (a query value that
+    # swallowed a URL leaves "://x<redacted>@"), and a second pass must find nothing new.
+    for _ in range(_MAX_PASSES):
+        clean = _redact_once(text, secrets)
+        if clean == text:
+            break
+        text = clean
+    return text
+
+
+_MAX_PASSES = 4
+
+
+def _redact_once(text: str, secrets: tuple[tuple[str, str], ...]) -> str:
     for value, name in secrets:
         if value in text:
             text = text.replace(value, f"<{name}>")
@@ -244,17 +258,30 @@ def _redact(text: str, secrets: tuple[tuple[str, str], ...]) -> str:
         return text
     for shape in _SHAPES:
         if shape.present(lowered):
-            text = shape.pattern.sub(functools.partial(_replace_secret_group, shape), text)
+            text = _replace_secrets(shape, text)
     return text
 
 
-def _replace_secret_group(shape: _Shape, match: re.Match[str]) -> str:
-    if not shape.counts(match):
-        return match.group(0)
-    start, end = match.span("secret")
-    whole = match.group(0)
-    offset = match.start()
-    return whole[: start - offset] + REDACTED + whole[end - offset :]
+def _occurrences(shape: _Shape, text: str) -> Iterator[re.Match[str]]:
+    """Non-overlapping matches that count; after one that does not (a word character
+    before it), the search goes on from the next character, as a look-behind would."""
+    position = 0
+    while (match := shape.pattern.search(text, position)) is not None:
+        if shape.counts(match):
+            yield match
+            position = max(match.end(), match.start() + 1)
+        else:
+            position = match.start() + 1
+
+
+def _replace_secrets(shape: _Shape, text: str) -> str:
+    parts: list[str] = []
+    done = 0
+    for match in _occurrences(shape, text):
+        start, end = match.span("secret")
+        parts += [text[done:start], REDACTED]
+        done = end
+    return "".join([*parts, text[done:]]) if parts else text
 
 
 def redact_data(value: object) -> object:
@@ -295,9 +322,7 @@ def find_secrets(
 
 
 def _has_secret(shape: _Shape, text: str) -> bool:
-    return any(
-        m.group("secret") != REDACTED and shape.counts(m) for m in shape.pattern.finditer(text)
-    )
+    return any(m.group("secret") != REDACTED for m in _occurrences(shape, text))
 
 
 class RedactingFormatter(logging.Formatter):
