@@ -121,10 +121,12 @@ def test_log_lines_are_redacted() -> None:
     assert formatter.format(record) == "got <MEMEVAL_API_KEY>"
 
 
+# Whole secrets, then pieces that combine with them into overlapping shapes.
 SECRETS = st.sampled_from(
-    [ENV_KEY, SK, f"Bearer {SK}", "http://u:p4ss@h/v1", "?key=abc123", "x-api-key: zz99zz99"]
-    # Pieces that combine with the secrets above into overlapping shapes.
-    + ["://", "&KEY=", "Authorization", "api_key=", "Basic ", "@", ":", "-", REDACTED]
+    [
+        *(ENV_KEY, SK, f"Bearer {SK}", "http://u:p4ss@h/v1", "?key=abc123", "x-api-key: zz99zz"),
+        *("://", "&KEY=", "Authorization", "api_key=", "Basic ", "@", ":", "-", REDACTED),
+    ]
 )
 
 
