@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memsys.agent import AssistantLoop
@@ -18,6 +18,7 @@ from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
 from memsys.search.embedder import Embedder, EmbedderUnavailable, default_embedder
 from memsys.search.engine import MemorySearch
+from memsys.search.scoring import SearchConfig
 from memsys.sessions import SessionStore
 from memsys.tools import load_variant
 from memsys.tools.search_tool import SearchMemoryTool
@@ -78,13 +79,15 @@ class RuntimeConfig:
     """Tool-description variant: a shipped name or a ``.toml`` path."""
     embedder: Embedder | None
     """Embedder for search and similarity, or None (BM25 and word overlap only)."""
+    search: SearchConfig = field(default_factory=SearchConfig)
+    """How search ranks (decay form, half-life, floor): the scenario's ``search`` setting."""
 
 
 def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
     """Wire the memory system for one run; what it does is reported to ``emit``."""
     clock, memory_dir, embedder = config.clock, config.memory_dir, config.embedder
     manager = MemoryManager(memory_dir, clock)
-    search = MemorySearch(memory_dir, embedder)
+    search = MemorySearch(memory_dir, embedder, config.search)
     manager.add_listener(search)
     # One session model for every caller, so a model switch reaches them all.
     client = SessionModel(config.client)

@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from memsys.errors import SearchConfigError
+from memsys.search.scoring import DecayForm, SearchConfig
 from memsys.sections import STANDARD_SECTIONS
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "ModelSwitch",
     "PreferSpec",
     "SearchProbe",
+    "SearchSettings",
     "StrictModel",
 ]
 
@@ -164,6 +167,31 @@ class SearchProbe(StrictModel):
     k: int = 5
     prefer: PreferSpec | None = None
     """The current version of a fact must outrank its stale version."""
+
+
+class SearchSettings(StrictModel):
+    """How the run's search ranks (FEAT-013 decay); a field left out keeps the default of
+    :class:`memsys.search.SearchConfig`. ``decay: false`` turns decay off."""
+
+    decay: bool = True
+    half_life_days: Annotated[float, Field(gt=0)] | None = None
+    decay_form: DecayForm | None = None
+    decay_floor: float | None = None
+
+    def config(self) -> SearchConfig:
+        """The :class:`SearchConfig` these settings describe."""
+        given = self.model_dump(exclude_none=True, exclude={"decay"})
+        if not self.decay:
+            given["half_life_days"] = None
+        return SearchConfig(**given)
+
+    @model_validator(mode="after")
+    def _valid(self) -> SearchSettings:
+        try:
+            self.config()
+        except SearchConfigError as exc:
+            raise ValueError(str(exc)) from None
+        return self
 
 
 class Burst(StrictModel):

@@ -367,6 +367,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             policy=cell.policy,
             variant=spec.variant_file or cell.variant,
             embedder=embedder,
+            search=scenario.search.config(),
         )
         run = _Run(spec, trace, config, hooks)
         rt = run.rt

@@ -34,6 +34,7 @@ from evals._scenario_parts import (
     ModelSwitch,
     PreferSpec,
     SearchProbe,
+    SearchSettings,
     StrictModel,
 )
 from memsys.errors import ScenarioError
@@ -63,6 +64,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "SearchProbe",
+    "SearchSettings",
     "load_scenario",
 ]
 
@@ -115,6 +117,8 @@ class Scenario(StrictModel):
     committed scenario names at least one (checked by a test)."""
     cost: Cost = Cost.LIGHT
     """``heavy``: the real-model recorder does it last (or skips it)."""
+    search: SearchSettings = Field(default_factory=SearchSettings)
+    """How search ranks in this run (decay form, half-life, floor)."""
 
     def day_dates(self) -> list[_Date]:
         """Each day's date: its own ``date``, or the day after the previous one."""

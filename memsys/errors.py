@@ -19,6 +19,7 @@
     │   ├── MemoryDirError           a memory directory that does not exist
     │   ├── QueryFileError           a line of a ``--queries`` file
     │   ├── CassetteFileError        a broken cassette file (truncated, wrong types, failures)
+    │   ├── FramesError              the retrieval benchmark's frames file
     │   └── LLMConfigError           a model client that cannot be built (no base URL...)
     ├── RunFailure                   exit 3: the run itself broke
     │   ├── LLMTransportError        a model call failed (network, HTTP error after retries)
@@ -59,6 +60,7 @@ __all__ = [
     "ComparisonError",
     "ConfigError",
     "EmbedderUnavailable",
+    "FramesError",
     "IndexCorruptError",
     "LLMConfigError",
     "LLMError",
@@ -200,6 +202,15 @@ class MemoryDirError(ConfigError):
 
     def __init__(self, path: Path) -> None:
         super().__init__(f"{path} is not a directory; pass the directory that holds MEMORY.md")
+
+
+class FramesError(ConfigError):
+    """The retrieval benchmark's frames file is malformed, or a question reuses its fact's
+    words."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        super().__init__(f"{path}: {problem}")
 
 
 class QueryFileError(ConfigError):

@@ -12,7 +12,7 @@ import random
 from datetime import date, timedelta
 from pathlib import Path
 
-__all__ = ["ENTRIES_PER_DAY", "make_queries", "write_corpus"]
+__all__ = ["ENTRIES_PER_DAY", "make_queries", "random_entry", "write_corpus"]
 
 ENTRIES_PER_DAY = 20
 
@@ -66,7 +66,8 @@ _QUESTIONS = (
 )
 
 
-def _entry(rng: random.Random) -> str:
+def random_entry(rng: random.Random) -> str:
+    """One 12-20 word work summary, like an assistant's daily-log bullet."""
     topic = rng.choice(_TOPICS)
     return (
         f"{rng.choice(_VERBS).capitalize()} the {topic} for {rng.choice(_PROJECTS)} with "
@@ -83,7 +84,7 @@ def write_corpus(memory_dir: Path, chunks: int, today: date, seed: int = 13) -> 
     memory_dir.mkdir(parents=True, exist_ok=True)
     long_term = min(50, chunks // 10)
     lines = ["# Long-term Memory", "", "## Notes"]
-    lines += [f"- {_entry(rng)}" for _ in range(long_term)]
+    lines += [f"- {random_entry(rng)}" for _ in range(long_term)]
     (memory_dir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     daily = memory_dir / "daily"
     daily.mkdir(exist_ok=True)
@@ -92,7 +93,7 @@ def write_corpus(memory_dir: Path, chunks: int, today: date, seed: int = 13) -> 
     while remaining > 0:
         day -= timedelta(days=1)
         count = min(ENTRIES_PER_DAY, remaining)
-        body = ["## Session 09:00", *(f"- {_entry(rng)}" for _ in range(count))]
+        body = ["## Session 09:00", *(f"- {random_entry(rng)}" for _ in range(count))]
         (daily / f"{day.isoformat()}.md").write_text("\n".join(body) + "\n", encoding="utf-8")
         remaining -= count
 

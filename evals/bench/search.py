@@ -12,7 +12,14 @@ and times, per query:
 Chunks are embedded with the real model up to ``--real-max`` chunks and with deterministic
 hash vectors above (the table says which); search timings exclude the query embedding (the
 query vectors are computed once beforehand), which is reported on its own. It also reports
-how often the two engines' top-10 agree (ties counted as agreement).
+how often the two engines' top-10 agree (ties counted as agreement), the index build rate
+(chunks/s, batched embedding on the real model), and "embed + search": one
+:meth:`MemorySearch.search` with the query embedded by the real model on every call
+(FEAT-013's "hybrid search (query + rank) < 500 ms").
+
+After the table it measures FEAT-013's footprint targets (:mod:`evals.bench._footprint`):
+the loaded model's resident memory, the index size of a year of daily logs, and the time
+memory injection adds to a message. ``--no-footprint`` skips them.
 """
 
 from __future__ import annotations
@@ -64,6 +71,7 @@ class _Row:
     ours: tuple[float, float]
     ref: tuple[float, float]
     agreement: float
+    end_to_end: tuple[float, float]
 
 
 def _percentiles(samples: list[float]) -> tuple[float, float]:
@@ -94,6 +102,7 @@ def _agrees(ours: list[float], ref: list[float], ours_ids: list[str], ref_ids: l
 
 
 def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> _Row:
+    from evals.bench._footprint import RealQueries
     from evals.bench._search_corpus import write_corpus
     from memsys.search import HashEmbedder, MemorySearch, ReferenceBM25, default_embedder
 
@@ -113,6 +122,9 @@ def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> 
     embed_times = _time_each(lambda q: model.embed([q]), queries)
     ours_times = _time_each(lambda q: ours.search(q, _TODAY, k=10), queries)
     ref_times = _time_each(lambda q: reference.search(q, _TODAY, k=10), queries)
+    live = MemorySearch(memory_dir, model if real else RealQueries(base, model))
+    live.search(queries[0], _TODAY)
+    end_to_end = _time_each(lambda q: live.search(q, _TODAY), queries)
     agree = 0
     for query in queries:
         a, b = ours.search(query, _TODAY, k=10), reference.search(query, _TODAY, k=10)
@@ -130,6 +142,7 @@ def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> 
         _percentiles(ours_times),
         _percentiles(ref_times),
         agree / len(queries),
+        _percentiles(end_to_end),
     )
 
 
@@ -143,26 +156,47 @@ def _fp32_embed(queries: Sequence[str]) -> tuple[float, float]:
 
 def _table(rows: list[_Row]) -> str:
     head = (
-        "| chunks | chunk vectors | index build s | query embed p50 / p95 ms (int8) | "
-        "hybrid search p50 / p95 ms | rank-bm25 hybrid p50 / p95 ms | speed-up (p50) | "
-        "top-10 agreement |\n|---:|---|---:|---:|---:|---:|---:|---:|"
+        "| chunks | chunk vectors | index build s (chunks/s) | query embed p50 / p95 ms | "
+        "hybrid search p50 / p95 ms | embed + search p50 / p95 ms | "
+        "rank-bm25 hybrid p50 / p95 ms | speed-up (p50) | top-10 agreement |\n"
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
     )
     lines = [head]
     for r in rows:
         lines.append(
-            f"| {r.size:,} | {r.vectors} | {r.build_s:.2f} | {r.embed[0]:.2f} / {r.embed[1]:.2f} "
-            f"| {r.ours[0]:.2f} / {r.ours[1]:.2f} | {r.ref[0]:.2f} / {r.ref[1]:.2f} "
-            f"| {r.ref[0] / r.ours[0]:.1f}x | {r.agreement:.0%} |"
+            f"| {r.size:,} | {r.vectors} | {r.build_s:.2f} ({r.size / r.build_s:,.0f}) "
+            f"| {r.embed[0]:.2f} / {r.embed[1]:.2f} | {r.ours[0]:.2f} / {r.ours[1]:.2f} "
+            f"| {r.end_to_end[0]:.2f} / {r.end_to_end[1]:.2f} "
+            f"| {r.ref[0]:.2f} / {r.ref[1]:.2f} | {r.ref[0] / r.ours[0]:.1f}x | {r.agreement:.0%} |"
         )
     return "\n".join(lines)
+
+
+def _footprint_lines(workdir: Path, queries: Sequence[str]) -> list[str]:
+    from evals.bench._footprint import measure_footprint
+
+    f = measure_footprint(workdir, _TODAY, queries)
+    return [
+        "FEAT-013 footprint targets:",
+        f"- embedding model resident memory: {f.rss_after_mb - f.rss_before_mb:.0f} MB added "
+        f"by loading and running it (process {f.rss_before_mb:.0f} -> {f.rss_after_mb:.0f} MB, "
+        f"peak {f.rss_peak_mb:.0f} MB); target < 100 MB",
+        *(
+            f"- index size for a year of daily logs at {y.kb_per_day:g} KB/day ({y.entries:,} "
+            f"entries, {y.logs_mb:.1f} MB of logs): {y.index_mb:.1f} MB; target < 10 MB"
+            for y in f.years
+        ),
+        f"- memory injection over the 5 KB/day year (real query embedding): "
+        f"p50 {f.injection_ms[0]:.1f} / p95 {f.injection_ms[1]:.1f} ms; target < 100 ms",
+    ]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``memeval bench search``."""
     parser.add_argument(
         "--sizes",
-        default="100,1000,10000,100000",
-        help="comma-separated corpus sizes in chunks (default 100,1000,10000,100000)",
+        default="100,500,1000,10000,100000",
+        help="comma-separated corpus sizes in chunks (default 100,500,1000,10000,100000)",
     )
     parser.add_argument("--queries", type=int, default=100, help="queries per size (default 100)")
     parser.add_argument(
@@ -173,6 +207,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "vectors (default 1000)",
     )
     parser.add_argument("--workdir", help="where to write the corpora (default: a temp dir)")
+    parser.add_argument(
+        "--no-footprint", action="store_true", help="skip the memory / index size / injection run"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -199,10 +236,14 @@ def run(args: argparse.Namespace) -> int:
             gc.collect()  # the previous size's matrices
             print(f"  {size:,} chunks done", flush=True)
         fp32 = _fp32_embed(queries)
+        footprint = [] if args.no_footprint else _footprint_lines(Path(tmp), queries)
     print()
     print(_table(rows))
     print(
         f"\nquery embed with the float32 path (MiniLMEmbedder(matmul='fp32')): "
         f"p50 {fp32[0]:.2f} / p95 {fp32[1]:.2f} ms"
     )
+    if footprint:
+        print()
+        print("\n".join(footprint))
     return 0

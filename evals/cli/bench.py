@@ -17,6 +17,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.decisions",
         "unified-pipeline decision accuracy of a real model (through a cassette)",
     ),
+    "retrieval": (
+        "evals.bench.retrieval",
+        "recall of old facts and current-over-stale over 200 days of logs, per decay setting",
+    ),
 }
 
 

@@ -19,9 +19,15 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
 from memsys.errors import MemoryDirError, QueryFileError, UsageError
-from memsys.search import MemorySearch, SearchConfig, SearchHit, default_embedder
+from memsys.search import DecayForm, MemorySearch, SearchConfig, SearchHit, default_embedder
 
-__all__ = ["QueryFileError", "hit_to_json", "register_memory_commands"]
+__all__ = [
+    "QueryFileError",
+    "add_ranking_options",
+    "hit_to_json",
+    "register_memory_commands",
+    "search_config",
+]
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ def hit_to_json(hit: SearchHit) -> dict[str, object]:
             "cosine": None if parts.cosine is None else round(parts.cosine, 6),
             "fused": round(parts.fused, 6),
             "decay": round(parts.decay, 6),
+            "selection": round(parts.selection, 6),
             "final": round(parts.final, 6),
         },
     }
@@ -83,13 +90,23 @@ def _read_queries(path: Path) -> list[_Query]:
     return queries
 
 
-def _searcher(args: argparse.Namespace) -> MemorySearch:
+def search_config(args: argparse.Namespace) -> SearchConfig:
+    """The :class:`SearchConfig` of the ranking options :func:`add_ranking_options` added."""
+    half_life = None if args.no_decay else args.half_life
+    return SearchConfig(
+        half_life_days=half_life,
+        decay_form=DecayForm(args.decay_form),
+        decay_floor=args.decay_floor,
+        top_k=getattr(args, "k", SearchConfig.top_k),
+    )
+
+
+def _searcher(args: argparse.Namespace, config: SearchConfig | None = None) -> MemorySearch:
     memory_dir = Path(args.dir)
     if not memory_dir.is_dir():
         raise MemoryDirError(memory_dir)
-    half_life = None if args.no_decay else args.half_life
-    config = SearchConfig(half_life_days=half_life, top_k=args.k)
-    return MemorySearch(memory_dir, None if args.bm25_only else default_embedder(), config)
+    embedder = None if args.bm25_only else default_embedder()
+    return MemorySearch(memory_dir, embedder, config or SearchConfig())
 
 
 def _print_hits(query: str, hits: list[SearchHit], search: MemorySearch) -> None:
@@ -115,7 +132,7 @@ def _search(args: argparse.Namespace) -> int:
         queries = [_Query(args.query, None, None, None)]
     else:
         raise UsageError("give a QUERY or --queries FILE.jsonl")
-    search = _searcher(args)
+    search = _searcher(args, search_config(args))
     for item in queries:
         hits = search.search(item.query, item.today or today, item.k)
         if args.json or args.queries is not None:
@@ -144,9 +161,31 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bm25-only", action="store_true", help="skip the embedding model (keyword search only)"
     )
-    parser.add_argument("--half-life", type=float, default=30.0, help="decay half-life, days")
+
+
+def add_ranking_options(parser: argparse.ArgumentParser) -> None:
+    """``--half-life``, ``--decay-form``, ``--decay-floor`` and ``--no-decay``."""
+    default = SearchConfig()
+    parser.add_argument(
+        "--half-life",
+        type=float,
+        default=default.half_life_days,
+        help=f"days until the recency term halves (default {default.half_life_days:g})",
+    )
+    parser.add_argument(
+        "--decay-form",
+        choices=[f.value for f in DecayForm],
+        default=default.decay_form.value,
+        help=f"shape of the recency term (default {default.decay_form.value})",
+    )
+    parser.add_argument(
+        "--decay-floor",
+        type=float,
+        default=default.decay_floor,
+        help="lowest decay factor; 0 with --decay-form exponential --half-life 30 is the "
+        f"pre-issue-13 rule (default {default.decay_floor:g})",
+    )
     parser.add_argument("--no-decay", action="store_true", help="turn time decay off")
-    parser.add_argument("-k", type=int, default=5, help="results per query (default 5)")
 
 
 def register_memory_commands(msub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -157,6 +196,8 @@ def register_memory_commands(msub: argparse._SubParsersAction[argparse.ArgumentP
         description="Search MEMORY.md and the daily logs. Exit 0 on success, 2 on a usage error.",
     )
     _common(search)
+    add_ranking_options(search)
+    search.add_argument("-k", type=int, default=5, help="results per query (default 5)")
     search.add_argument("query", metavar="QUERY", nargs="?", help="what to look for")
     search.add_argument("--json", action="store_true", help="print one JSON object per query")
     search.add_argument(

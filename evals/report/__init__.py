@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evals.report._charts import kinds_note, latency_chart
+from evals.report._latency import SEARCH_TARGET_MS, latency_rows
 from evals.report._memory_view import MemoryLine, highlighted_lines
 from evals.report._paired import (
     Comparison,
@@ -133,6 +134,8 @@ def render_report(
         comparison_note=comparison_note,
         scenarios=scenarios,
         latency_chart=latency_chart(results),
+        latency_rows=latency_rows(results),
+        search_target_ms=SEARCH_TARGET_MS,
         diff_json=diff_json(diff_data(scenarios, diff_pair or _default_pair(results))),
     )
     return html

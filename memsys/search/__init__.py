@@ -11,9 +11,11 @@ from memsys.search.embedder import (
     default_embedder,
 )
 from memsys.search.engine import MemorySearch
-from memsys.search.hits import SearchHit
+from memsys.search.hits import RankInputs, SearchHit
 from memsys.search.index import IndexCorruptError
 from memsys.search.scoring import (
+    OLD_DECAY,
+    DecayForm,
     ScoreParts,
     SearchConfig,
     SearchConfigError,
@@ -22,7 +24,9 @@ from memsys.search.scoring import (
 )
 
 __all__ = [
+    "OLD_DECAY",
     "Chunk",
+    "DecayForm",
     "Embedder",
     "EmbedderUnavailable",
     "HashEmbedder",
@@ -30,6 +34,7 @@ __all__ = [
     "MatMulMode",
     "MemorySearch",
     "MiniLMEmbedder",
+    "RankInputs",
     "ReferenceBM25",
     "ScoreParts",
     "SearchConfig",

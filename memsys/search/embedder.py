@@ -9,21 +9,29 @@ and padded to the longest text of the batch (the shipped tokenizer pads every in
 which makes a short query about 8x slower), ``last_hidden_state`` mean-pooled over the
 attention mask, then L2-normalised: 384 float32 dimensions.
 
-By default the linear layers run as int8 x uint8 integer products on the shipped int8 weights
-(:mod:`memsys.search.int8_graph`: ~2x faster per query than letting onnxruntime expand them to
-float32; vectors agree with the float32 path to cosine ~0.994). ``matmul="fp32"`` gives the
-float32 path. The two are different vector spaces with different ``model_id``s, so an index
-built with one is re-embedded by the other.
+By default the linear layers run as integer products on the shipped int8 weights, with one
+activation scale per token (:mod:`memsys.search.int8_graph`: ~2x faster per query than letting
+onnxruntime expand them to float32; vectors agree with the float32 path to cosine ~0.998).
+``matmul="fp32"`` gives the float32 path. The two are different vector spaces with different
+``model_id``s, so an index built with one is re-embedded by the other.
+
+Many texts (indexing, re-indexing after a compaction) are embedded in batches of similar
+length, run on ``workers`` threads over the one single-threaded session: a text's vector is
+the same alone or in any batch (each token is quantised on its own, padding is masked).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import hashlib
 import importlib.util
 import logging
+import os
 import re
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -49,16 +57,15 @@ log = logging.getLogger(__name__)
 MINILM_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 MINILM_DIM = 384
 _MAX_TOKENS = 256
-# Batches are split so that one long chunk does not pad hundreds of short ones to its length.
-# The int8 path quantises activations with one scale per run, so batching would make a text's
-# vector depend on its neighbours (and on padding): it embeds one text per run, which costs
-# about 10% of throughput there and is still faster than batched float32.
-_BATCH_SIZE = {"fp32": 32, "int8": 1}
+# A batch holds texts of similar length (sorted), at most this many padded tokens: small
+# enough that a run's activations stay in cache (long batches measured slower per text).
+_BATCH_TOKENS = 512
+_BATCH_TEXTS = 32
 
 FloatMatrix = npt.NDArray[np.float32]
 MatMulMode = Literal["int8", "fp32"]
 # Vector-space names: the fp32 path keeps the original id, so indexes built with it stay valid.
-_MODEL_IDS: dict[str, str] = {"fp32": MINILM_MODEL_ID, "int8": f"{MINILM_MODEL_ID}+int8-matmul"}
+_MODEL_IDS: dict[str, str] = {"fp32": MINILM_MODEL_ID, "int8": f"{MINILM_MODEL_ID}+int8-rowwise"}
 
 
 @runtime_checkable
@@ -113,6 +120,8 @@ class MiniLMEmbedder:
         threads: onnxruntime intra-op threads.
         matmul: ``"int8"`` (default) runs the linear layers as integer products on the
             shipped int8 weights; ``"fp32"`` lets onnxruntime expand them to float32.
+        workers: Threads that run batches at once when many texts are embedded; default
+            ``min(2, cpu_count)``. A single text (a query) always runs in the caller's thread.
     """
 
     dim: int = MINILM_DIM
@@ -124,6 +133,7 @@ class MiniLMEmbedder:
         sha256: str | None = None,
         threads: int = 1,
         matmul: MatMulMode = "int8",
+        workers: int | None = None,
     ) -> None:
         if matmul not in _MODEL_IDS:
             raise ValueError(f"matmul must be one of {sorted(_MODEL_IDS)}, not {matmul!r}")
@@ -133,6 +143,7 @@ class MiniLMEmbedder:
         self._tokenizer_path = tokenizer_path
         self._sha256 = sha256
         self._threads = threads
+        self._workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -179,22 +190,27 @@ class MiniLMEmbedder:
             )
         tokenizer = Tokenizer.from_file(str(tokenizer_file))
         tokenizer.enable_truncation(max_length=_MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest in the batch
+        tokenizer.no_padding()  # batches are padded here, to their own longest text
         options = ort.SessionOptions()
         options.intra_op_num_threads = self._threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # FEAT-013 wants the loaded model under 100 MB: onnxruntime's arena keeps the largest
+        # batch's activations for good (~50 MB after indexing); without it they are freed.
+        options.enable_cpu_mem_arena = False
         if self.matmul == "int8":
             model_bytes = _with_int8_matmuls(model, model_bytes)
         session = ort.InferenceSession(
             model_bytes, sess_options=options, providers=["CPUExecutionProvider"]
         )
+        del model_bytes
+        _return_freed_memory()  # the graph rewrite's copies of the model
         self._tokenizer = tokenizer
         self._session = session
 
     def embed(self, texts: Sequence[str]) -> FloatMatrix:
-        """Embed ``texts`` in batches (sorted by length, so little padding is computed).
+        """Embed ``texts`` in batches of similar length, on up to ``workers`` threads.
 
         A text's vector does not depend on the other texts of the call.
 
@@ -203,17 +219,27 @@ class MiniLMEmbedder:
         """
         self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        size = _BATCH_SIZE[self.matmul]
-        for start in range(0, len(order), size):
-            batch = order[start : start + size]
-            out[batch] = self._encode([texts[i] for i in batch])
+        if not texts:
+            return out
+        ids = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+        batches = _batches(ids)
+        if len(batches) == 1 or self._workers == 1:
+            for batch in batches:
+                out[batch] = self._encode([ids[i] for i in batch])
+            return out
+        with ThreadPoolExecutor(self._workers) as pool:  # onnxruntime runs release the GIL
+            encoded = pool.map(lambda batch: self._encode([ids[i] for i in batch]), batches)
+            for batch, vectors in zip(batches, encoded, strict=True):
+                out[batch] = vectors
         return out
 
-    def _encode(self, texts: list[str]) -> FloatMatrix:
-        encodings = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+    def _encode(self, token_ids: list[list[int]]) -> FloatMatrix:
+        width = max(len(row) for row in token_ids)
+        ids = np.zeros((len(token_ids), width), dtype=np.int64)  # [PAD] is id 0
+        mask = np.zeros_like(ids)
+        for row, tokens in enumerate(token_ids):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         hidden = self._session.run(["last_hidden_state"], feeds)[0]
         weights = mask[..., None].astype(np.float32)
@@ -221,6 +247,28 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         unit: FloatMatrix = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return unit
+
+
+def _return_freed_memory() -> None:
+    """Hand memory freed by Python back to the OS (glibc keeps it otherwise); a no-op elsewhere."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def _batches(token_ids: list[list[int]]) -> list[list[int]]:
+    """Indices grouped by token length, each group within the text and token budgets."""
+    order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for index in order:
+        width = len(token_ids[index])  # the longest so far, as the order is ascending
+        if current and (len(current) >= _BATCH_TEXTS or (len(current) + 1) * width > _BATCH_TOKENS):
+            batches.append(current)
+            current = []
+        current.append(index)
+    if current:
+        batches.append(current)
+    return batches
 
 
 def _with_int8_matmuls(path: Path, model_bytes: bytes) -> bytes:

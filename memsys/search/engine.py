@@ -24,7 +24,7 @@ import numpy.typing as npt
 from memsys.search.bm25 import KeywordScorer, KeywordScorerFactory, SparseBM25, tokenize
 from memsys.search.chunking import DAILY_DIR_NAME, Chunk, chunk_file, source_for_path, text_hash
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
-from memsys.search.hits import SearchHit
+from memsys.search.hits import RankInputs, SearchHit
 from memsys.search.index import (
     FileState,
     IndexContents,
@@ -32,11 +32,12 @@ from memsys.search.index import (
     IndexStore,
     SourceUpdate,
     StoredChunk,
+    stored_form,
 )
 from memsys.search.scoring import SearchConfig, hybrid_rank
 from memsys.storage import MEMORY_FILE_NAME
 
-__all__ = ["MemorySearch", "SearchHit"]
+__all__ = ["MemorySearch", "RankInputs", "SearchHit"]
 
 log = logging.getLogger(__name__)
 
@@ -147,26 +148,13 @@ class MemorySearch:
             today: The current day, for time decay (never read from the clock here).
             k: How many results at most; defaults to ``config.top_k``.
         """
-        with self._lock:
-            self._ensure_current()
-            arrays = self._arrays
-            embedder = self._embedder
-        if arrays is None or not arrays.chunks or not query.strip():
+        inputs = self.rank_inputs(query, today)
+        if inputs is None:
             return []
-        bm25 = arrays.bm25.get_scores(tokenize(query))
-        cosine = None
-        if embedder is not None and arrays.vectors is not None:
-            try:
-                query_vector = embedder.embed([query])[0]
-            except EmbedderUnavailable:
-                self._disable_vectors()
-            else:
-                cosine = (arrays.vectors @ query_vector).astype(np.float64)
-        ages = today.toordinal() - arrays.ordinals
-        ranked = hybrid_rank(bm25, cosine, ages, self.config, k, explain=True)
+        ranked = hybrid_rank(inputs.bm25, inputs.cosine, inputs.ages, self.config, k, explain=True)
         hits = []
         for item in ranked:
-            chunk = arrays.chunks[item.index]
+            chunk = inputs.chunks[item.index]
             assert item.parts is not None
             hits.append(
                 SearchHit(
@@ -180,6 +168,26 @@ class MemorySearch:
                 )
             )
         return hits
+
+    def rank_inputs(self, query: str, today: date) -> RankInputs | None:
+        """What :func:`~memsys.search.scoring.hybrid_rank` ranks for ``query`` on ``today``
+        (None for an empty index or query): lets a caller rank one query many ways."""
+        with self._lock:
+            self._ensure_current()
+            arrays = self._arrays
+            embedder = self._embedder
+        if arrays is None or not arrays.chunks or not query.strip():
+            return None
+        bm25 = arrays.bm25.get_scores(tokenize(query))
+        cosine = None
+        if embedder is not None and arrays.vectors is not None:
+            try:
+                query_vector = embedder.embed([query])[0]
+            except EmbedderUnavailable:
+                self._disable_vectors()
+            else:
+                cosine = (arrays.vectors @ query_vector).astype(np.float64)
+        return RankInputs(arrays.chunks, bm25, cosine, today.toordinal() - arrays.ordinals)
 
     # -- keeping the in-memory state and the index current -------------------------------
 
@@ -340,8 +348,7 @@ class MemorySearch:
         except EmbedderUnavailable:
             self._disable_vectors()
             return updates
-        # The index stores float16; round now so a fresh and a reloaded searcher agree.
-        vectors = iter(embedded.astype(np.float16).astype(np.float32))
+        vectors = iter(stored_form(embedded))  # a fresh and a reloaded searcher agree
         return [
             SourceUpdate(
                 u.source,

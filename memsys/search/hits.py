@@ -1,13 +1,18 @@
-"""SearchHit: one result of hybrid search, with its source and its score breakdown."""
+"""SearchHit: one result of hybrid search, with its source and its score breakdown; and
+RankInputs: what a query's ranking starts from."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
 
+import numpy as np
+import numpy.typing as npt
+
+from memsys.search.chunking import Chunk
 from memsys.search.scoring import ScoreParts
 
-__all__ = ["SearchHit"]
+__all__ = ["RankInputs", "SearchHit"]
 
 
 @dataclass(frozen=True)
@@ -38,3 +43,17 @@ class SearchHit:
             else (f"{self.line_start}-{self.line_end}")
         )
         return f"{self.source}:{span}"
+
+
+@dataclass(frozen=True)
+class RankInputs:
+    """One query's per-chunk scores before fusion, in chunk order."""
+
+    chunks: tuple[Chunk, ...]
+    """Every indexed chunk."""
+    bm25: npt.NDArray[np.float64]
+    """Raw BM25 per chunk."""
+    cosine: npt.NDArray[np.float64] | None
+    """Cosine with the query per chunk; None in BM25-only mode."""
+    ages: npt.NDArray[np.float64]
+    """Age in days per chunk; NaN for MEMORY.md."""

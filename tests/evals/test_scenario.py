@@ -173,3 +173,24 @@ def test_yaml_past_its_limits_is_refused_with_a_clear_error(
     assert err.value.line == line
     assert str(err.value).startswith(f"{path}:{line or ''}".rstrip(":") + ": (yaml): refused: ")
     assert problem in str(err.value)
+
+
+def test_search_settings_configure_the_runs_search(tmp_path: Path) -> None:
+    from memsys.search import OLD_DECAY, DecayForm, SearchConfig
+
+    day = "  - events:\n      - {at: '09:00', user: hello}\n"
+    plain = load_scenario(write(tmp_path, HEADER + day))
+    assert plain.search.config() == SearchConfig()
+    old = "search: {decay_form: exponential, half_life_days: 30, decay_floor: 0}\n"
+    assert load_scenario(write(tmp_path, old + HEADER + day)).search.config() == OLD_DECAY
+    off = load_scenario(write(tmp_path, "search: {decay: false}\n" + HEADER + day))
+    assert off.search.config().half_life_days is None
+    slow = "search: {decay_form: hyperbolic}\n"
+    config = load_scenario(write(tmp_path, slow + HEADER + day)).search.config()
+    assert config.decay_form is DecayForm.HYPERBOLIC and config.decay_floor == 0.9
+
+
+def test_bad_search_setting_names_line_and_field(tmp_path: Path) -> None:
+    path = write(tmp_path, HEADER + "  - events:\n      - {user: hi}\nsearch:\n  decay_floor: 2\n")
+    with pytest.raises(ScenarioError, match=r"bad.yaml:8: search: .*decay_floor"):
+        load_scenario(path)

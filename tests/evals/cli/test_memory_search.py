@@ -58,7 +58,43 @@ def test_search_json_and_k(memory_dir: Path, capsys: pytest.CaptureFixture[str])
         "2026-03-01",
         1,
     )
-    assert hit["parts"]["cosine"] is None and hit["parts"]["decay"] == pytest.approx(2 ** (-1 / 30))
+    assert hit["parts"]["cosine"] is None and hit["parts"]["decay"] == pytest.approx(2 ** (-1 / 60))
+    assert hit["parts"]["selection"] == pytest.approx(
+        hit["parts"]["fused"] * (0.9 + 0.1 * hit["parts"]["decay"])
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "decay"),
+    [
+        (["--decay-form", "hyperbolic", "--half-life", "10"], 1 / (1 + 1 / 10)),
+        (["--half-life", "30", "--decay-floor", "0"], 2 ** (-1 / 30)),
+        (["--no-decay"], 1.0),
+    ],
+)
+def test_decay_options(
+    memory_dir: Path, capsys: pytest.CaptureFixture[str], options: list[str], decay: float
+) -> None:
+    args = [str(memory_dir), "postgresql", "--json", "--bm25-only", "--today", "2026-03-02"]
+    code, out, _ = run(capsys, "memory", "search", *args, *options)
+    hit = json.loads(out)["hits"][0]
+    assert code == 0 and hit["parts"]["decay"] == pytest.approx(decay)
+
+
+def test_bad_decay_floor_is_a_usage_error(
+    memory_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "memory", "search", str(memory_dir), "x", "--decay-floor", "1.5")
+    assert code == 2 and "decay_floor" in err
+
+
+def test_index_takes_no_ranking_options(
+    memory_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for option in (["-k", "3"], ["--half-life", "30"]):
+        with pytest.raises(SystemExit) as exc:
+            run(capsys, "memory", "index", str(memory_dir), *option)
+        assert exc.value.code == 2
 
 
 def test_queries_file_prints_one_line_per_query(

@@ -47,6 +47,20 @@ def test_other_texts_of_a_call_do_not_change_a_vector(matmul: MatMulMode) -> Non
     np.testing.assert_allclose(together, alone, atol=1e-4)
 
 
+def test_batched_indexing_gives_each_text_its_solo_vector() -> None:
+    """Many texts of mixed lengths run as several padded batches on two threads; every vector
+    must equal the one the text gets alone (what a query or a one-entry re-index computes)."""
+    rng = np.random.default_rng(5)
+    words = ["memory", "search", "decay", "index", "chunk", "allergy", "lisbon", "flat"]
+    texts = [" ".join(rng.choice(words, size=int(n))) for n in rng.integers(1, 120, size=90)]
+    embedder = MiniLMEmbedder(workers=2)
+    together = embedder.embed(texts)
+    alone = np.vstack([embedder.embed([t]) for t in texts])
+    np.testing.assert_allclose(together, alone, atol=1e-6)
+    shuffled = embedder.embed(texts[::-1])[::-1]  # other neighbours, other batches
+    np.testing.assert_allclose(shuffled, alone, atol=1e-6)
+
+
 def test_default_embedder_is_one_per_process() -> None:
     assert default_embedder() is default_embedder()
 

@@ -11,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memsys.search.scoring import (
+    OLD_DECAY,
+    DecayForm,
     SearchConfig,
     SearchConfigError,
     decay_factors,
@@ -44,6 +46,8 @@ def test_bm25_only_mode_uses_bm25_alone() -> None:
 def test_decay_halves_per_half_life_and_spares_undated() -> None:
     ages = np.array([0.0, 30.0, 60.0, NAN, -5.0])
     np.testing.assert_allclose(decay_factors(ages, 30.0), [1.0, 0.5, 0.25, 1.0, 1.0])
+    hyperbolic = decay_factors(ages, 30.0, DecayForm.HYPERBOLIC)
+    np.testing.assert_allclose(hyperbolic, [1.0, 0.5, 1 / 3, 1.0, 1.0])
     np.testing.assert_allclose(decay_factors(ages, None), [1.0] * 5)
 
 
@@ -59,6 +63,41 @@ def test_decay_lowers_an_older_equal_match() -> None:
     assert ranked[1].parts is not None and ranked[1].parts.decay < ranked[0].score
 
 
+def test_newer_of_two_comparable_matches_ranks_first_even_if_slightly_less_relevant() -> None:
+    # A stale fact (120 days, cosine 0.62) and its update (30 days, cosine 0.55).
+    bm25, cosine, ages = np.zeros(2), np.array([0.62, 0.55]), np.array([120.0, 30.0])
+    ranked = hybrid_rank(bm25, cosine, ages, SearchConfig(), k=2)
+    assert [r.index for r in ranked] == [1, 0]
+
+
+def old_fact_among_newer_near_misses() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Chunk 0: the answer, 150 days old; chunks 1-20: newer, somewhat less relevant."""
+    cosine = np.array([0.70] + [0.58] * 20)
+    ages = np.array([150.0] + [float(d) for d in range(1, 21)])
+    return np.zeros(21), cosine, ages
+
+
+def test_a_clearly_better_old_match_stays_in_the_top_k() -> None:
+    bm25, cosine, ages = old_fact_among_newer_near_misses()
+    assert 0 in [r.index for r in hybrid_rank(bm25, cosine, ages, SearchConfig(), k=5)]
+    # The pre-issue-13 rule buried it under twenty newer near misses.
+    assert 0 not in [r.index for r in hybrid_rank(bm25, cosine, ages, OLD_DECAY, k=5)]
+
+
+def test_floor_zero_is_the_spec_rule_alone() -> None:
+    bm25, cosine, ages = old_fact_among_newer_near_misses()
+    scores = fuse_scores(bm25, cosine, ages, OLD_DECAY)
+    np.testing.assert_allclose(scores.selection, scores.final)
+    np.testing.assert_allclose(scores.final, scores.fused * 2 ** (-ages / 30))
+
+
+def test_chosen_results_are_ordered_by_decayed_score() -> None:
+    bm25, cosine, ages = old_fact_among_newer_near_misses()
+    ranked = hybrid_rank(bm25, cosine, ages, SearchConfig(), k=5, explain=True)
+    assert [r.index for r in ranked][-1] == 0  # kept, but listed after the newer ones
+    assert all(r.parts is not None and r.score == r.parts.final for r in ranked)
+
+
 def test_min_score_applies_before_decay() -> None:
     config = SearchConfig(min_score=0.5)
     ranked = hybrid_rank(
@@ -67,12 +106,33 @@ def test_min_score_applies_before_decay() -> None:
     assert [r.index for r in ranked] == [0]  # 10 years old but relevant; 0.42 < 0.5 is not
 
 
+def test_min_score_keeps_recent_noise_from_being_promoted() -> None:
+    """Chosen chunks are ordered by the decayed score, which favours the new: min_score is
+    what keeps a fresh but irrelevant chunk from filling a slot and then leading the list."""
+    cosine = np.array([0.75, 0.10, 0.12, 0.25])  # fused 0.525, then 0.07, 0.084, 0.175
+    ages = np.array([300.0, 0.0, 1.0, 2.0])
+    ranked = hybrid_rank(np.zeros(4), cosine, ages, SearchConfig(), k=3)
+    assert [r.index for r in ranked] == [0]
+    unguarded = hybrid_rank(np.zeros(4), cosine, ages, SearchConfig(min_score=0.0), k=3)
+    assert unguarded[0].index != 0
+
+
+def test_decay_label_names_the_setting() -> None:
+    assert OLD_DECAY.decay_label == "exponential 30d"
+    assert SearchConfig(half_life_days=None).decay_label == "off"
+    floored = SearchConfig(half_life_days=45, decay_form=DecayForm.HYPERBOLIC, decay_floor=0.9)
+    assert floored.decay_label == "hyperbolic 45d floor 0.9"
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
         {"bm25_weight": -1.0},
         {"bm25_weight": 0.0, "vector_weight": 0.0},
         {"half_life_days": 0.0},
+        {"decay_floor": 1.0},
+        {"decay_floor": -0.1},
+        {"decay_form": "exponential"},
         {"top_k": 0},
         {"min_score": math.nan},
     ],
@@ -94,6 +154,8 @@ def test_invalid_config_is_rejected_when_declared(kwargs: dict[str, float]) -> N
     k=st.integers(1, 12),
     vectors=st.booleans(),
     half_life=st.one_of(st.none(), st.floats(0.5, 365.0)),
+    form=st.sampled_from(DecayForm),
+    floor=st.floats(0.0, 0.99),
     min_score=st.floats(0.0, 1.0),
 )
 def test_ranking_properties(
@@ -101,14 +163,18 @@ def test_ranking_properties(
     k: int,
     vectors: bool,
     half_life: float | None,
+    form: DecayForm,
+    floor: float,
     min_score: float,
 ) -> None:
     bm25 = np.array([d[0] for d in data], dtype=np.float64)
     cosine = np.array([d[1] for d in data], dtype=np.float64) if vectors else None
     ages = np.array([d[2] for d in data], dtype=np.float64)
-    config = SearchConfig(half_life_days=half_life, min_score=min_score)
+    config = SearchConfig(
+        half_life_days=half_life, decay_form=form, decay_floor=floor, min_score=min_score
+    )
     scores = fuse_scores(bm25, cosine, ages, config)
-    for array in (scores.bm25_norm, scores.fused, scores.decay, scores.final):
+    for array in (scores.bm25_norm, scores.fused, scores.decay, scores.selection, scores.final):
         assert np.all((array >= 0) & (array <= 1))
     ranked = hybrid_rank(bm25, cosine, ages, config, k, explain=True)
     indices = [r.index for r in ranked]
@@ -117,10 +183,14 @@ def test_ranking_properties(
     for r in ranked:
         assert r.parts is not None and 0 < r.score <= 1 and r.parts.fused >= min_score
         assert math.isclose(r.parts.final, r.parts.fused * r.parts.decay, abs_tol=1e-12)
-    # Nothing better was left out.
+    # Age never costs a chunk more than (1 - floor) of its relevance when choosing.
+    assert np.all(scores.selection >= floor * scores.fused - 1e-12)
+    assert np.all(scores.selection + 1e-12 >= scores.final)
+    # Nothing with a better selection score was left out.
     eligible = (scores.fused >= min_score) & (scores.final > 0)
     left_out = [i for i in np.flatnonzero(eligible) if i not in indices]
     if len(ranked) < k:
         assert not left_out
     else:
-        assert all(scores.final[i] <= ranked[-1].score for i in left_out)
+        worst_chosen = min(scores.selection[i] for i in indices)
+        assert all(scores.selection[i] <= worst_chosen for i in left_out)

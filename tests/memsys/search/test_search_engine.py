@@ -108,7 +108,7 @@ def test_decay_lowers_older_memories_but_not_memory_md(tmp_path: Path) -> None:
     assert by_source["MEMORY.md"].parts.decay == 1.0
     old, new = by_source["daily/2025-12-02.md"], by_source["daily/2026-03-01.md"]
     assert old.parts.fused == pytest.approx(new.parts.fused)
-    assert old.score < new.score and old.parts.decay == pytest.approx(2 ** (-90 / 30))
+    assert old.score < new.score and old.parts.decay == pytest.approx(2 ** (-90 / 60))
     no_decay = MemorySearch(tmp_path, HashEmbedder(), SearchConfig(half_life_days=None))
     assert all(h.parts.decay == 1.0 for h in no_decay.search("API design", TODAY))
 

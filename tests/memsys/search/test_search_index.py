@@ -1,4 +1,4 @@
-"""The SQLite index file: round trip, float16 embeddings, corruption detection."""
+"""The SQLite index file: round trip, int8 embeddings, corruption detection."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from memsys.search.chunking import chunk_file, text_hash
-from memsys.search.index import FileState, IndexCorruptError, IndexStore, SourceUpdate, StoredChunk
+from memsys.search.index import (
+    FileState,
+    IndexCorruptError,
+    IndexStore,
+    SourceUpdate,
+    StoredChunk,
+    stored_form,
+)
 
 
 def _update(source: str, content: str, dim: int = 4) -> SourceUpdate:
@@ -29,10 +36,34 @@ def test_round_trip(tmp_path: Path) -> None:
     daily = contents.chunks["daily/2026-03-01.md"]
     assert [s.chunk.text for s in daily] == ["one", "two"]
     assert daily[0].chunk == chunk_file("daily/2026-03-01.md", "- one\n- two\n")[0]
-    assert daily[0].embedding is not None and daily[0].embedding.tolist() == [0.5] * 4
+    assert daily[0].embedding is not None
+    np.testing.assert_allclose(daily[0].embedding, [0.5] * 4, rtol=1e-6)
     # A removal deletes the source's rows and file state.
     store.write([SourceUpdate("MEMORY.md", None, ())])
     assert "MEMORY.md" not in store.load(dim=4).files
+
+
+def test_embeddings_are_stored_as_int8_and_come_back_as_stored_form_says(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    vectors = rng.standard_normal((3, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    chunks = chunk_file("MEMORY.md", "- a\n- b\n- c\n")
+    stored = tuple(
+        StoredChunk(c, text_hash(c.text), v) for c, v in zip(chunks, vectors, strict=True)
+    )
+    store = IndexStore(tmp_path)
+    store.reset("x")
+    store.write([SourceUpdate("MEMORY.md", FileState(1, 12), stored)])
+    loaded = np.vstack([s.embedding for s in store.load(dim=384).chunks["MEMORY.md"]])
+    np.testing.assert_array_equal(loaded, stored_form(vectors))  # fresh == reloaded
+    step = np.abs(vectors).max(axis=1, keepdims=True) / 127
+    assert np.all(np.abs(loaded - vectors) <= step / 2 + 1e-7)
+    assert np.all((loaded * vectors).sum(axis=1) > 0.9999)
+    import sqlite3
+
+    with sqlite3.connect(store.path) as conn:
+        sizes = {len(b) for (b,) in conn.execute("SELECT embedding FROM memory_index")}
+    assert sizes == {384 + 4}  # int8 codes and a float32 scale: half of float16
 
 
 def test_embeddings_of_another_dimension_count_as_missing(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ def test_returns_ranked_hits_with_sources(manager: MemoryManager) -> None:
     manager.storage.append_daily_log(date(2026, 3, 1), "- Reviewed the API design doc")
     result = tool.execute({"query": "API design"})
     assert result.ok
-    assert "1. [daily/2026-03-01.md:1, 2026-03-01] (score 0.98) Reviewed the API design doc" in (
+    assert "1. [daily/2026-03-01.md:1, 2026-03-01] (score 0.99) Reviewed the API design doc" in (
         result.message
     )
 

@@ -1,0 +1,53 @@
+"""``memeval bench retrieval``: the metrics on known rankings, and a small end-to-end run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.bench.retrieval import ProbeResult, metrics, settings
+from evals.cli.main import main
+from memsys.search import OLD_DECAY, SearchConfig
+
+
+def result(contradiction: bool, top: list[str], stale: str | None = None) -> ProbeResult:
+    return ProbeResult(contradiction, {5: top[:5], 10: top[:10], 100: top}, "t", stale)
+
+
+def test_metrics_on_known_rankings() -> None:
+    found = metrics(
+        [
+            result(False, ["t"]),  # rank 1
+            result(False, ["a", "b", "c", "d", "e", "f", "t"]),  # rank 7
+            result(False, ["a"]),  # missing
+            result(True, ["s", "t"], stale="s"),  # current below stale
+            result(True, ["t", "s"], stale="s"),
+            result(True, ["a", "b", "c", "d", "e", "t"], stale="s"),  # stale absent
+        ]
+    )
+    assert found.recall_at_5 == pytest.approx(1 / 3)
+    assert found.recall_at_10 == pytest.approx(2 / 3)
+    assert found.mrr == pytest.approx((1 + 1 / 7) / 3)
+    assert found.current_at_5 == pytest.approx(2 / 3)
+    assert found.current_over_stale == pytest.approx(2 / 3)
+    assert found.current_first_in_5 == pytest.approx(1 / 3)
+
+
+def test_rows_include_the_baselines_the_old_rule_and_the_default() -> None:
+    rows = settings(grid=False)
+    configs = [r.config for r in rows]
+    assert OLD_DECAY in configs and SearchConfig() in configs
+    assert [r.vectors for r in rows[:2]] == [False, True]
+    assert len(settings(grid=True)) > 40
+
+
+def test_small_run_prints_and_writes_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "bench-retrieval.md"
+    args = ["--recall", "12", "--pairs", "6", "--filler", "1", "--report", str(report)]
+    assert main(["bench", "retrieval", *args]) == 0
+    out = capsys.readouterr().out
+    assert "18 probes" in out and "| hybrid, decay off |" in out and "default:" in out
+    assert report.read_text().startswith("| setting | old facts R@5")
