@@ -23,6 +23,7 @@ higher-is-better metrics, a maximum otherwise, with :func:`default_tolerance`.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -244,12 +245,14 @@ def baseline_from_results(results: Sequence[RunResult]) -> Baseline:
             values = [v for v in (r.metric(name) for r in runs) if v is not None]
             if not values:
                 continue
-            mean = round(statistics.fmean(values), 4)
+            mean = statistics.fmean(values)
             tolerance = default_tolerance(name, mean)
+            # Rounded outward, so the run a baseline is written from always passes it
+            # (a mean of 7/3 must not become a max of 2.3333 that 2.33333 exceeds).
             metrics[name] = (
-                Bound(min=mean, tolerance=tolerance)
+                Bound(min=math.floor(mean * 1e4) / 1e4, tolerance=tolerance)
                 if direction.get(name, True)
-                else Bound(max=mean, tolerance=tolerance)
+                else Bound(max=math.ceil(mean * 1e4) / 1e4, tolerance=tolerance)
             )
         cells.append(
             CellBounds(
