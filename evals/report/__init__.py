@@ -37,6 +37,7 @@ from evals.report._view import (
     summary_rows,
 )
 from evals.results import RunResult
+from evals.scorers import QUALITY_WEIGHTS
 from memsys.errors import UsageError
 from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
@@ -122,6 +123,7 @@ def render_report(
     template = _environment().get_template("report.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
         title=title,
+        quality_weights=list(QUALITY_WEIGHTS.items()),
         results=results,
         groups=cells(results),
         kinds_note=kinds_note([r.model_kind for r in results]),
@@ -176,7 +178,9 @@ def summary_text(results: Sequence[RunResult], names: Sequence[str] | None = Non
     Raises:
         UnknownNameError: a name in ``names`` that no result carries.
     """
-    chosen = list(names or ["quality", "facts_recall", "noise", "duplicates", "memory_size"])
+    chosen = list(
+        names or ["quality", "facts_recall", "noise", "duplicates", "tool_errors", "memory_size"]
+    )
     if names:
         validate_metrics(results, chosen)
     per_metric = {name: aggregate(results, name) for name in chosen}

@@ -9,7 +9,11 @@ their calibration are documented in :mod:`evals.scorers._matching`.
 from __future__ import annotations
 
 # Importing the scorer modules registers them, in this order.
+# isort: off
 from evals.scorers import facts, memory, ops
+from evals.scorers import hygiene, logs, behaviour
+
+# isort: on
 from evals.scorers._adapter import embed_run, load_run, score_run, texts_to_embed
 from evals.scorers._matching import (
     DUPLICATE_THRESHOLD,
@@ -35,8 +39,10 @@ from evals.scorers._settings import (
     parse_scorer_args,
 )
 from evals.scorers._types import (
+    BackupSnapshot,
     CompactionRecord,
     DayPoint,
+    LogDay,
     ModelCall,
     ProbeRecord,
     RestoreRecord,
@@ -44,6 +50,7 @@ from evals.scorers._types import (
     Score,
     Target,
     TextVectors,
+    ToolCallRecord,
 )
 from evals.scorers.quality import composite_quality
 
@@ -55,8 +62,10 @@ __all__ = [
     "DUPLICATE_THRESHOLD",
     "FACT_THRESHOLD",
     "QUALITY_WEIGHTS",
+    "BackupSnapshot",
     "CompactionRecord",
     "DayPoint",
+    "LogDay",
     "Match",
     "ModelCall",
     "ProbeRecord",
@@ -70,12 +79,16 @@ __all__ = [
     "ScorerSettings",
     "Target",
     "TextVectors",
+    "ToolCallRecord",
+    "behaviour",
     "composite_quality",
     "embed_run",
     "facts",
     "get_scorer",
+    "hygiene",
     "keyword_match",
     "load_run",
+    "logs",
     "match_entries",
     "memory",
     "normalise",

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from evals.cell import Cell
 from evals.scenario import Expectations
+from evals.scorers import _trace_parts as parts
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import (
     CompactionRecord,
@@ -119,6 +120,11 @@ def load_run(path: Path) -> RunData:
         ),
         final_backups=_strs(end, "backups"),
         errors=_strs(end, "errors"),
+        tool_calls=parts.tool_calls(get("tool_call", [])),
+        backup_snapshots=parts.backup_snapshots(get("backup_state", [])),
+        log_days=parts.log_days(get("daily_log", [])),
+        screenshots=parts.screenshots(get("event", [])),
+        model_names=parts.model_names(get("event", [])),
     )
 
 
@@ -130,12 +136,23 @@ def _probe(record: Record) -> ProbeRecord:
         if isinstance(h, dict)
     )
     latency = record.get("latency_ms")
+    prefer = record.get("prefer")
     return ProbeRecord(
         query=_str(record, "query"),
         k=_int(record, "k", 5),
         expected=_strs(record, "expected"),
         hits=sources,
         latency_ms=float(latency) if isinstance(latency, int | float) else 0.0,
+        hit_texts=tuple(
+            str(h.get("text", ""))
+            for h in (hits if isinstance(hits, list) else [])
+            if isinstance(h, dict)
+        ),
+        prefer=(
+            (str(prefer.get("current", "")), str(prefer.get("stale", "")))
+            if isinstance(prefer, dict)
+            else None
+        ),
     )
 
 
@@ -150,6 +167,11 @@ def texts_to_embed(run: RunData) -> list[str]:
         for pair in expect.contradictions:
             specs += [pair.stale, pair.current]
         for spec in specs:
+            texts[spec.fact] = None
+    for day in run.log_days:
+        for entry in day.entries:
+            texts[entry.text] = None
+        for spec in day.expect_facts:
             texts[spec.fact] = None
     return list(texts)
 

@@ -9,14 +9,16 @@ import numpy as np
 import numpy.typing as npt
 
 from evals.cell import Cell
-from evals.scenario import Expectations
+from evals.scenario import Expectations, FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
 from memsys.llm.base import ModelKind
 from memsys.sections import MemoryEntry
 
 __all__ = [
+    "BackupSnapshot",
     "CompactionRecord",
     "DayPoint",
+    "LogDay",
     "ModelCall",
     "ProbeRecord",
     "RestoreRecord",
@@ -24,6 +26,7 @@ __all__ = [
     "Score",
     "Target",
     "TextVectors",
+    "ToolCallRecord",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -124,6 +127,10 @@ class ProbeRecord:
     """Sources of the hits, best first."""
     latency_ms: float
     """Search latency."""
+    hit_texts: tuple[str, ...] = ()
+    """Texts of the hits (first 300 characters), best first."""
+    prefer: tuple[str, str] | None = None
+    """``(current, stale)``: the hit holding ``current`` must outrank the one with ``stale``."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,52 @@ class ModelCall:
     """Prompt tokens."""
     output_tokens: int
     """Completion tokens."""
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One memory-tool call the model made."""
+
+    name: str
+    """Tool name."""
+    ok: bool
+    """The tool succeeded."""
+    code: str | None
+    """Error code (``invalid_arguments``, ``not_found``, ...) when it failed."""
+    message: str
+    """The tool's result message (cut to 300 characters)."""
+    step: str
+    """Trace step."""
+
+
+@dataclass(frozen=True)
+class BackupSnapshot:
+    """The backups on disk right after a compaction attempt."""
+
+    step: str
+    """Trace step of the compaction."""
+    names: tuple[str, ...]
+    """Backup names, newest first."""
+    unrestorable: tuple[str, ...]
+    """Kept backups that did not restore (in a scratch copy) to their own text."""
+
+
+@dataclass(frozen=True)
+class LogDay:
+    """One date's daily log beside that date's conversation."""
+
+    date: str
+    """ISO date."""
+    log: str
+    """The log's text ("" when none was written)."""
+    transcript_chars: int
+    """Characters of the user and assistant messages of that date."""
+    messages: int
+    """User and assistant messages of that date."""
+    expect_facts: tuple[FactSpec, ...] = ()
+    """Highlights the log should mention (the scenario day's ``log_facts``)."""
+    entries: tuple[MemoryEntry, ...] = ()
+    """The log's bullets (``parse_entries(log)``)."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +235,16 @@ class RunData:
     """Embeddings of entries and facts; None means keyword matching only."""
     settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
     """Matching thresholds (``-S key=value``)."""
+    tool_calls: tuple[ToolCallRecord, ...] = ()
+    """Every memory-tool call, in order."""
+    backup_snapshots: tuple[BackupSnapshot, ...] = ()
+    """Backups on disk after each compaction attempt."""
+    log_days: tuple[LogDay, ...] = ()
+    """Daily logs beside each date's transcript."""
+    screenshots: tuple[str, ...] = ()
+    """Each screenshot's caption with the user message it came with."""
+    model_names: tuple[str, ...] = ()
+    """Model display names the run's model-switch notices mentioned."""
 
     @property
     def targets(self) -> tuple[Target, ...]:

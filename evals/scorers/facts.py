@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from evals.scenario import FactSpec
 from evals.scorers._matching import match_entries, normalise
+from evals.scorers._noise import NoiseEntry, noise_entries
 from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import RunData, Score, Target
 from evals.scorers.quality import noise_part, value_part
@@ -36,7 +37,7 @@ def _snippet(text: str, limit: int = 90) -> str:
 @scorer(
     "facts_recall",
     uses_embeddings=True,
-    quality=QualityPart(0.30, value_part),
+    quality=QualityPart(0.25, value_part),
 )
 def facts_recall(run: RunData) -> Score:
     """Share of ``remember`` facts found in MEMORY.md (end and checkpoints)."""
@@ -78,40 +79,54 @@ def facts_recall(run: RunData) -> Score:
     "noise",
     higher_is_better=False,
     uses_embeddings=True,
-    quality=QualityPart(0.20, noise_part),
+    quality=QualityPart(0.25, noise_part),
 )
 def noise(run: RunData) -> Score:
-    """Forbidden entries present (model switches, screenshot trivia, transient state)."""
-    specs, present, count, items = 0, 0, 0, []
+    """Noise entries in MEMORY.md: forbidden facts and every entry a detector flags (junk,
+    model names, screenshot details), end and checkpoints."""
+    count, items = 0, []
     lines: list[tuple[int, int, str]] = []
+    final: list[NoiseEntry] = []
     for target in run.targets:
-        for spec in target.expect.forbid:
-            specs += 1
-            matches = match_entries(
-                spec, target.entries, run.vectors, threshold=run.settings.fact_threshold
-            )
-            present += bool(matches)
-            count += len(matches)
-            for m in matches:
-                items.append(
-                    f"[{target.label}] {spec.kind}: line {m.entry.line_start} "
-                    f"{_snippet(m.entry.text)!r} ({m.how}; forbidden: {spec.fact})"
-                )
-                if target is run.final:
-                    lines.append((m.entry.line_start, m.entry.line_end, f"noise: {spec.kind}"))
-    if specs == 0:
-        return Score("noise", None, "No `forbid` expectations in this scenario.", False)
+        found = noise_entries(target, run)
+        count += len(found)
+        if target is run.final:
+            final = found
+        for n in found:
+            text = _snippet(n.entry.text) if n.entry.text else "(empty bullet)"
+            items.append(f"[{target.label}] {n.kind}: line {n.entry.line_start} {text!r} ({n.why})")
+            if target is run.final:
+                lines.append((n.entry.line_start, n.entry.line_end, f"noise: {n.kind}"))
+    specs = [(t, s) for t in run.targets for s in t.expect.forbid]
+    threshold = run.settings.fact_threshold
+    present = sum(
+        bool(match_entries(spec, t.entries, run.vectors, threshold=threshold)) for t, spec in specs
+    )
+    entries = len(run.final.entries)
+    kinds: dict[str, float] = {}
+    for n in final:
+        kinds[f"kind_{n.kind}"] = kinds.get(f"kind_{n.kind}", 0) + 1
     explanation = (
-        f"{count} noise entries: {present} of {specs} forbidden facts are in MEMORY.md."
+        f"{count} noise entries ({len(final)} of {entries} entries at the end); "
+        f"{present} of {len(specs)} forbidden facts present."
         if count
-        else f"No noise: none of {specs} forbidden facts is in MEMORY.md."
+        else f"No noise: no junk, model names or screenshot details, none of {len(specs)} "
+        "forbidden facts."
     )
     return Score(
         "noise",
         float(count),
         explanation + _how(run),
         higher_is_better=False,
-        metrics={"forbidden_present": present, "forbidden_specs": specs, "rate": present / specs},
+        metrics={
+            "final_noise": len(final),
+            "final_entries": entries,
+            "clean_share": 1.0 - len(final) / max(1, entries, len(final)),
+            "forbidden_present": present,
+            "forbidden_specs": len(specs),
+            "rate": present / len(specs) if specs else 0.0,
+            **kinds,
+        },
         items=tuple(items),
         lines=tuple(lines),
     )

@@ -40,7 +40,7 @@ def duplicate_pairs(
     "duplicates",
     higher_is_better=False,
     uses_embeddings=True,
-    quality=QualityPart(0.15, duplicates_part),
+    quality=QualityPart(0.10, duplicates_part),
 )
 def duplicates(run: RunData) -> Score:
     """Near-duplicate entry pairs in the final MEMORY.md (same text, or cosine >= threshold)."""

@@ -3,6 +3,16 @@
 Which scorers take part, and with which weight, is declared on each scorer
 (``@scorer(..., quality=QualityPart(weight, normaliser))``); :func:`quality_weights` reads
 them back from the registry.
+
+The weights (issue 11) are chosen from what a reader of MEMORY.md sees: every line that is
+noise (junk, model names, screenshot details, transient chit-chat) costs as much attention
+as a missing fact costs usefulness, so ``noise`` (0.25, as the share of clean entries) weighs
+as much as ``facts_recall`` (0.25); a stale contradiction misleads, so
+``contradictions_resolved`` comes next (0.15); then ``duplicates`` and lost explicit requests
+(``user_requested_preserved``), 0.10 each; where a fact is filed (``wrong_section``), the
+file's ``structure`` and the ``backups`` matter least to a reader (0.05 each). Five ``None``
+bullets in a seven-fact file cost 0.25 x 5/12 = 0.10 of quality; the former weights (noise
+0.20 x the share of listed forbidden facts present) did not see them at all.
 """
 
 from __future__ import annotations
@@ -21,9 +31,10 @@ def value_part(score: Score) -> float | None:
 
 
 def noise_part(score: Score) -> float | None:
-    """1 - the share of forbidden facts present."""
-    rate = score.metrics.get("rate")
-    return None if rate is None else 1.0 - rate
+    """The share of final MEMORY.md entries that are not noise (per line, not per forbidden
+    fact: five ``None`` bullets among seven facts make it 7/12)."""
+    share = score.metrics.get("clean_share")
+    return None if share is None else float(share)
 
 
 def duplicates_part(score: Score) -> float | None:

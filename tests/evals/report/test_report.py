@@ -128,3 +128,16 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
 
 def test_runs_of_one_variant_have_no_verdict_section() -> None:
     assert 'id="verdicts"' not in render_report(results_of())
+
+
+def test_the_quality_weights_and_tool_errors_are_shown() -> None:
+    from evals.report import summary_text
+    from evals.scorers import QUALITY_WEIGHTS
+
+    html = render_report(results_of())
+    line = re.search(r'<p id="quality-weights">(.*?)</p>', html, re.S)
+    assert line is not None
+    for name, weight in QUALITY_WEIGHTS.items():
+        assert f"{name} {weight:.2f}" in line.group(1)
+    assert "<th>tool_errors</th>" in html
+    assert "tool_errors" in summary_text(results_of()).splitlines()[0]

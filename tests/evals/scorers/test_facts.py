@@ -81,7 +81,8 @@ def test_noise_lists_each_noise_line_with_its_kind(build_run: BuildRun) -> None:
 def test_no_noise_in_good_memory(build_run: BuildRun) -> None:
     score = noise(build_run(GOOD_MEMORY))
     assert score.value == 0.0
-    assert score.explanation.startswith("No noise: none of 3")
+    assert score.explanation.startswith("No noise: no junk, model names or screenshot details")
+    assert score.metrics["clean_share"] == 1.0
 
 
 def test_contradiction_resolved_and_not(build_run: BuildRun) -> None:
@@ -120,7 +121,34 @@ def test_user_requested_preserved(build_run: BuildRun) -> None:
 
 def test_scorers_without_expectations_are_unscored(build_run: BuildRun) -> None:
     run = build_run(GOOD_MEMORY, Expectations())
-    for fn in (facts_recall, noise, contradictions_resolved, user_requested_preserved):
+    for fn in (facts_recall, contradictions_resolved, user_requested_preserved):
         score = fn(run)
         assert score.value is None
         assert score.explanation.startswith("No ")
+    assert noise(run).value == 0.0  # the detectors need no expectations
+
+
+def test_noise_counts_every_noise_entry_not_only_the_listed_ones(build_run: BuildRun) -> None:
+    from tests.evals.scorers.test_hygiene import QWEN_MEMORY, SWITCH
+
+    caption = (
+        "event",
+        {
+            "type": "user",
+            "user": "Here's my desk setup, what do you think?",
+            "screenshot": "A desk with a laptop, a mechanical keyboard and a colorful rug",
+        },
+    )
+    memory = QWEN_MEMORY + "- Planning a trip to Lisbon next month\n"
+    score = noise(build_run(memory, records=[SWITCH, caption]))
+    kinds = {k: v for k, v in score.metrics.items() if k.startswith("kind_")}
+    # 7 junk, "Claude Haiku", "Desk setup", and the listed Lisbon trip: 10 (was 1 before).
+    assert kinds == {
+        "kind_junk": 7,
+        "kind_model_name": 1,
+        "kind_screenshot_detail": 1,
+        "kind_transient": 1,
+    }
+    assert score.value == 10.0 and score.metrics["final_noise"] == 10
+    assert score.metrics["clean_share"] == 1 - 10 / score.metrics["final_entries"]
+    assert any("'Desk setup'" in item and "screenshot_detail" in item for item in score.items)

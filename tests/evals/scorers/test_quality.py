@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from evals.scorers import QUALITY_WEIGHTS, Score, composite_quality, get_scorer, registered_scorers
+from evals.scorers import (
+    QUALITY_WEIGHTS,
+    Score,
+    composite_quality,
+    get_scorer,
+    registered_scorers,
+    score_run,
+)
 from evals.scorers._registry import scorer
 from memsys.errors import UnknownNameError
+from tests.evals.scorers.conftest import BuildRun
+from tests.helpers.traces import GOOD_MEMORY
 
 
 def test_weights_sum_to_one_and_name_registered_scorers() -> None:
@@ -18,10 +27,11 @@ def test_weights_sum_to_one_and_name_registered_scorers() -> None:
 def _perfect() -> list[Score]:
     return [
         Score("facts_recall", 1.0, ""),
-        Score("noise", 0.0, "", False, {"rate": 0.0}),
+        Score("noise", 0.0, "", False, {"clean_share": 1.0}),
         Score("contradictions_resolved", 1.0, ""),
         Score("duplicates", 0.0, "", False, {"entries": 10}),
         Score("user_requested_preserved", 1.0, ""),
+        Score("wrong_section", 1.0, ""),
         Score("structure", 1.0, ""),
         Score("backups", 1.0, ""),
     ]
@@ -35,7 +45,7 @@ def test_quality_is_the_weighted_mean() -> None:
     quality = composite_quality(scores)
     expected = 1 - QUALITY_WEIGHTS["facts_recall"] * 0.5 - QUALITY_WEIGHTS["duplicates"] * 0.5
     assert quality.value == pytest.approx(expected)
-    assert "facts_recall 0.50x0.30" in quality.explanation
+    assert "facts_recall 0.50x0.25" in quality.explanation
 
 
 def test_unscored_components_are_left_out_and_said() -> None:
@@ -50,7 +60,17 @@ def test_unscored_components_are_left_out_and_said() -> None:
 def test_registry_lookup_and_duplicates() -> None:
     assert get_scorer("noise").higher_is_better is False
     assert get_scorer("facts_recall").uses_embeddings
-    with pytest.raises(UnknownNameError, match="known: backups"):
+    with pytest.raises(UnknownNameError, match="known: backup_retention, backups"):
         get_scorer("nope")
     with pytest.raises(ValueError, match="registered twice"):
         scorer("noise")(lambda run: Score("noise", 0.0, ""))
+
+
+def test_five_junk_entries_score_clearly_worse_than_a_clean_file(build_run: BuildRun) -> None:
+    """Issue 11: a real model's file with five ``None`` bullets scored 0.736 against 0.738."""
+    junk = GOOD_MEMORY.replace("## Notes\n", "## Notes\n" + "- None\n" * 5)
+    clean_run, junk_run = build_run(GOOD_MEMORY), build_run(junk)
+    clean = next(s for s in score_run(clean_run) if s.name == "quality")
+    dirty = next(s for s in score_run(junk_run) if s.name == "quality")
+    assert clean.value is not None and dirty.value is not None
+    assert clean.value - dirty.value >= 0.10, (clean.value, dirty.value)

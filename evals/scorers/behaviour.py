@@ -1,0 +1,148 @@
+"""Scorers of what the run did beyond the final file: memory-tool errors, backup retention
+after every compaction, and whether search ranks a fact's current version above its stale one."""
+
+from __future__ import annotations
+
+import re
+
+from evals.scenario import BackupExpect
+from evals.scorers._registry import scorer
+from evals.scorers._types import ProbeRecord, RunData, Score
+
+__all__ = [
+    "backup_retention",
+    "backup_sort_key",
+    "current_over_stale",
+    "preference_rank",
+    "tool_errors",
+]
+
+_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})(?:_(\d+))?\.md$")
+
+
+@scorer("tool_errors", higher_is_better=False)
+def tool_errors(run: RunData) -> Score:
+    """Memory-tool calls that failed (``invalid_arguments``, ``not_found``, ...), by code."""
+    failed = [c for c in run.tool_calls if not c.ok]
+    codes: dict[str, int] = {}
+    for call in failed:
+        code = call.code or "unknown"
+        codes[code] = codes.get(code, 0) + 1
+    breakdown = ", ".join(f"{n} {c}" for c, n in sorted(codes.items()))
+    calls = len(run.tool_calls)
+    return Score(
+        "tool_errors",
+        float(len(failed)),
+        f"{len(failed)} of {calls} tool calls failed ({breakdown})."
+        if failed
+        else f"No tool errors in {calls} tool calls.",
+        higher_is_better=False,
+        metrics={
+            "calls": calls,
+            "errors": len(failed),
+            "rate": len(failed) / calls if calls else 0.0,
+            **{f"code_{c}": n for c, n in codes.items()},
+        },
+        items=tuple(f"[{c.step}] {c.name}: {c.code}: {c.message[:120]}" for c in failed),
+    )
+
+
+def backup_sort_key(name: str) -> tuple[str, int]:
+    """Order of backups by the timestamp (and same-second counter) in their name."""
+    match = _STAMP.search(name)
+    return (match.group(1), int(match.group(2) or 1)) if match else ("", 0)
+
+
+@scorer("backup_retention")
+def backup_retention(run: RunData) -> Score:
+    """Share of retention checks passed after each compaction: at most N backups, the newest
+    never pruned, every kept backup restorable."""
+    snapshots = run.backup_snapshots
+    if not snapshots:
+        return Score("backup_retention", None, "No compaction, so no retention to measure.")
+    keep = (run.final.expect.backups or BackupExpect()).max_backups
+    # The engine records the backups right after each compaction, so the i-th snapshot
+    # follows the i-th compaction: a backup made then and pruned at once still counts.
+    made = [c.backup for c in run.compactions]
+    aligned = len(made) == len(snapshots)
+    seen: set[str] = set()
+    items: list[str] = []
+    over = missing = broken = 0
+    for index, snap in enumerate(snapshots):
+        seen |= set(snap.names)
+        backup = made[index] if aligned else None
+        if backup:
+            seen.add(backup)
+        newest = sorted(seen, key=backup_sort_key, reverse=True)[:keep]
+        if len(snap.names) > keep:
+            over += 1
+            items.append(f"[{snap.step}] {len(snap.names)} backups kept, more than {keep}")
+        lost = [b for b in newest if b not in snap.names]
+        if lost:
+            missing += 1
+            items.append(f"[{snap.step}] pruned a newest backup: {', '.join(lost)}")
+        if snap.unrestorable:
+            broken += 1
+            items.append(f"[{snap.step}] not restorable: {', '.join(snap.unrestorable)}")
+    checks = 3 * len(snapshots)
+    failed = over + missing + broken
+    return Score(
+        "backup_retention",
+        (checks - failed) / checks,
+        f"After {len(snapshots)} compactions ({len(seen)} backups made): the newest {keep} kept "
+        "and restorable each time."
+        if not failed
+        else f"{failed} of {checks} retention checks failed over {len(snapshots)} compactions.",
+        metrics={
+            "compactions": len(snapshots),
+            "backups_made": len(seen),
+            "max_kept": max(len(s.names) for s in snapshots),
+            "over_limit": over,
+            "newest_pruned": missing,
+            "unrestorable": broken,
+        },
+        items=tuple(items),
+    )
+
+
+def preference_rank(probe: ProbeRecord) -> tuple[int | None, int | None]:
+    """0-based ranks of the first hits holding the current and the stale text (or None)."""
+    assert probe.prefer is not None
+    current, stale = (t.lower() for t in probe.prefer)
+    texts = [t.lower() for t in probe.hit_texts[: probe.k]]
+
+    def first(needle: str) -> int | None:
+        return next((i for i, text in enumerate(texts) if needle in text), None)
+
+    return first(current), first(stale)
+
+
+@scorer("current_over_stale")
+def current_over_stale(run: RunData) -> Score:
+    """Share of ``prefer`` probes where the current version of a fact outranks the stale one."""
+    probes = [p for p in run.probes if p.prefer is not None]
+    if not probes:
+        return Score("current_over_stale", None, "No probes compare a current and a stale fact.")
+    won, items = 0, []
+    for probe in probes:
+        assert probe.prefer is not None
+        current, stale = preference_rank(probe)
+        if current is not None and (stale is None or current < stale):
+            won += 1
+            continue
+        where = (
+            "not in the top k"
+            if current is None
+            else ("in the same hit as the stale one" if current == stale else f"rank {current + 1}")
+        )
+        items.append(
+            f"{probe.query!r}: current {probe.prefer[0]!r} {where}, stale {probe.prefer[1]!r} "
+            + (f"rank {stale + 1}" if stale is not None else "absent")
+        )
+    return Score(
+        "current_over_stale",
+        won / len(probes),
+        f"The current fact ranked above the stale one in {won} of {len(probes)} probes.",
+        metrics={"probes": len(probes), "current_first": won},
+        items=tuple(items),
+    )

@@ -1,0 +1,113 @@
+"""tool_errors, backup_retention and current_over_stale."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.scorers.behaviour import backup_retention, current_over_stale, tool_errors
+from tests.evals.scorers.conftest import BuildRun
+from tests.helpers.traces import GOOD_MEMORY
+
+
+def tool(name: str, ok: bool, code: str | None = None) -> tuple[str, dict[str, object]]:
+    return ("tool_call", {"name": name, "arguments": "{}", "ok": ok, "code": code, "message": "m"})
+
+
+def test_tool_errors_by_code(build_run: BuildRun) -> None:
+    records = [
+        tool("save_memory", True),
+        tool("save_memory", False, "invalid_arguments"),
+        tool("update_memory", False, "not_found"),
+        tool("save_memory", False, "invalid_arguments"),
+    ]
+    score = tool_errors(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == 3.0 and score.higher_is_better is False
+    assert score.metrics == {
+        "calls": 4,
+        "errors": 3,
+        "rate": 0.75,
+        "code_invalid_arguments": 2,
+        "code_not_found": 1,
+    }
+    assert score.items[1] == "[day 1 #3] update_memory: not_found: m"
+    assert tool_errors(build_run(GOOD_MEMORY, embed=False)).value == 0.0
+
+
+def name(day: int) -> str:
+    return f"MEMORY_backup_2026-03-{day:02d}_09-00-00.md"
+
+
+def compaction(day: int) -> tuple[str, dict[str, object]]:
+    return ("compaction", {"trigger": "manual", "outcome": "compacted", "backup": name(day)})
+
+
+def state(days: list[int], broken: tuple[int, ...] = ()) -> tuple[str, dict[str, object]]:
+    backups = [{"name": name(d), "chars": 10, "restorable": d not in broken} for d in days]
+    return (
+        "backup_state",
+        {"backups": sorted(backups, key=lambda b: str(b["name"]), reverse=True)},
+    )
+
+
+def test_retention_holds_over_eight_compactions(build_run: BuildRun) -> None:
+    records = []
+    for day in range(1, 9):
+        records += [compaction(day), state(list(range(max(1, day - 4), day + 1)))]
+    score = backup_retention(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == 1.0
+    assert score.metrics["compactions"] == 8 and score.metrics["backups_made"] == 8
+    assert score.metrics["max_kept"] == 5
+
+
+def test_retention_failures_are_named(build_run: BuildRun) -> None:
+    records = []
+    for day in range(1, 6):
+        records += [compaction(day), state(list(range(1, day + 1)))]
+    records += [compaction(6), state([1, 2, 3, 4, 5, 6])]  # six kept: the oldest not pruned
+    records += [compaction(7), state([1, 2, 3, 4, 5])]  # the newest two pruned, not the oldest
+    records += [compaction(8), state([4, 5, 6, 7, 8], broken=(5,))]
+    score = backup_retention(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == pytest.approx(21 / 24)
+    assert score.metrics["over_limit"] == 1
+    assert score.metrics["newest_pruned"] == 1
+    assert score.metrics["unrestorable"] == 1
+    assert any(f"pruned a newest backup: {name(7)}, {name(6)}" in i for i in score.items)
+
+
+def test_retention_unscored_without_compactions(build_run: BuildRun) -> None:
+    assert backup_retention(build_run(GOOD_MEMORY, embed=False)).value is None
+
+
+def prefer_probe(texts: list[str], current: str, stale: str) -> tuple[str, dict[str, object]]:
+    hits = [
+        {"source": "daily/x.md", "line_start": 1, "line_end": 1, "score": 0.5, "text": t}
+        for t in texts
+    ]
+    return (
+        "search_probe",
+        {
+            "query": "q",
+            "k": 5,
+            "expected": [],
+            "latency_ms": 1.0,
+            "hits": hits,
+            "prefer": {"current": current, "stale": stale},
+        },
+    )
+
+
+def test_current_over_stale(build_run: BuildRun) -> None:
+    records = [
+        prefer_probe(["Standup moved to 10:15", "Standup is at 9:30"], "10:15", "9:30"),
+        prefer_probe(["Standup is at 9:30", "Standup moved to 10:15"], "10:15", "9:30"),
+        prefer_probe(["Drives a Kia now"], "kia", "honda"),
+        prefer_probe(["Was 9:30, now 10:15"], "10:15", "9:30"),
+        prefer_probe(["Unrelated"], "kia", "honda"),
+    ]
+    score = current_over_stale(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == pytest.approx(2 / 5)
+    assert score.items == (
+        "'q': current '10:15' rank 2, stale '9:30' rank 1",
+        "'q': current '10:15' in the same hit as the stale one, stale '9:30' rank 1",
+        "'q': current 'kia' not in the top k, stale 'honda' absent",
+    )

@@ -1,0 +1,67 @@
+"""The noise detectors: junk, empty bullets, model names, screenshot details."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("None", "placeholder"),
+        ("none.", "placeholder"),
+        ("N/A", "placeholder"),
+        ("**TODO**", "placeholder"),
+        ("...", "placeholder"),
+        ("As an AI language model, I have reorganised your memory.", "assistant chatter"),
+        ("I'll remember that you like tea!", "assistant chatter"),
+        ("Sure! The user likes tea", "assistant chatter"),
+        ("Memory saved successfully", "assistant chatter"),
+        ("Here is the compacted memory", "assistant chatter"),
+        ("Prefers light mode in all apps", None),
+        ("User requested: Never schedule meetings before 10am", None),
+        ("Nonetheless prefers tea", None),
+        ("OK, decision made: we're going with FastAPI", None),  # the user's words
+        ("Is a nurse who works night shifts", None),
+    ],
+)
+def test_junk_reason(text: str, reason: str | None) -> None:
+    assert junk_reason(text) == reason
+
+
+def test_junk_lines_are_bullets_that_parse_to_nothing() -> None:
+    memory = "# Long-term Memory\n\n## Notes\n- \n-\n- (empty)\n- Likes tea\n(empty)\n"
+    assert junk_lines(memory) == [(4, "-"), (5, "-"), (6, "- (empty)")]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "found"),
+    [
+        ("Prefers Claude Haiku for quick questions", (), "Claude"),
+        ("Uses GPT-4o for SQL", (), "GPT-4o"),
+        ("Switched to the Haiku model", (), "Haiku"),
+        ("Asked whether OneClaw stores chats in the cloud", (), "OneClaw"),
+        ("Writes poetry, mostly sonnets and haiku", (), None),
+        ("Daughter Gemma starts school in September", (), None),
+        ("Uses Gemma 3 for drafts", ("Gemma 3",), "Gemma 3"),
+        ("Loves the opus of Mahler", (), None),
+    ],
+)
+def test_model_name_in(text: str, names: tuple[str, ...], found: str | None) -> None:
+    assert model_name_in(text, names) == found
+
+
+def test_screenshot_overlap_needs_most_of_the_entry_from_one_caption() -> None:
+    captions = [
+        "Here's my desk setup, what do you think? A desk with a laptop, a mechanical keyboard "
+        "and a colorful patterned area rug"
+    ]
+    assert screenshot_overlap("Desk setup", captions) == captions[0]
+    assert screenshot_overlap("Has a colorful patterned area rug", captions) == captions[0]
+    assert (
+        screenshot_overlap("Prefers a mechanical keyboard for coding every day", captions) is None
+    )
+    assert screenshot_overlap("Keyboard", captions) is None  # one word is not enough
+    assert screenshot_overlap("Backend engineer at a logistics startup", captions) is None

@@ -1,0 +1,43 @@
+"""The issue-11 records, from an engine run to the scorers: backups after each compaction,
+daily logs with their transcript, screenshots and model names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evals.engine import RunSpec, run_scenario
+from evals.scenario import load_scenario
+from evals.scorers import load_run, score_run
+
+SCENARIO = """name: t
+description: x
+start_date: 2026-03-02
+covers: [bad_compaction_junk]
+days:
+  - log_facts: [{fact: tickets, keywords: [[ticket]]}]
+    events:
+      - {user: "Remember that I prefer tea."}
+      - {model_switch: {from: Claude Sonnet, to: Claude Haiku}}
+      - {user: "Here is my desk", screenshot: "A desk with a green lamp and a cactus"}
+      - {burst: {turns: 50, user: "Ticket {n}: the site is down"}}
+      - compact: {reply: "# Long-term Memory\\n\\n## Notes\\n- None\\n- Prefers tea, any tea\\n"}
+      - compact: true
+"""
+
+
+def test_an_engine_trace_feeds_the_new_scorers(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(SCENARIO)
+    spec = RunSpec(
+        load_scenario(path), path, "sim/careful", "guardrails", "v049-guardrails", tmp_path / "o"
+    )
+    run = load_run(run_scenario(spec, None))
+    assert run.model_names == ("Claude Sonnet", "Claude Haiku")
+    assert run.screenshots == ("Here is my desk A desk with a green lamp and a cactus",)
+    assert len(run.backup_snapshots) == 2 and all(not s.unrestorable for s in run.backup_snapshots)
+    (day,) = run.log_days
+    assert day.messages >= 100 and [f.fact for f in day.expect_facts] == ["tickets"]
+    scores = {s.name: s for s in score_run(run)}
+    assert scores["backup_retention"].value == 1.0
+    assert scores["daily_log_quality"].value is not None
+    assert scores["tool_errors"].metrics["calls"] == len(run.tool_calls)
