@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evals.cell import Cell
 from evals.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
 from evals.scorers import load_run, score_run
@@ -28,9 +29,9 @@ days:
 def test_an_engine_trace_feeds_the_new_scorers(tmp_path: Path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(SCENARIO)
-    spec = RunSpec(
-        load_scenario(path), path, "sim/careful", "guardrails", "v049-guardrails", tmp_path / "o"
-    )
+    scenario = load_scenario(path)
+    cell = Cell(scenario.name, "sim/careful", "guardrails", "v049-guardrails")
+    spec = RunSpec(cell, scenario, path, tmp_path / "o")
     run = load_run(run_scenario(spec, None))
     assert run.model_names == ("Claude Sonnet", "Claude Haiku")
     assert run.screenshots == ("Here is my desk A desk with a green lamp and a cactus",)
