@@ -1,8 +1,10 @@
 """nox sessions of memeval.
 
 ``lint`` and ``tests`` run by default. ``eval`` runs one offline cell per session and
-``compare`` puts them in one report; ``bench`` prints the latency figures. ``record`` is
-never run by CI: it builds and starts a real model server and writes cassettes.
+``compare`` judges them against the guardrails policy in one report; ``shard`` runs one
+share of the offline suite (``nox -s shard -- 2/4``, for a CI matrix) and ``merge`` combines
+the shards and gates the result; ``bench`` prints the latency figures. ``record`` is never
+run by CI: it builds and starts a real model server and writes cassettes.
 """
 
 from __future__ import annotations
@@ -88,7 +90,44 @@ def compare(session: nox.Session) -> None:
     """One report across the eval cells (run `nox -s eval` first)."""
     session.install("-e", ".")
     session.run(
-        "memeval", "compare", *[f"runs/{c}" for c in EVAL_CELLS], "--out", "reports/compare.html"
+        "memeval",
+        "compare",
+        *[f"runs/{c}" for c in EVAL_CELLS],
+        "--baseline-policy",
+        "guardrails",
+        "--out",
+        "reports/compare.html",
+    )
+
+
+@nox.session(python="3.11")
+def shard(session: nox.Session) -> None:
+    """One share of the offline suite: ``nox -s shard -- 2/4`` writes runs/shard-2-of-4."""
+    (spec,) = session.posargs or ["1/1"]
+    index, _, count = spec.partition("/")
+    session.install("-e", ".")
+    session.run("memeval", "run", "--shard", spec, "--out", f"runs/shard-{index}-of-{count}")
+
+
+@nox.session(python="3.11")
+def merge(session: nox.Session) -> None:
+    """Merge every runs/shard-* into runs/merged (results and report), then gate it."""
+    import shutil
+
+    shards = sorted(str(p) for p in Path("runs").glob("shard-*") if p.is_dir())
+    if not shards:
+        session.error("no runs/shard-* directories: run nox -s shard -- I/N first")
+    shutil.rmtree("runs/merged", ignore_errors=True)
+    session.install("-e", ".")
+    session.run("memeval", "merge", *shards, "--out", "runs/merged")
+    session.run(
+        "memeval",
+        "gate",
+        "runs/merged",
+        "--baseline",
+        "baselines/offline-suite.yaml",
+        "--junit",
+        "reports/junit.xml",
     )
 
 

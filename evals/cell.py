@@ -14,6 +14,7 @@ Standard library only: the noxfile imports this module without installing the pr
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -81,13 +82,25 @@ class Cell:
         # cassette_path is the authority: accept only what it maps back onto this file.
         return cell if cell is not None and cell.cassette_path(root) == path else None
 
-    def rerecord_command(self) -> str:
-        """The command that records this cell's missing model calls."""
+    def rerecord_command(self, scenario_file: Path | str | None = None) -> str:
+        """A command that records this cell's missing model calls, as the user can paste it.
+
+        ``scenario_file`` is the file the run used (default ``scenarios/<scenario>.yaml``).
+        The local Qwen model records with ``memeval record`` (it starts its own server);
+        another OpenAI-compatible model needs its server's address; hosted models read
+        their API key from the environment.
+        """
+        from evals.local_model import MODEL_NAME  # at call time: this module stays stdlib-only
+
+        scenario = shlex.quote(str(scenario_file or f"scenarios/{self.scenario}.yaml"))
         repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
-        return (
-            f"memeval run --scenario scenarios/{self.scenario}.yaml --model {self.model} "
-            f"--policy {self.policy} --variant {self.variant}{repeat} --record"
-        )
+        cell = f"--scenario {scenario} --policy {self.policy} --variant {self.variant}"
+        if self.model == MODEL_NAME:
+            return f"memeval record {cell}{repeat}"
+        command = f"memeval run {cell} --model {self.model}{repeat} --record"
+        if self.model.startswith("openai-compatible/"):
+            command += " -M base_url=http://127.0.0.1:PORT/v1  (your server's address)"
+        return command
 
     def _base(self, root: Path) -> Path:
         return root / self.scenario / self.model.replace("/", "__") / self.policy

@@ -14,10 +14,11 @@ Baseline file (YAML or JSON)::
           search.mrr: {min: 0.5}                  # a sub-metric: score.metric
 
 With repeats the mean over repeats is compared. A baseline cell without a run, or a metric
-that was not scored, fails the gate. So does a run scored with other ``-S`` scorer settings
-than the baseline's optional ``scorer_settings: {fact_threshold: 0.75}`` (absent: the
-defaults). :func:`baseline_from_results` writes a baseline from a run: a minimum for
-higher-is-better metrics, a maximum otherwise, with :func:`default_tolerance`.
+that was not scored, fails the gate (a regression). A metric no run carries (a typo) and runs
+scored with other ``-S`` scorer settings than the baseline's optional ``scorer_settings:
+{fact_threshold: 0.75}`` (absent: the defaults) fail it as configuration errors.
+:func:`baseline_from_results` writes a baseline from a run: a minimum for higher-is-better
+metrics, a maximum otherwise, with :func:`default_tolerance`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from evals.cell import Cell
-from evals.results import RunResult
+from evals.results import RunResult, known_metrics
 from evals.scorers import ScorerSettings, registered_scorers
 from memsys.errors import BaselineError
 
@@ -122,6 +123,9 @@ class Check:
     """Passed."""
     message: str
     """What was compared, with the delta."""
+    configuration: bool = False
+    """Failed because the baseline does not fit the runs (an unknown metric, other ``-S``
+    settings), not because a number moved: the gate exits 2, not 1."""
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -190,17 +194,31 @@ def _settings_checks(results: Sequence[RunResult], baseline: Baseline) -> list[C
             f"runs scored with {'; '.join(differing)}, the baseline with {expected.label()}: "
             "re-score with the baseline's -S settings"
         )
-        return [Check("(all cells)", "scorer_settings", False, message)]
+        return [Check("(all cells)", "scorer_settings", False, message, configuration=True)]
     return [Check("(all cells)", "scorer_settings", True, f"scorer settings {expected.label()}")]
 
 
 def gate(results: Sequence[RunResult], baseline: Baseline) -> list[Check]:
-    """The scorer settings, then every metric of every baseline cell, against ``results``."""
-    return _settings_checks(results, baseline) + [
-        _check(bounds, metric, bound, [r for r in results if r.cell.group == bounds.cell])
-        for bounds in baseline.cells
-        for metric, bound in bounds.metrics.items()
-    ]
+    """The scorer settings, then every metric of every baseline cell, against ``results``.
+
+    A metric no run carries is a configuration failure (a typo in the baseline, or runs
+    scored without that scorer), not a regression.
+    """
+    known = known_metrics(results)
+    checks = _settings_checks(results, baseline)
+    for bounds in baseline.cells:
+        for metric, bound in bounds.metrics.items():
+            if metric in known:
+                runs = [r for r in results if r.cell.group == bounds.cell]
+                checks.append(_check(bounds, metric, bound, runs))
+                continue
+            name = bounds.cell.name
+            message = (
+                f"{name}: {metric!r} is not a metric of these runs "
+                f"(known: {', '.join(known)}); fix the baseline"
+            )
+            checks.append(Check(name, metric, False, message, configuration=True))
+    return checks
 
 
 def write_junit(checks: Sequence[Check], path: Path) -> None:
@@ -212,7 +230,8 @@ def write_junit(checks: Sequence[Check], path: Path) -> None:
     for check in checks:
         case = ET.SubElement(suite, "testcase", classname=check.cell, name=check.metric)
         if not check.ok:
-            failure = ET.SubElement(case, "failure", message=check.message, type="regression")
+            kind = "configuration" if check.configuration else "regression"
+            failure = ET.SubElement(case, "failure", message=check.message, type=kind)
             failure.text = check.message
     suites = ET.Element("testsuites", tests=str(len(checks)), failures=str(failures))
     suites.append(suite)

@@ -39,6 +39,7 @@ __all__ = [
     "ResultsError",
     "RunResult",
     "find_traces",
+    "known_metrics",
     "load_results",
     "read_results",
     "results_for",
@@ -118,6 +119,18 @@ class _ResultsFile(BaseModel):
 
     schema_version: Literal[1]
     results: list[RunResult]
+
+
+def known_metrics(results: Sequence[RunResult]) -> list[str]:
+    """Every metric the results carry: score names, then ``score.sub`` names."""
+    names: dict[str, None] = {}
+    subs: dict[str, None] = {}
+    for result in results:
+        for score in result.scores:
+            names[score.name] = None
+            for sub in score.metrics:
+                subs[f"{score.name}.{sub}"] = None
+    return list(names) + list(subs)
 
 
 def find_traces(path: Path) -> list[Path]:

@@ -9,6 +9,7 @@
     │   ├── ScenarioError            a scenario file (file, line, field)
     │   ├── VariantError             a tool-description variant file
     │   ├── BaselineError            a gate baseline file
+    │   ├── GateConfigError          a baseline that does not fit the runs (metric, -S)
     │   ├── ResultsError             no traces or results, or a malformed results.json
     │   ├── ComparisonError          runs that cannot be compared as asked (no baseline run)
     │   ├── ScorerArgError           a ``-S key=value`` scorer setting
@@ -61,6 +62,7 @@ __all__ = [
     "ConfigError",
     "EmbedderUnavailable",
     "FramesError",
+    "GateConfigError",
     "IndexCorruptError",
     "LLMConfigError",
     "LLMError",
@@ -140,6 +142,18 @@ class VariantError(ConfigError):
 
 class ComparisonError(ConfigError):
     """Runs cannot be compared as asked: no run is the baseline, or one cell ran twice."""
+
+
+class GateConfigError(ConfigError):
+    """A baseline does not fit the runs it gates: a metric they do not carry, or runs scored
+    with other ``-S`` settings. The JUnit file is written first."""
+
+    def __init__(self, failed: int, total: int) -> None:
+        self.failed = failed
+        super().__init__(
+            f"{failed} of {total} gate checks could not be made: the baseline does not fit "
+            "these runs (listed above as CONFIG); fix the baseline or re-score the runs"
+        )
 
 
 class BaselineError(ConfigError):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from evals.cli._common import EXIT_OK
+from evals.history import run_results
 from evals.report import (
     Reference,
     compare_to_baseline,
@@ -20,7 +21,6 @@ from evals.report import (
     validate_metrics,
     write_report,
 )
-from evals.results import results_for
 from memsys.tools import DEFAULT_VARIANT
 
 __all__ = ["register"]
@@ -35,7 +35,7 @@ def _reference(args: argparse.Namespace) -> Reference:
 
 def _compare(args: argparse.Namespace) -> int:
     embedder: Literal["default"] | None = None if args.keywords_only else "default"
-    results = [r for d in args.run_dirs for r in results_for(Path(d), embedder)]
+    results = [r for d in args.run_dirs for r in run_results(Path(d), embedder)]
     metrics = args.metric or None
     if metrics:
         validate_metrics(results, metrics)  # before anything is written

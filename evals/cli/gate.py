@@ -14,8 +14,8 @@ from evals.gate import (
     write_baseline,
     write_junit,
 )
-from evals.results import results_for
-from memsys.errors import Regression, UsageError
+from evals.history import run_results
+from memsys.errors import GateConfigError, Regression, UsageError
 
 __all__ = ["register"]
 
@@ -25,20 +25,23 @@ def _gate(args: argparse.Namespace) -> int:
         raise UsageError("gate: give exactly one of --baseline or --write-baseline")
     embedder: Literal["default"] | None = None if args.keywords_only else "default"
     if args.write_baseline:
-        results = results_for(Path(args.run_dir), embedder)
+        results = run_results(Path(args.run_dir), embedder)
         path = Path(args.write_baseline)
         write_baseline(baseline_from_results(results), path)
         print(f"wrote baseline {path} from {len(results)} runs")
         return EXIT_OK
     baseline = load_baseline(Path(args.baseline))  # config errors before any scoring
-    results = results_for(Path(args.run_dir), embedder)
+    results = run_results(Path(args.run_dir), embedder)
     checks = gate(results, baseline)
     if args.junit:
         write_junit(checks, Path(args.junit))
     failed = [c for c in checks if not c.ok]
     for check in failed:
-        print(f"REGRESSION {check.message}")
+        print(f"{'CONFIG' if check.configuration else 'REGRESSION'} {check.message}")
     print(f"gate: {len(checks) - len(failed)} of {len(checks)} checks passed")
+    misfits = [c for c in failed if c.configuration]
+    if misfits:
+        raise GateConfigError(len(misfits), len(checks))
     if failed:
         raise Regression(len(failed), len(checks))
     return EXIT_OK
@@ -48,10 +51,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``gate``."""
     parser = sub.add_parser(
         "gate",
-        help="compare a run with a baseline: exit 0 pass, 1 regression, 2 usage error",
+        help="compare a run with a baseline: exit 0 pass, 1 regression, 2 configuration error",
         description="Check every metric bound of the baseline against the runs under RUN_DIR "
         "(means over repeats). Exit 0 when all pass, 1 on a regression (each is named), 2 on a "
-        "usage or configuration error.",
+        "usage or configuration error: a bad baseline file, a baseline metric the runs do not "
+        "carry, or runs scored with other -S settings than the baseline's (--junit is written "
+        "first in the last two cases).",
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory")
     parser.add_argument("--baseline", metavar="FILE", help="baseline YAML or JSON")

@@ -7,7 +7,20 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from evals.cli import bench, cassettes, compare, demo, gate, memory, record, report, run, score
+from evals.cli import (
+    bench,
+    cassettes,
+    compare,
+    demo,
+    gate,
+    listing,
+    memory,
+    merge,
+    record,
+    report,
+    run,
+    score,
+)
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
 from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
 from memsys.redact import RedactingFormatter, redact
@@ -26,7 +39,9 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     bench.register,
     demo.register,
     memory.register,
+    listing.register,
     run.register,
+    merge.register,
     record.register,
     score.register,
     report.register,

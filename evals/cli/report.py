@@ -6,15 +6,15 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
+from evals.history import resolve_run_dir, run_results
 from evals.report import write_report
-from evals.results import results_for
 
 __all__ = ["register"]
 
 
 def _report(args: argparse.Namespace) -> int:
-    run_dir = Path(args.run_dir)
-    results = results_for(run_dir, None if args.keywords_only else "default")
+    run_dir = resolve_run_dir(Path(args.run_dir))
+    results = run_results(run_dir, None if args.keywords_only else "default")
     out = Path(args.out) if args.out else (run_dir if run_dir.is_dir() else run_dir.parent)
     if out.is_dir() or not out.suffix:
         out = out / "report.html"
@@ -28,8 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "report",
         help="write a self-contained HTML report of a run directory",
-        description="Read results.json under RUN_DIR (scoring traces that have none) and "
-        "write one HTML file with tables, charts and each run's final MEMORY.md.",
+        description="Read the run's results.json (or, without one, every trace under "
+        "RUN_DIR, scoring those not yet scored) and write one HTML file: summary, verdicts "
+        "against the default variant, per-scenario charts, each run's MEMORY.md and "
+        "transcript, and a MEMORY.md diff of any two runs. RUN_DIR may be runs/latest.",
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory or results.json")
     parser.add_argument("--out", help="output file (default: RUN_DIR/report.html)")

@@ -1,9 +1,11 @@
-"""``memeval run``: run scenarios offline (sim models), score them, write the report.
+"""memeval run: run scenarios, score them and write the report (offline by default).
 
-With no arguments it runs the default suite: every scenario in ``scenarios/`` for
-``sim/careful`` under ``guardrails`` and ``unified`` and ``sim/naive`` under ``append``,
-then writes ``results.json`` / ``results.csv`` under ``--out`` and the HTML report to
-``reports/report.html``.
+With no arguments it runs the default suite: every scenario in scenarios/ for sim/careful
+under guardrails and unified and sim/naive under append, plus every recorded real-model cell
+in cassettes/ (replayed, no network). Each run gets its own directory, runs/<timestamp>/,
+holding the cells, results.json, results.csv and report.html; runs/latest points at the
+newest. Every scenario, model, policy and variant name is checked before anything is
+created (see: memeval list).
 """
 
 from __future__ import annotations
@@ -20,32 +22,23 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
-from evals.cell import DEFAULT_CASSETTE_ROOT, DEFAULT_SUITE, Cell
+from evals.cell import Cell
 from evals.cli._common import (
     EXIT_OK,
     add_scenario_arg,
     add_scorer_args,
+    cli_clock,
     load_scenarios,
     scorer_settings,
 )
 from memsys.errors import UsageError
-from memsys.llm import ModelKind, model_kind
 from memsys.llm.openai import BASE_URL_ENV
-from memsys.tools import Variant, available_variants, load_variant
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
-    from evals.scenario import Scenario
+    from evals.plan import PlannedRun
 
 __all__ = ["register"]
-
-
-def _cells(args: argparse.Namespace) -> list[tuple[str, str | None]]:
-    """(model, policy) pairs asked for; a None policy means the scenario's."""
-    if not args.model and not args.policy:
-        return [(c.model, c.policy) for c in DEFAULT_SUITE]
-    models = args.model or ["sim/careful"]
-    return [(m, p) for m in models for p in (args.policy or [None])]
 
 
 def _model_args(args: argparse.Namespace) -> dict[str, object]:
@@ -123,122 +116,84 @@ def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, 
         seed=client.seed,
     )
     path = cell.cassette_path()
-    with use_cassette(path, mode, label=label, rerecord_command=cell.rerecord_command()):
+    command = cell.rerecord_command(spec.scenario_file)
+    with use_cassette(path, mode, label=label, rerecord_command=command):
         run_scenario(replace(spec, cassette=str(path)), embedder, client)
     return str(spec.out_dir)
 
 
-def _resolve(specs: list[tuple[RunSpec, bool]]) -> None:
-    """Every model and policy name of the run, looked up before any cell runs.
-
-    Raises:
-        UnknownNameError: a name no registry knows (the message lists the known ones).
-    """
-    from memsys.llm import resolve_model
-    from memsys.policies import POLICIES
-
-    for cell in {spec.cell.group for spec, _ in specs}:
-        resolve_model(cell.model)
-        POLICIES.get(cell.policy)
+def _mode(args: argparse.Namespace) -> CassetteMode:
+    if args.rerecord:
+        return CassetteMode.RERECORD
+    return CassetteMode.RECORD if args.record else CassetteMode.REPLAY
 
 
-def _variants(sources: list[str]) -> list[Variant]:
-    """The ``--variant`` names or ``.toml`` paths, loaded (and so checked) before any run.
+def _plan(args: argparse.Namespace) -> list[PlannedRun]:
+    """Every run asked for, every name resolved: nothing is created before this returns."""
+    from evals.plan import PlanRequest, Shard, filter_scenarios, plan_runs, resolve_variants
 
-    Raises:
-        MemEvalError: an unknown name, a malformed file, or two files with one name (their
-            run directories and cassettes would collide).
-    """
-    by_name: dict[str, Variant] = {}
-    for source in sources:
-        variant = load_variant(source)
-        seen = by_name.setdefault(variant.name, variant)
-        if seen.path != variant.path:
-            raise UsageError(
-                f"two variants are named {variant.name!r}: {seen.path} and {variant.path}; "
-                "rename one file (the name labels run directories and cassettes)"
-            )
-    return list(by_name.values())
-
-
-def _variant_file(variant: Variant) -> str | None:
-    """The file to load in the cell, when the variant is not a shipped one."""
-    shipped = variant.path is not None and variant.name in available_variants()
-    return None if shipped or variant.path is None else str(variant.path)
+    shard = Shard.parse(args.shard) if args.shard else None
+    request = PlanRequest(
+        scenarios=filter_scenarios(load_scenarios(args), args.filter),
+        models=args.model or (),
+        policies=args.policy or (),
+        variants=resolve_variants(args.variant),
+        repeat=args.repeat,
+        include_recorded=not args.no_real,
+    )
+    runs = plan_runs(request)
+    if shard is None:
+        return runs
+    runs = shard.select(runs)
+    if not runs:
+        raise UsageError(f"--shard {args.shard}: no runs in this shard (fewer runs than shards)")
+    return runs
 
 
-def _specs(
-    args: argparse.Namespace, scenarios: list[tuple[Path, Scenario]], out: Path
-) -> list[tuple[RunSpec, bool]]:
-    """Every cell to run, and whether its model is real: the asked-for ones, or the default
-    suite plus every recorded real cell of the chosen scenarios (replayed from ``cassettes/``)."""
-    from evals.cassette_audit import recorded_cells
-    from evals.engine import RunSpec
-
-    def spec(path: Path, scenario: Scenario, cell: Cell, variant_file: str | None) -> RunSpec:
-        return RunSpec(cell, scenario, path, cell.run_dir(out), variant_file=variant_file)
-
-    chosen = _variants(args.variant)
-    specs: list[tuple[RunSpec, bool]] = []
-    for path, scenario in scenarios:
-        for model, policy in _cells(args):
-            real = model_kind(model) is ModelKind.REAL
-            for variant in chosen or [load_variant(scenario.defaults.variant)]:
-                for r in range(1, args.repeat + 1):
-                    cell = Cell(
-                        scenario.name,
-                        model,
-                        policy or scenario.defaults.policy,
-                        variant.name,
-                        r if args.repeat > 1 else None,
-                    )
-                    specs.append((spec(path, scenario, cell, _variant_file(variant)), real))
-        if args.model or args.policy or args.variant or args.no_real:
-            continue
-        for cell in recorded_cells(DEFAULT_CASSETTE_ROOT):
-            if cell.scenario == scenario.name:
-                specs.append((spec(path, scenario, cell, None), True))
-    return specs
+def _execute(
+    runs: list[PlannedRun], mode: CassetteMode, options: dict[str, object], jobs: int
+) -> None:
+    progress = tqdm(total=len(runs), unit="run", desc="memeval run", file=sys.stderr)
+    try:
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = [pool.submit(_run_cell, r.spec, r.real, mode, options) for r in runs]
+                for future in as_completed(futures):
+                    progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
+                    progress.update()
+        else:
+            for run in runs:
+                cell = run.spec.cell
+                progress.set_postfix_str(f"{cell.scenario} {cell.model} {cell.policy}")
+                _run_cell(run.spec, run.real, mode, options)
+                progress.update()
+    finally:
+        # An error message then starts on its own line, not on the progress bar's.
+        progress.close()
 
 
 def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
+    from evals.history import new_run_dir, point_latest
     from evals.report import summary_text, write_report
     from evals.results import score_run_dir, write_results
 
-    scenarios = load_scenarios(args)
     settings = scorer_settings(args)
     options = _model_args(args)
+    planned = _plan(args)  # every name resolved before anything is created
+    mode = _mode(args)
+    out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
+    runs = [run.under(out) for run in planned]
     embedder = shared_embedder()
-    out = Path(args.out)
-    specs = _specs(args, scenarios, out)
-    _resolve(specs)
-    mode = (
-        CassetteMode.RERECORD
-        if args.rerecord
-        else CassetteMode.RECORD
-        if args.record
-        else CassetteMode.REPLAY
-    )
-    progress = tqdm(total=len(specs), unit="run", desc="memeval run", file=sys.stderr)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(_run_cell, s, real, mode, options) for s, real in specs]
-            for future in as_completed(futures):
-                progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
-                progress.update()
-    else:
-        for spec, real in specs:
-            progress.set_postfix_str(f"{spec.cell.scenario} {spec.cell.model} {spec.cell.policy}")
-            _run_cell(spec, real, mode, options)
-            progress.update()
-    progress.close()
+    _execute(runs, mode, options, args.jobs)
     results = score_run_dir(out, embedder, settings)
     write_results(out, results)
-    report = Path(args.report)
+    report = Path(args.report) if args.report else out / "report.html"
     write_report(results, report)
     print(summary_text(results))
     print(f"\nresults: {out / 'results.json'}\nreport:  {report.resolve()}")
+    if not args.out:
+        print(f"latest:  {point_latest(out)} -> {out.name}")
     return EXIT_OK
 
 
@@ -285,8 +240,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="default suite only: skip the recorded real-model cells in cassettes/",
     )
-    parser.add_argument("--out", default="runs/latest", help="run directory (cells replaced)")
-    parser.add_argument("--report", default="reports/report.html", help="HTML report path")
+    parser.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="only scenarios whose name matches this shell pattern, e.g. 'week-*' (repeatable)",
+    )
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="run only shard I of N: a stable, disjoint share of the runs (same arguments, "
+        "same share on every machine); combine the shards with memeval merge",
+    )
+    parser.add_argument(
+        "--out",
+        help="run directory, cells replaced (default: a new runs/<timestamp>/, and "
+        "runs/latest then points at it)",
+    )
+    parser.add_argument("--report", help="HTML report path (default: OUT/report.html)")
     parser.add_argument(
         "--repeat",
         type=int,

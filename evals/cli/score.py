@@ -6,19 +6,25 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
+from evals.history import resolve_run_dir
 from evals.report import summary_text
-from evals.results import score_run_dir, write_results
+from evals.results import RESULTS_FILE_NAME, score_run_dir, write_results
 
 __all__ = ["register"]
 
 
 def _score(args: argparse.Namespace) -> int:
     settings = scorer_settings(args)
-    results = score_run_dir(Path(args.run_dir), None if args.keywords_only else "default", settings)
+    run_dir = resolve_run_dir(Path(args.run_dir))
+    results = score_run_dir(run_dir, None if args.keywords_only else "default", settings)
     for result in results:
         write_results(Path(result.run_dir), [result])
     print(summary_text(results))
     print(f"wrote results.json and results.csv next to {len(results)} trace(s)")
+    if (run_dir / RESULTS_FILE_NAME).is_file():
+        # The run's own results.json is what report, compare and gate read: keep it current.
+        write_results(run_dir, results)
+        print(f"rewrote {run_dir / RESULTS_FILE_NAME}")
     return EXIT_OK
 
 

@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from evals.cell import Cell
 from evals.report._stats import mean_ci
-from evals.results import RunResult
+from evals.results import RunResult, known_metrics
 from memsys.errors import ComparisonError, UnknownNameError
 
 __all__ = [
@@ -146,18 +146,6 @@ class Comparison:
             f"{' · '.join(self.compared)} [{self.compared_kind}] vs "
             f"{' · '.join(self.baseline)} [{self.baseline_kind}]"
         )
-
-
-def known_metrics(results: Sequence[RunResult]) -> list[str]:
-    """Every metric the results carry: score names, then ``score.sub`` names."""
-    names: dict[str, None] = {}
-    subs: dict[str, None] = {}
-    for result in results:
-        for score in result.scores:
-            names[score.name] = None
-            for sub in score.metrics:
-                subs[f"{score.name}.{sub}"] = None
-    return list(names) + list(subs)
 
 
 def validate_metrics(results: Sequence[RunResult], metrics: Sequence[str]) -> None:

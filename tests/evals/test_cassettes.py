@@ -126,7 +126,7 @@ def test_one_changed_word_in_a_tool_description_is_a_miss_showing_the_word(
     assert '-        "description": "Save information to persistent' in message
     assert '+        "description": "Save information to durable' in message
     assert (
-        "memeval run --scenario scenarios/s1.yaml --model m/x --policy p --variant v1 --record"
+        "memeval run --scenario scenarios/s1.yaml --policy p --variant v1 --model m/x --record"
         in message
     )
     assert info.value.step == "day 2 #1 user_message"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from evals.cell import DEFAULT_SUITE, Cell
 
 
@@ -18,9 +20,33 @@ def test_cassette_paths_follow_scenario_model_policy_variant_repeat() -> None:
         root / "s1" / "anthropic__claude-haiku-4-5" / "unified" / "v023-vague" / "repeat-2.yaml"
     )
     assert repeated.rerecord_command() == (
-        "memeval run --scenario scenarios/s1.yaml --model anthropic/claude-haiku-4-5 "
-        "--policy unified --variant v023-vague --repeat 2 --record"
+        "memeval run --scenario scenarios/s1.yaml --policy unified --variant v023-vague "
+        "--model anthropic/claude-haiku-4-5 --repeat 2 --record"
     )
+
+
+@pytest.mark.parametrize(
+    ("model", "program"),
+    [
+        ("openai-compatible/qwen2.5-coder-1.5b-instruct", "record"),
+        ("openai-compatible/other", "run"),
+        ("openai/gpt-4.1-mini", "run"),
+    ],
+)
+def test_the_rerecord_command_parses_as_a_memeval_command(model: str, program: str) -> None:
+    import shlex
+
+    from evals.cli.main import build_parser
+
+    cell = Cell("week-of-noise", model, "guardrails", "v023-vague", repeat=2)
+    command = cell.rerecord_command(Path("my scenarios/week.yaml"))
+    argv = shlex.split(command.split("  (")[0])
+    assert argv[:2] == ["memeval", program]
+    args = build_parser().parse_args(argv[1:])  # exits (fails the test) on a bad option
+    assert args.scenario == ["my scenarios/week.yaml"]
+    assert (args.policy, args.variant, args.repeat) == (["guardrails"], ["v023-vague"], 2)
+    if program == "run":
+        assert args.model == [model] and args.record
 
 
 def test_run_dirs_always_name_the_repeat() -> None:

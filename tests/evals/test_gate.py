@@ -60,10 +60,30 @@ def test_regression_names_metric_cell_and_delta(results: list[RunResult]) -> Non
 
 
 def test_missing_cell_and_unscored_metric_fail(results: list[RunResult]) -> None:
+    import dataclasses
+
+    from evals.scorers import Score
+
     [missing] = gate(results, _baseline({"quality": {"min": 0}}, model="sim/other"))
     assert not missing.ok and "no run of this cell" in missing.message
-    [unknown] = gate(results, _baseline({"search.mrr": {"min": 0}}))
+    assert not missing.configuration
+    unscored = [
+        dataclasses.replace(r, scores=(Score("search", None, "no probes"),)) for r in results
+    ]
+    [unknown] = gate(unscored, _baseline({"search": {"min": 0}}))
     assert not unknown.ok and "was not scored" in unknown.message
+    assert not unknown.configuration
+
+
+def test_a_metric_no_run_carries_is_a_configuration_failure(
+    results: list[RunResult], tmp_path: Path
+) -> None:
+    [typo] = gate(results, _baseline({"qualty": {"min": 0}}))
+    assert not typo.ok and typo.configuration
+    assert "'qualty' is not a metric of these runs (known: facts_recall" in typo.message
+    junit = tmp_path / "junit.xml"
+    write_junit([typo], junit)
+    assert 'type="configuration"' in junit.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -123,7 +143,7 @@ def test_other_scorer_settings_than_the_baseline_fail_the_gate(
     rescored = [dataclasses.replace(r, scorer_settings=strict) for r in results]
     bounds = {"facts_recall": {"min": 0.5}}
     [settings, metric] = gate(rescored, _baseline(bounds))
-    assert not settings.ok and metric.ok
+    assert not settings.ok and settings.configuration and metric.ok
     assert settings.message.startswith("runs scored with fact_threshold=0.8, the baseline with")
     # A baseline written from those runs records the settings and accepts them.
     path = tmp_path / "b.yaml"

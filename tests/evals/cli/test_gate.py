@@ -59,3 +59,35 @@ def test_missing_baseline_or_traces_exit_2(tmp_path: Path, run_dir: Path) -> Non
     baseline.write_text("schema_version: 1\ncells: []\n")
     assert main(["gate", str(tmp_path / "empty"), "--baseline", str(baseline)]) == 2
     assert main(["gate", str(run_dir)]) == 2  # neither --baseline nor --write-baseline
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"metric": "qualty"}, "'qualty' is not a metric of these runs"),
+        ({"settings": {"fact_threshold": 0.8}}, "runs scored with defaults, the baseline with"),
+    ],
+)
+def test_a_baseline_that_does_not_fit_the_runs_exits_2_with_junit_written(
+    tmp_path: Path,
+    run_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    change: dict[str, object],
+    problem: str,
+) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    assert main(["gate", str(run_dir), "--write-baseline", str(baseline)]) == 0
+    data = yaml.safe_load(baseline.read_text())
+    if "metric" in change:
+        metrics = data["cells"][0]["metrics"]
+        metrics[change["metric"]] = metrics.pop("quality")
+    else:
+        data["scorer_settings"] = change["settings"]
+    baseline.write_text(yaml.safe_dump(data))
+    junit = tmp_path / "junit.xml"
+    code = main(["gate", str(run_dir), "--baseline", str(baseline), "--junit", str(junit)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert problem in captured.out and "CONFIG " in captured.out
+    assert "the baseline does not fit these runs" in captured.err
+    assert 'type="configuration"' in junit.read_text()

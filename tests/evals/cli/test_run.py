@@ -38,7 +38,13 @@ def test_real_model_without_cassette_fails_naming_scenario_step_and_command(
     assert code == 3  # a run failure (memsys.errors.RunFailure)
     assert "cassettes/week-of-noise/openai-compatible__gemma-3-270m" in err
     assert "week-of-noise: day 1 #1 user" in err
-    assert "--record" in err
+    # The command names the scenario file that ran (week.yaml, not scenarios/<name>.yaml).
+    assert (
+        "Re-record with: memeval run --scenario week.yaml --policy guardrails "
+        "--variant v049-guardrails --model openai-compatible/gemma-3-270m --record"
+    ) in err
+    # The error starts on its own line, after the progress bar's.
+    assert any(line.startswith("memeval: cassette miss") for line in err.split("\n"))
     assert not Path("cassettes/week-of-noise").exists()  # replay never writes a cassette
 
 
@@ -168,3 +174,94 @@ def test_unknown_names_fail_before_any_cell_runs(
     err = capsys.readouterr().err
     assert repr(name) in err and known in err
     assert not out.exists()
+
+
+def _one_cell() -> list[str]:
+    return ["run", "--scenario", str(SCENARIO), "--model", "sim/careful", "--policy", "guardrails"]
+
+
+def test_each_run_keeps_its_own_directory_and_latest_points_at_the_newest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMEVAL_NOW", "2026-11-23T04:50:12")
+    assert main(_one_cell()) == 0
+    first = Path("runs/2026-11-23T04-50-12")
+    out = capsys.readouterr().out
+    assert f"report:  {(first / 'report.html').resolve()}" in out
+    assert "latest:  runs/latest -> 2026-11-23T04-50-12" in out
+    assert (first / "results.json").is_file() and (first / "report.html").is_file()
+    assert main(_one_cell()) == 0
+    second = Path("runs/2026-11-23T04-50-12-2")
+    assert (second / "report.html").is_file() and (first / "report.html").is_file()
+    assert Path("runs/latest").resolve() == second.resolve()
+    capsys.readouterr()
+    # report and compare take the latest link and any timestamped run.
+    assert main(["report", "runs/latest", "--out", "again.html"]) == 0
+    assert "wrote again.html (1 runs)" in capsys.readouterr().out
+    assert main(["compare", str(first), "runs/latest", "--out", "c.html"]) == 2
+    assert "appears twice" in capsys.readouterr().err  # the same cell in both runs
+
+
+def test_a_mistyped_name_fails_before_anything_is_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for flag, name, message in (
+        ("--policy", "gaurdrails", "unknown write policy 'gaurdrails'; known: append, guardrails"),
+        ("--model", "opneai/gpt", "unknown model provider 'opneai/gpt'"),
+        ("--variant", "v049", "unknown description variant 'v049'"),
+        ("--filter", "nope*", "--filter nope* matches no scenario"),
+        ("--shard", "3/2", "--shard '3/2': expected I/N"),
+    ):
+        assert main(["run", "--scenario", str(SCENARIO), flag, name]) == 2
+        assert message in capsys.readouterr().err
+        assert not Path("runs").exists()
+
+
+def test_filter_runs_only_matching_scenarios(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenarios = SCENARIO.parent
+    monkeypatch.chdir(tmp_path)
+    argv = [
+        "run",
+        "--scenario",
+        str(SCENARIO),
+        "--scenario",
+        str(scenarios / "compaction-pressure.yaml"),
+    ]
+    argv += ["--model", "sim/careful", "--policy", "guardrails", "--filter", "*pressure"]
+    assert main([*argv, "--out", "runs"]) == 0
+    assert [p.name for p in Path("runs").iterdir() if p.is_dir()] == ["compaction-pressure"]
+
+
+def test_shards_merge_into_the_results_of_one_whole_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--scenario", str(SCENARIO), "--model", "sim/careful", "--model", "sim/naive"]
+    argv += ["--policy", "guardrails", "--no-real"]
+    for shard in ("1/2", "2/2"):
+        assert main([*argv, "--shard", shard, "--out", f"shard-{shard[0]}"]) == 0
+    assert main([*argv, "--out", "whole"]) == 0
+    shard_models = [
+        [r["model"] for r in json.loads(Path(f"shard-{n}/results.json").read_text())["results"]]
+        for n in (1, 2)
+    ]
+    assert sorted(shard_models) == [["sim/careful"], ["sim/naive"]]
+    capsys.readouterr()
+    assert main(["merge", "shard-1", "shard-2", "--out", "merged"]) == 0
+    assert "merged 2 runs from 2 directories" in capsys.readouterr().out
+
+    def scores(run: str) -> dict[str, dict[str, float]]:
+        data = json.loads(Path(run, "results.json").read_text())
+        return {r["model"]: {s["name"]: s["value"] for s in r["scores"]} for r in data["results"]}
+
+    assert scores("merged") == scores("whole")
+    assert Path("merged/report.html").is_file()
+    assert Path(
+        "merged/week-of-noise/sim__naive/guardrails/v049-guardrails/repeat-1/trace.jsonl"
+    ).is_file()

@@ -1,0 +1,45 @@
+"""``memeval merge RUN_DIR...``: combine shards (or any disjoint runs) into one run directory."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from evals.cli._common import EXIT_OK, cli_clock
+from evals.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
+from evals.report import summary_text, write_report
+from evals.results import write_results
+
+__all__ = ["register"]
+
+
+def _merge(args: argparse.Namespace) -> int:
+    sources = [resolve_run_dir(Path(d)) for d in args.run_dirs]
+    out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
+    results = merge_runs(sources, out)
+    write_results(out, results)
+    report = write_report(results, out / "report.html", title=args.title or "memeval report")
+    print(summary_text(results))
+    print(f"\nmerged {len(results)} runs from {len(sources)} directories")
+    print(f"results: {out / 'results.json'}\nreport:  {report.resolve()}")
+    if not args.out:
+        print(f"latest:  {point_latest(out)} -> {out.name}")
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``merge``."""
+    parser = sub.add_parser(
+        "merge",
+        help="combine the shards of a run (memeval run --shard I/N) into one results set",
+        description="Read results.json of each RUN_DIR (nothing is re-scored), copy their "
+        "cells into one run directory, and write its results.json, results.csv and "
+        "report.html. The runs must be disjoint (no cell and repeat twice) and scored with "
+        "the same -S settings.",
+    )
+    parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+", help="run (shard) directories")
+    parser.add_argument(
+        "--out", help="merged run directory (default: a new runs/<timestamp>/, and runs/latest)"
+    )
+    parser.add_argument("--title", help="report title")
+    parser.set_defaults(handler=_merge)

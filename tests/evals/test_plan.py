@@ -1,0 +1,103 @@
+"""Planning a run: names resolved up front, scenario filters, stable disjoint shards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.plan import (
+    PlanRequest,
+    Shard,
+    load_scenarios,
+    plan_runs,
+    resolve_models,
+    resolve_policies,
+    resolve_variants,
+)
+from memsys.errors import UnknownNameError, UsageError
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
+
+
+def _request(**kwargs: object) -> PlanRequest:
+    return PlanRequest(scenarios=load_scenarios(SCENARIOS), include_recorded=False, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_default_cells_for_every_scenario() -> None:
+    runs = plan_runs(_request())
+    assert len(runs) == 3 * len(SCENARIOS)
+    assert {(r.spec.model, r.spec.policy) for r in runs} == {
+        ("sim/careful", "guardrails"),
+        ("sim/careful", "unified"),
+        ("sim/naive", "append"),
+    }
+    assert all(r.key is None for r in runs)  # simulated: no cassette
+
+
+def test_variants_and_repeats_multiply_and_name_the_cell_paths(tmp_path: Path) -> None:
+    custom = tmp_path / "mine.toml"
+    custom.write_text('extends = "v049-guardrails"\n', encoding="utf-8")
+    variants = resolve_variants(["v049-guardrails", str(custom)])
+    runs = plan_runs(
+        _request(models=["sim/careful"], policies=["guardrails"], variants=variants, repeat=2)
+    )
+    paths = {r.cell_path for r in runs if r.spec.scenario.name == "week-of-noise"}
+    assert paths == {
+        f"week-of-noise/sim__careful/guardrails/{v}/repeat-{n}"
+        for v in ("v049-guardrails", "mine")
+        for n in (1, 2)
+    }
+    mine = next(r for r in runs if r.spec.variant == "mine")
+    assert mine.spec.variant_file == str(custom.resolve())
+    placed = mine.under(tmp_path / "run")
+    assert placed.spec.out_dir == tmp_path / "run" / mine.cell_path
+
+
+def test_a_real_model_gets_its_cassette_key() -> None:
+    runs = plan_runs(_request(models=["openai-compatible/qwen"], policies=["guardrails"]))
+    key = runs[0].key
+    assert key is not None and key.model == "openai-compatible/qwen"
+    assert key.repeat is None  # one run: the cell's single cassette
+
+
+@pytest.mark.parametrize(
+    ("resolve", "name", "message"),
+    [
+        (resolve_models, "sim/carefull", "unknown simulated model 'sim/carefull'"),
+        (resolve_models, "opneai/gpt-4", "unknown model provider 'opneai/gpt-4'"),
+        (resolve_policies, "gaurdrails", "unknown write policy 'gaurdrails'"),
+        (resolve_variants, "v049-guardrail", "unknown description variant 'v049-guardrail'"),
+    ],
+)
+def test_unknown_names_list_the_known_ones(resolve: object, name: str, message: str) -> None:
+    with pytest.raises(UnknownNameError, match=message) as info:
+        resolve([name])  # type: ignore[operator]
+    assert info.value.known
+
+
+def test_filter_keeps_matching_scenarios_and_says_when_none_match() -> None:
+    kept = load_scenarios(SCENARIOS, ["week-*", "*pressure"])
+    assert [s.name for _, s in kept] == ["compaction-pressure", "week-of-noise"]
+    with pytest.raises(UsageError, match=r"--filter nope matches no scenario; scenarios: .*week"):
+        load_scenarios(SCENARIOS, ["nope"])
+
+
+def test_shards_are_disjoint_complete_balanced_and_stable() -> None:
+    runs = plan_runs(_request(repeat=2))
+    shards = [Shard(i, 3).select(runs) for i in (1, 2, 3)]
+    paths = [[r.cell_path for r in shard] for shard in shards]
+    flat = [p for shard in paths for p in shard]
+    assert sorted(flat) == sorted(r.cell_path for r in runs)
+    assert len(set(flat)) == len(flat)
+    assert max(map(len, paths)) - min(map(len, paths)) <= 1
+    # Same arguments, any order of planning: the same share.
+    again = Shard(2, 3).select(list(reversed(plan_runs(_request(repeat=2)))))
+    assert [r.cell_path for r in again] == paths[1]
+
+
+@pytest.mark.parametrize("text", ["0/2", "3/2", "x", "1-2", "1/0", ""])
+def test_a_bad_shard_is_a_usage_error(text: str) -> None:
+    assert Shard.parse("2/4") == Shard(2, 4)
+    with pytest.raises(UsageError, match="expected I/N"):
+        Shard.parse(text)
