@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from evals.cell import Cell
 from evals.results import RESULTS_FILE_NAME, RunResult, read_results, results_for
 from memsys.errors import ResultsError, UsageError
 from memsys.search.embedder import Embedder
@@ -99,20 +100,20 @@ def merge_runs(sources: Sequence[Path], out: Path) -> list[RunResult]:
     """
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out} is not empty; merge into a new directory")
-    seen: dict[tuple[str, ...], Path] = {}
+    seen: dict[Cell, Path] = {}
     found: list[tuple[RunResult, Path]] = []
     for source in sources:
         results_file = source / RESULTS_FILE_NAME
         if not results_file.is_file():
             raise ResultsError(source, f"no {RESULTS_FILE_NAME}: did this run (or shard) finish?")
         for result in read_results(results_file):
-            key = (*result.key, str(result.repeat))
-            if key in seen:
+            if result.cell in seen:
                 raise UsageError(
-                    f"{' / '.join(result.key)} repeat {result.repeat} is in both {seen[key]} "
-                    f"and {source}: merge disjoint shards (memeval run --shard I/N)"
+                    f"{result.cell.group.name} repeat {result.repeat} is in both "
+                    f"{seen[result.cell]} and {source}: merge disjoint shards "
+                    "(memeval run --shard I/N)"
                 )
-            seen[key] = source
+            seen[result.cell] = source
             found.append((result, source))
     settings = sorted({r.scorer_settings.label() for r, _ in found})
     if len(settings) > 1:
@@ -124,8 +125,7 @@ def merge_runs(sources: Sequence[Path], out: Path) -> list[RunResult]:
 
 
 def _copy_cell(result: RunResult, source: Path, out: Path) -> RunResult:
-    model = result.model.replace("/", "__")
-    cell = Path(result.scenario, model, result.policy, result.variant, f"repeat-{result.repeat}")
+    cell = result.cell.run_dir(Path())
     if not (source / cell).is_dir():
         return result  # a results.json alone: the report needs nothing else
     shutil.copytree(source / cell, out / cell)

@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in _COMMANDS:
         register(sub)
+    for command in sub.choices.values():
+        # Descriptions are often module docstrings: show their ``code`` as plain text.
+        if command.description:
+            command.description = command.description.replace("``", "")
     return parser
 
 

@@ -27,12 +27,12 @@ def _request(**kwargs: object) -> PlanRequest:
 def test_the_default_cells_for_every_scenario() -> None:
     runs = plan_runs(_request())
     assert len(runs) == 3 * len(SCENARIOS)
-    assert {(r.spec.model, r.spec.policy) for r in runs} == {
+    assert {(r.spec.cell.model, r.spec.cell.policy) for r in runs} == {
         ("sim/careful", "guardrails"),
         ("sim/careful", "unified"),
         ("sim/naive", "append"),
     }
-    assert all(r.key is None for r in runs)  # simulated: no cassette
+    assert not any(r.real for r in runs)  # simulated: no cassette
 
 
 def test_variants_and_repeats_multiply_and_name_the_cell_paths(tmp_path: Path) -> None:
@@ -42,23 +42,22 @@ def test_variants_and_repeats_multiply_and_name_the_cell_paths(tmp_path: Path) -
     runs = plan_runs(
         _request(models=["sim/careful"], policies=["guardrails"], variants=variants, repeat=2)
     )
-    paths = {r.cell_path for r in runs if r.spec.scenario.name == "week-of-noise"}
+    paths = {r.cell_path for r in runs if r.spec.cell.scenario == "week-of-noise"}
     assert paths == {
         f"week-of-noise/sim__careful/guardrails/{v}/repeat-{n}"
         for v in ("v049-guardrails", "mine")
         for n in (1, 2)
     }
-    mine = next(r for r in runs if r.spec.variant == "mine")
+    mine = next(r for r in runs if r.spec.cell.variant == "mine")
     assert mine.spec.variant_file == str(custom.resolve())
     placed = mine.under(tmp_path / "run")
     assert placed.spec.out_dir == tmp_path / "run" / mine.cell_path
 
 
-def test_a_real_model_gets_its_cassette_key() -> None:
+def test_a_real_model_runs_through_its_cells_single_cassette() -> None:
     runs = plan_runs(_request(models=["openai-compatible/qwen"], policies=["guardrails"]))
-    key = runs[0].key
-    assert key is not None and key.model == "openai-compatible/qwen"
-    assert key.repeat is None  # one run: the cell's single cassette
+    assert runs[0].real and runs[0].spec.cell.model == "openai-compatible/qwen"
+    assert runs[0].spec.cell.repeat is None  # one run: the cell's single cassette
 
 
 @pytest.mark.parametrize(
