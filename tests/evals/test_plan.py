@@ -9,19 +9,23 @@ import pytest
 from evals.plan import (
     PlanRequest,
     Shard,
-    load_scenarios,
+    filter_scenarios,
     plan_runs,
     resolve_models,
     resolve_policies,
     resolve_variants,
 )
+from evals.scenario import load_scenario
 from memsys.errors import UnknownNameError, UsageError
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
 
 
+LOADED = [(path, load_scenario(path)) for path in SCENARIOS]
+
+
 def _request(**kwargs: object) -> PlanRequest:
-    return PlanRequest(scenarios=load_scenarios(SCENARIOS), include_recorded=False, **kwargs)  # type: ignore[arg-type]
+    return PlanRequest(scenarios=LOADED, include_recorded=False, **kwargs)  # type: ignore[arg-type]
 
 
 def test_the_default_cells_for_every_scenario() -> None:
@@ -76,10 +80,10 @@ def test_unknown_names_list_the_known_ones(resolve: object, name: str, message: 
 
 
 def test_filter_keeps_matching_scenarios_and_says_when_none_match() -> None:
-    kept = load_scenarios(SCENARIOS, ["week-*", "*pressure"])
+    kept = filter_scenarios(LOADED, ["week-*", "*pressure"])
     assert [s.name for _, s in kept] == ["compaction-pressure", "week-of-noise"]
     with pytest.raises(UsageError, match=r"--filter nope matches no scenario; scenarios: .*week"):
-        load_scenarios(SCENARIOS, ["nope"])
+        filter_scenarios(LOADED, ["nope"])
 
 
 def test_shards_are_disjoint_complete_balanced_and_stable() -> None:
