@@ -4,24 +4,56 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_text"]
+__all__ = ["TEMP_SUFFIX", "atomic_write_text", "is_temp_file_of", "temp_prefix"]
+
+TEMP_SUFFIX = ".tmp"
+# tempfile.mkstemp's random part: 8 characters of [a-z0-9_].
+_RANDOM_PART = re.compile(r"^[a-z0-9_]{8}$")
+
+
+def temp_prefix(path: Path) -> str:
+    """Prefix of the temp files :func:`atomic_write_text` makes for ``path``."""
+    return f".{path.name}."
+
+
+def is_temp_file_of(name: str, target_name: str) -> bool:
+    """True when ``name`` is a temp file :func:`atomic_write_text` made for ``target_name``."""
+    prefix = f".{target_name}."
+    if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
+        return False
+    return bool(_RANDOM_PART.match(name[len(prefix) : -len(TEMP_SUFFIX)]))
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temp file in the same directory, fsync, then rename.
 
     The rename is atomic on POSIX, so killing the process at any point leaves either the
-    previous file or the complete new one. The directory is fsynced so the rename survives
-    a power cut too.
+    previous file or the complete new one (plus, after a kill, a ``.NAME.XXXXXXXX.tmp`` that
+    the next open cleans). The directory is fsynced so the rename survives a power cut too.
+    A file that already exists keeps its permission bits and, where allowed, its owner; a
+    new one is private (0600).
+
+    Raises:
+        UnicodeEncodeError: ``text`` holds an unpaired surrogate; nothing was written.
+        OSError: the directory is read-only, the disk is full...; the old file is unchanged.
     """
+    data = text.encode("utf-8")  # fails before any file is touched
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        previous: os.stat_result | None = os.lstat(path)
+    except FileNotFoundError:
+        previous = None
+    fd, tmp_name = tempfile.mkstemp(prefix=temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if previous is not None and stat.S_ISREG(previous.st_mode):
+                _keep_mode_and_owner(handle.fileno(), previous)
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
@@ -34,3 +66,11 @@ def atomic_write_text(path: Path, text: str) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _keep_mode_and_owner(fd: int, previous: os.stat_result) -> None:
+    os.fchmod(fd, stat.S_IMODE(previous.st_mode))
+    if (previous.st_uid, previous.st_gid) != (os.geteuid(), os.getegid()):
+        # Only root may give a file away; anyone else keeps their own ownership.
+        with contextlib.suppress(PermissionError):
+            os.fchown(fd, previous.st_uid, previous.st_gid)

@@ -8,7 +8,8 @@ Rules, all from the RFC unless marked:
 - a failed call, or an empty or under-MIN_RESULT_CHARS result, keeps the original;
 - (beyond the RFC) every "User requested:" entry of the original must survive, else the
   result is rejected and the original kept: the RFC only asks the model to preserve them;
-- after overwriting, prune backups to MAX_BACKUPS; the index is refreshed by the manager;
+- the backup prunes to MAX_BACKUPS at once, never itself, so a failed or rejected run also
+  leaves at most MAX_BACKUPS (RFC: prune after overwriting); the index is refreshed after;
 - the long-term lock is held for the whole read-model-write cycle, so saves wait.
 """
 
@@ -150,7 +151,8 @@ class MemoryCompactor:
         with manager.longterm.lock:
             content = manager.read_long_term_memory()
             size = len(content)
-            backup = manager.storage.create_backup()
+            made = manager.storage.make_backup()  # prunes to MAX_BACKUPS, never this one
+            backup, pruned = (made.name, made.pruned) if made is not None else (None, ())
             model_input = content
             if len(content) > MAX_INPUT_CHARS:
                 model_input = content[:MAX_INPUT_CHARS] + TRUNCATION_MARKER
@@ -164,12 +166,14 @@ class MemoryCompactor:
             except LLMError as exc:  # a failed call keeps the original (RFC error 3)
                 log.warning("compaction: model call failed, original kept: %s", exc)
                 return CompactionResult(
-                    CompactionOutcome.MODEL_FAILED, backup, size, size, error=str(exc)
+                    CompactionOutcome.MODEL_FAILED, backup, size, size, pruned, error=str(exc)
                 )
             result = _strip_fence(reply)
             if len(result.strip()) < MIN_RESULT_CHARS:
                 log.warning("compaction: result of %d chars rejected, original kept", len(result))
-                return CompactionResult(CompactionOutcome.REJECTED_SHORT, backup, size, size)
+                return CompactionResult(
+                    CompactionOutcome.REJECTED_SHORT, backup, size, size, pruned
+                )
             lost = _lost(content, result)
             if lost:
                 log.warning(
@@ -180,14 +184,16 @@ class MemoryCompactor:
                     backup,
                     size,
                     size,
+                    pruned,
                     lost_user_requested=lost,
                 )
             final = result.strip() + "\n"
-            manager.write_long_term_memory(final)
-            pruned = manager.storage.prune_old_backups(MAX_BACKUPS)
-        return CompactionResult(
-            CompactionOutcome.COMPACTED, backup, size, len(final), tuple(pruned)
-        )
+            manager.longterm.write_memory(final)
+            pruned += tuple(manager.storage.prune_old_backups(MAX_BACKUPS, keep=backup))
+        # Listeners (the search index) are told after the lock is released: they take their
+        # own lock first and the directory's second, never the other way round.
+        manager.notify_changed(manager.storage.memory_file)
+        return CompactionResult(CompactionOutcome.COMPACTED, backup, size, len(final), pruned)
 
 
 def _strip_fence(reply: str) -> str:

@@ -1,13 +1,14 @@
 """LongTermMemoryManager: the operations on MEMORY.md, serialised by one lock.
 
-FEAT-023 append, RFC-049 2C ``replace_entry`` and 3C section operations. Compaction takes
-the same lock (RFC-049 error scenario 6), so saves and updates wait for it.
+FEAT-023 append, RFC-049 2C ``replace_entry`` and 3C section operations. The lock is the
+memory directory's (:mod:`memsys._dirlock`): every read-modify-write holds it across
+processes and threads, and compaction holds it for its whole cycle (RFC-049 error
+scenario 6), so saves and updates -- from any process -- wait for it.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 
 from memsys import sections
 from memsys.storage import MemoryFileStorage
@@ -42,7 +43,7 @@ class LongTermMemoryManager:
 
     def __init__(self, storage: MemoryFileStorage) -> None:
         self.storage = storage
-        self.lock = threading.RLock()
+        self.lock = storage.lock
         """Held by every write, and by compaction for its whole read-model-write cycle."""
 
     def read_memory(self) -> str:

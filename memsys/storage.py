@@ -5,20 +5,37 @@ Layout::
     DIR/MEMORY.md                                   long-term memory
     DIR/daily/YYYY-MM-DD.md                         daily logs, append-only
     DIR/MEMORY_backup_YYYY-MM-DD_HH-MM-SS[_N].md    backups, at most MAX_BACKUPS kept
+    DIR/.memory.lock                                the directory's write lock
 
-Every write goes through :func:`atomic_write_text`. Backups are ordered by the timestamp in
-their name (RFC-049 sorts by mtime, which breaks when files are copied or restored), and a
-second backup within the same second gets a ``_2``, ``_3``... suffix instead of overwriting.
+Every write holds the directory's lock (:mod:`memsys._dirlock`, across processes and
+threads) and goes through an atomic temp-file-and-rename; temp files a killed writer left
+are removed when the directory is next opened. Memory files must be regular files inside the
+directory: a symlink or anything else is refused before it is read or written.
+
+Backups: at most MAX_BACKUPS after any operation that makes one (backup, restore,
+compaction, failed or not), and the one just made is never pruned. Recency is the file's
+modification time (set by the file system when the backup is written), then the timestamp in
+the name: a later-*named* file -- clock moved back, ``MEMEVAL_NOW``, a copied-in folder --
+cannot push out the backup just made.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from memsys._atomic import atomic_write_text
+from memsys._dirlock import DirLock, dir_lock
+from memsys._safe_files import (
+    check_directory,
+    check_replaceable,
+    read_regular_text,
+    remove_stale_temp_files,
+    write_text,
+)
 from memsys.clock import Clock
 from memsys.errors import BackupNameError, MemoryFileError
 
@@ -28,6 +45,7 @@ __all__ = [
     "MAX_BACKUPS",
     "MAX_MEMORY_FILE_BYTES",
     "MEMORY_FILE_NAME",
+    "MadeBackup",
     "MemoryFileStorage",
 ]
 
@@ -44,18 +62,29 @@ _TIMESTAMP_FORMAT = "%Y-%m-%d_%H-%M-%S"
 _BACKUP_NAME = re.compile(r"^MEMORY_backup_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})(?:_(\d+))?\.md$")
 
 
-def _backup_sort_key(name: str) -> tuple[str, int]:
-    match = _BACKUP_NAME.match(name)
-    assert match is not None
-    return match.group(1), int(match.group(2) or 1)
+@dataclass(frozen=True)
+class MadeBackup:
+    """A backup just written, and what the retention rule deleted to make room."""
+
+    name: str
+    """File name of the new backup."""
+    pruned: tuple[str, ...]
+    """Older backups deleted so that at most MAX_BACKUPS remain."""
 
 
 class MemoryFileStorage:
-    """Reads and writes the files of one memory directory."""
+    """Reads and writes the files of one memory directory.
+
+    Opening one removes the temp files of writers that were killed mid-write (unless another
+    writer holds the lock right now; then the next open does it).
+    """
 
     def __init__(self, memory_dir: Path, clock: Clock) -> None:
         self.memory_dir = Path(memory_dir)
         self.clock = clock
+        self.lock: DirLock = dir_lock(self.memory_dir)
+        """Held by every write; shared by every storage of this directory in the process."""
+        self._remove_leftovers()
 
     @property
     def memory_file(self) -> Path:
@@ -73,14 +102,20 @@ class MemoryFileStorage:
         """Content of MEMORY.md, or None when it does not exist.
 
         Raises:
-            MemoryFileError: the file is too large, not UTF-8, or cannot be read.
+            MemoryFileError: not a regular file, too large, not UTF-8, or unreadable.
         """
-        return self._read_text(self.memory_file)
+        return read_regular_text(self.memory_file, MAX_MEMORY_FILE_BYTES)
 
     def write_memory_file(self, content: str) -> None:
-        """Replace MEMORY.md atomically."""
+        """Replace MEMORY.md atomically (its permission bits are kept).
+
+        Raises:
+            MemoryFileError: MEMORY.md is not a regular file, the content is too large or
+                not valid Unicode, or the write failed; MEMORY.md is unchanged.
+        """
         self._check_size(self.memory_file, content)
-        atomic_write_text(self.memory_file, content)
+        with self.lock:
+            write_text(self.memory_file, content)
 
     # -- daily logs --------------------------------------------------------------------------
 
@@ -90,17 +125,22 @@ class MemoryFileStorage:
 
     def read_daily_log(self, day: date) -> str | None:
         """Content of the daily log of ``day``, or None."""
-        return self._read_text(self.daily_log_path(day))
+        check_directory(self.daily_dir)
+        return read_regular_text(self.daily_log_path(day), MAX_MEMORY_FILE_BYTES)
 
     def append_daily_log(self, day: date, text: str) -> None:
         """Append ``text`` to the daily log of ``day``; earlier entries are never modified."""
         path = self.daily_log_path(day)
-        existing = self._read_text(path) or ""
-        separator = "\n" if existing and not existing.endswith("\n") else ""
-        atomic_write_text(path, existing + separator + text.rstrip("\n") + "\n")
+        with self.lock:
+            existing = self.read_daily_log(day) or ""
+            separator = "\n" if existing and not existing.endswith("\n") else ""
+            new = existing + separator + text.rstrip("\n") + "\n"
+            self._check_size(path, new)
+            write_text(path, new)
 
     def list_daily_logs(self) -> list[Path]:
         """Daily log files, oldest first."""
+        check_directory(self.daily_dir)
         if not self.daily_dir.is_dir():
             return []
         return sorted(p for p in self.daily_dir.glob("*.md") if _is_iso_date(p.stem))
@@ -108,31 +148,61 @@ class MemoryFileStorage:
     # -- backups (RFC-049 3D) ----------------------------------------------------------------
 
     def create_backup(self) -> str | None:
-        """Copy MEMORY.md to a timestamped backup; None when there is nothing to back up."""
-        content = self.read_memory_file()
-        if content is None or not content.strip():
-            return None
-        stamp = self.clock.now().strftime(_TIMESTAMP_FORMAT)
-        name = f"{BACKUP_PREFIX}{stamp}{BACKUP_SUFFIX}"
-        sequence = 1
-        while (self.memory_dir / name).exists():
-            sequence += 1
-            name = f"{BACKUP_PREFIX}{stamp}_{sequence}{BACKUP_SUFFIX}"
-        atomic_write_text(self.memory_dir / name, content)
-        return name
+        """Copy MEMORY.md to a timestamped backup and prune; None when there is nothing to
+        back up. See :meth:`make_backup`."""
+        made = self.make_backup()
+        return made.name if made is not None else None
+
+    def make_backup(self) -> MadeBackup | None:
+        """Copy MEMORY.md to a new backup, then keep at most MAX_BACKUPS (never this one).
+
+        Names are unique under concurrency: the name is chosen and written under the lock.
+
+        Raises:
+            MemoryFileError: MEMORY.md or a backup name is not a regular file, or the write
+                failed (full disk, read-only directory); no backup was made.
+        """
+        with self.lock:
+            content = self.read_memory_file()
+            if content is None or not content.strip():
+                return None
+            name = self._free_backup_name()
+            write_text(self.memory_dir / name, content)
+            pruned = self.prune_old_backups(keep=name)
+        return MadeBackup(name, tuple(pruned))
 
     def list_backups(self) -> list[str]:
-        """Backup file names, most recent first (by the timestamp in the name)."""
+        """Backup file names, most recent first (modification time, then name)."""
         if not self.memory_dir.is_dir():
             return []
-        names = [p.name for p in self.memory_dir.iterdir() if _BACKUP_NAME.match(p.name)]
-        return sorted(names, key=_backup_sort_key, reverse=True)
+        keyed = []
+        for entry in os.scandir(self.memory_dir):
+            match = _BACKUP_NAME.match(entry.name)
+            if match is None:
+                continue
+            try:
+                mtime = entry.stat(follow_symlinks=False).st_mtime_ns
+            except FileNotFoundError:
+                continue
+            keyed.append(((mtime, match.group(1), int(match.group(2) or 1)), entry.name))
+        return [name for _, name in sorted(keyed, reverse=True)]
 
-    def prune_old_backups(self, max_backups: int = MAX_BACKUPS) -> list[str]:
-        """Delete all but the ``max_backups`` most recent backups; returns the deleted names."""
-        doomed = self.list_backups()[max_backups:]
-        for name in doomed:
-            (self.memory_dir / name).unlink(missing_ok=True)
+    def prune_old_backups(
+        self, max_backups: int = MAX_BACKUPS, keep: str | None = None
+    ) -> list[str]:
+        """Delete all but the ``max_backups`` most recent backups; returns the deleted names.
+
+        ``keep`` (the backup just made) is always among those kept.
+        """
+        with self.lock:
+            names = self.list_backups()
+            if keep in names:
+                names = [keep, *(n for n in names if n != keep)]
+            doomed = names[max_backups:]
+            for name in doomed:
+                (self.memory_dir / name).unlink(missing_ok=True)
+        if doomed:
+            log.info("pruned backups beyond %d: %s", max_backups, ", ".join(doomed))
         return doomed
 
     def backup_path(self, name: str) -> Path:
@@ -150,50 +220,67 @@ class MemoryFileStorage:
         """Overwrite MEMORY.md with backup ``name``; False if it is missing or blank.
 
         Beyond RFC-049: the current MEMORY.md is itself backed up first, so a restore can be
-        undone and never loses the content it replaces.
+        undone and never loses the content it replaces; backups are pruned afterwards.
+
+        Raises:
+            BackupNameError: ``name`` is not a backup name.
+            MemoryFileError: the backup or MEMORY.md is not a regular file (a symlink...),
+                or a write failed; MEMORY.md is then unchanged.
         """
         path = self.backup_path(name)
-        if not path.is_file():
-            return False
-        content = self._read_text(path)
-        if content is None or not content.strip():
-            return False
-        current = self.read_memory_file()
-        if current is not None and current.strip() and current != content:
-            saved = self.create_backup()
-            log.info("restore: kept the replaced MEMORY.md as %s", saved)
-        self.write_memory_file(content)
+        with self.lock:
+            content = read_regular_text(path, MAX_MEMORY_FILE_BYTES)
+            if content is None or not content.strip():
+                return False
+            check_replaceable(self.memory_file)
+            current = self.read_memory_file()
+            if current is not None and current.strip() and current != content:
+                saved = self.create_backup()
+                log.info("restore: kept the replaced MEMORY.md as %s", saved)
+            self.write_memory_file(content)
+            self.prune_old_backups()
         return True
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _read_text(self, path: Path) -> str | None:
+    def _free_backup_name(self) -> str:
+        # After the highest sequence of this second, not the first free one: a name pruned
+        # a moment ago is never handed out again for other content.
+        stamp = self.clock.now().strftime(_TIMESTAMP_FORMAT)
+        taken = [
+            int(match.group(2) or 1)
+            for name in os.listdir(self.memory_dir)
+            if (match := _BACKUP_NAME.match(name)) and match.group(1) == stamp
+        ]
+        sequence = max(taken, default=0) + 1
+        while True:
+            suffix = "" if sequence == 1 else f"_{sequence}"
+            name = f"{BACKUP_PREFIX}{stamp}{suffix}{BACKUP_SUFFIX}"
+            if not os.path.lexists(self.memory_dir / name):
+                return name
+            sequence += 1
+
+    def _remove_leftovers(self) -> None:
+        if not self.memory_dir.is_dir():
+            return
         try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise MemoryFileError(path, f"cannot be read ({exc.strerror})") from exc
-        if path.is_dir():
-            raise MemoryFileError(path, "is a directory, expected a Markdown file")
-        if size > MAX_MEMORY_FILE_BYTES:
-            raise MemoryFileError(
-                path,
-                f"is {size:,} bytes, over the {MAX_MEMORY_FILE_BYTES:,}-byte limit; "
-                "trim it by hand or restore a backup",
-            )
+            if not self.lock.acquire(blocking=False):
+                return  # a writer is busy; its temp file is live
+        except MemoryFileError as exc:
+            log.info("temp files not cleaned: %s", exc)  # e.g. a read-only directory
+            return
         try:
-            return path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise MemoryFileError(
-                path, f"is not valid UTF-8 (byte {exc.start}); it was left untouched"
-            ) from exc
-        except OSError as exc:
-            raise MemoryFileError(path, f"cannot be read ({exc.strerror})") from exc
+            removed = remove_stale_temp_files(self.memory_dir)
+            if self.daily_dir.is_dir() and not self.daily_dir.is_symlink():
+                removed += remove_stale_temp_files(self.daily_dir)
+        finally:
+            self.lock.release()
+        if removed:
+            log.info("removed %d temp file(s) of interrupted writes: %s", len(removed), removed)
 
     @staticmethod
     def _check_size(path: Path, content: str) -> None:
-        size = len(content.encode("utf-8"))
+        size = len(content.encode("utf-8", "surrogatepass"))
         if size > MAX_MEMORY_FILE_BYTES:
             raise MemoryFileError(
                 path, f"new content is {size:,} bytes, over the {MAX_MEMORY_FILE_BYTES:,} limit"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from memsys._atomic import atomic_write_text
+from memsys._dirlock import dir_lock
 from memsys.clock import Clock
 from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
 from memsys.dailylog import DailyLogWriter, FlushOutcome
@@ -129,6 +130,7 @@ class TriggerPrefs:
 
     def __init__(self, memory_dir: Path) -> None:
         self.path = memory_dir / PREFS_FILE_NAME
+        self._lock = dir_lock(memory_dir)
 
     def _load(self) -> dict[str, str]:
         try:
@@ -151,10 +153,11 @@ class TriggerPrefs:
             return None
 
     def set(self, key: str, value: date) -> None:
-        """Store a date."""
-        data = self._load()
-        data[key] = value.isoformat()
-        atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+        """Store a date (a read-modify-write under the directory's lock)."""
+        with self._lock:
+            data = self._load()
+            data[key] = value.isoformat()
+            atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def should_fire_switch(previous: str | None, new: str | None, existing: set[str]) -> bool:

@@ -4,21 +4,27 @@
 status and the memory's embedding (float32 BLOB, written when the text is written, so a
 decision embeds only its candidate). ``long_term_fts`` is an FTS5 index of the same texts
 (porter stemming), kept in step by every write: Tier 1's lexical retrieval when there is no
-embedder. Rows are never hard-deleted.
+embedder. Rows are never hard-deleted. Every write holds the memory directory's lock
+(:mod:`memsys._dirlock`), like the other files of the directory, so processes and threads
+sharing a directory never collide.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+from memsys._dirlock import dir_lock
 
 __all__ = ["StoreStatus", "StoredMemory", "UnifiedStore", "Vector", "lexical_terms"]
 
@@ -99,6 +105,23 @@ def lexical_terms(text: str) -> list[str]:
     return list(seen)
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _locked(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run a write method of :class:`UnifiedStore` under the directory's lock."""
+
+    @functools.wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        store = args[0]
+        assert isinstance(store, UnifiedStore)
+        with store._lock:
+            return method(*args, **kwargs)
+
+    return wrapper
+
+
 @dataclass(frozen=True)
 class StoredMemory:
     """One row."""
@@ -128,12 +151,14 @@ class UnifiedStore:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False)
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(long_term)")}
-        if "vector" not in columns:  # a store written before vectors were stored
-            self._db.execute("ALTER TABLE long_term ADD COLUMN vector BLOB")
-        self._db.commit()
+        self._lock = dir_lock(path.parent)
+        with self._lock:
+            self._db = sqlite3.connect(path, check_same_thread=False)
+            self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(long_term)")}
+            if "vector" not in columns:  # a store written before vectors were stored
+                self._db.execute("ALTER TABLE long_term ADD COLUMN vector BLOB")
+            self._db.commit()
 
     def close(self) -> None:
         """Close the connection."""
@@ -147,6 +172,7 @@ class UnifiedStore:
         """Every row, whatever its status."""
         return self._select("1 = 1")
 
+    @_locked
     def add(
         self,
         content: str,
@@ -173,6 +199,7 @@ class UnifiedStore:
         self._db.commit()
         return memory_id
 
+    @_locked
     def update(
         self,
         memory_id: int,
@@ -196,6 +223,7 @@ class UnifiedStore:
         )
         self._db.commit()
 
+    @_locked
     def set_status(self, memory_ids: Sequence[int], status: StoreStatus) -> None:
         """Archive or soft-delete memories."""
         self._db.executemany(
@@ -203,6 +231,7 @@ class UnifiedStore:
         )
         self._db.commit()
 
+    @_locked
     def reinforce(self, memory_ids: Iterable[int], now: datetime) -> None:
         """Recalled or re-mentioned memories get stronger (seed 004 Tier 3)."""
         self._db.executemany(
@@ -219,6 +248,7 @@ class UnifiedStore:
         ).fetchall()
         return {r[0]: _vector(r[1]) for r in rows}
 
+    @_locked
     def set_vectors(self, vectors: Mapping[int, Vector]) -> None:
         """Store embeddings made later (rows written while there was no embedder)."""
         self._db.executemany(

@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from memsys._safe_files import read_regular_text
+from memsys.errors import MemEvalError
 from memsys.search.bm25 import KeywordScorer, KeywordScorerFactory, SparseBM25, tokenize
 from memsys.search.chunking import DAILY_DIR_NAME, Chunk, chunk_file, source_for_path, text_hash
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
@@ -35,7 +37,7 @@ from memsys.search.index import (
     stored_form,
 )
 from memsys.search.scoring import SearchConfig, hybrid_rank
-from memsys.storage import MEMORY_FILE_NAME
+from memsys.storage import MAX_MEMORY_FILE_BYTES, MEMORY_FILE_NAME
 
 __all__ = ["MemorySearch", "RankInputs", "SearchHit"]
 
@@ -295,9 +297,9 @@ class MemorySearch:
         if state is None:
             return SourceUpdate(source, None, ())
         try:
-            content = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("cannot index %s (%s); it is left out of search", path, exc)
+            content = read_regular_text(path, MAX_MEMORY_FILE_BYTES) or ""
+        except MemEvalError as exc:  # a symlink out of the directory is never indexed
+            log.warning("cannot index %s; it is left out of search", exc)
             content = ""
         old = {s.text_hash: s.embedding for s in self._chunks.get(source, ())}
         stored = []

@@ -12,7 +12,9 @@
 
 The index is a cache of the Markdown files: a file that is missing, corrupt or of another
 schema version is deleted and rebuilt from them (:class:`IndexCorruptError` says why).
-Writes skip fsync (``synchronous=OFF``) for the same reason.
+Writes skip fsync (``synchronous=OFF``) for the same reason. Every connection holds the
+memory directory's write lock (:mod:`memsys._dirlock`), so processes indexing one directory
+never meet SQLite's "database is locked" and never rebuild over each other.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from memsys._dirlock import dir_lock
 from memsys.errors import IndexCorruptError
 from memsys.search.chunking import Chunk
 
@@ -120,29 +123,33 @@ class IndexStore:
 
     def __init__(self, memory_dir: Path) -> None:
         self.path = Path(memory_dir) / INDEX_DIR_NAME / INDEX_FILE_NAME
+        self._lock = dir_lock(Path(memory_dir))
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(self.path)) as conn:
-            conn.execute("PRAGMA synchronous=OFF")
-            with conn:  # one transaction, committed on success
-                yield conn
+        with self._lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(self.path)) as conn:
+                conn.execute("PRAGMA synchronous=OFF")
+                with conn:  # one transaction, committed on success
+                    yield conn
 
     def delete(self) -> None:
         """Remove the index file (and a leftover rollback journal)."""
-        for path in (self.path, self.path.with_name(self.path.name + "-journal")):
-            path.unlink(missing_ok=True)
+        with self._lock:
+            for path in (self.path, self.path.with_name(self.path.name + "-journal")):
+                path.unlink(missing_ok=True)
 
     def reset(self, embedder: str) -> None:
         """Start an empty index whose embeddings come from ``embedder``."""
-        self.delete()
-        with self._connect() as conn:
-            conn.executescript(_SCHEMA)
-            conn.executemany(
-                "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [("schema_version", str(SCHEMA_VERSION)), ("embedder", embedder)],
-            )
+        with self._lock:
+            self.delete()
+            with self._connect() as conn:
+                conn.executescript(_SCHEMA)
+                conn.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    [("schema_version", str(SCHEMA_VERSION)), ("embedder", embedder)],
+                )
 
     def load(self, dim: int | None) -> IndexContents:
         """Read the whole index; embeddings of a length other than ``dim`` count as missing.

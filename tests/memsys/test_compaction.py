@@ -96,15 +96,17 @@ def test_force_compact_runs_regardless_of_size(manager: MemoryManager) -> None:
 
 
 def test_success_prunes_backups_to_five(manager: MemoryManager, clock: ManualClock) -> None:
+    names = []
     for i in range(6):
         manager.write_long_term_memory(f"- old {i}\n")
-        manager.storage.create_backup()
+        names.append(manager.storage.create_backup())
         clock.advance(timedelta(minutes=1))
+    assert manager.storage.list_backups() == list(reversed(names[1:]))  # each backup prunes
     manager.write_long_term_memory(big_memory())
     result = MemoryCompactor(manager, FakeLLM([reply(COMPACTED)])).compact_if_needed()
-    assert len(result.pruned) == 2
+    assert result.pruned == (names[1],)
     backups = manager.storage.list_backups()
-    assert len(backups) == 5 and backups[0] == result.backup
+    assert backups == [result.backup, *reversed(names[2:])]
 
 
 def test_input_is_cut_at_max_input_chars(manager: MemoryManager) -> None:

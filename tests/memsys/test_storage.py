@@ -57,13 +57,12 @@ def test_two_backups_in_the_same_second_do_not_overwrite(storage: MemoryFileStor
     assert storage.list_backups() == [second, first]
 
 
-def test_prune_seven_backups_keeps_five_most_recent(
+def test_seven_backups_leave_the_five_most_recent(
     storage: MemoryFileStorage, clock: ManualClock
 ) -> None:
     names = make_backups(storage, clock, 7)
-    deleted = storage.prune_old_backups()
-    assert sorted(deleted) == sorted(names[:2])
     assert storage.list_backups() == list(reversed(names[2:]))
+    assert storage.prune_old_backups() == []
 
 
 def test_prune_three_backups_deletes_nothing(
@@ -74,15 +73,49 @@ def test_prune_three_backups_deletes_nothing(
     assert sorted(storage.list_backups()) == sorted(names)
 
 
-def test_list_backups_orders_by_name_timestamp_not_mtime(
+def test_list_backups_orders_by_mtime_then_name(
     storage: MemoryFileStorage, clock: ManualClock
 ) -> None:
     names = make_backups(storage, clock, 3)
-    # Give the oldest backup the newest mtime, as a copy or restore would.
-    os.utime(storage.memory_dir / names[0], (4_000_000_000, 4_000_000_000))
+    for name in names:  # the same mtime for all: the name decides
+        os.utime(storage.memory_dir / name, ns=(1_000_000_000, 1_000_000_000))
     assert storage.list_backups() == list(reversed(names))
-    storage.prune_old_backups(max_backups=2)
-    assert storage.list_backups() == [names[2], names[1]]
+    # A backup written later (a newer mtime) is more recent whatever its name says.
+    os.utime(storage.memory_dir / names[0], ns=(2_000_000_000, 2_000_000_000))
+    assert storage.list_backups() == [names[0], names[2], names[1]]
+    assert storage.prune_old_backups(max_backups=2) == [names[1]]
+
+
+def test_backup_just_made_survives_five_later_named_backups(
+    storage: MemoryFileStorage, clock: ManualClock
+) -> None:
+    """Issue 12: five backups named in the future (clock moved back, MEMEVAL_NOW, a copied-in
+    folder) used to win, and the only copy of the file just backed up was pruned at once."""
+    for hour in range(10, 15):
+        forged = storage.memory_dir / f"MEMORY_backup_2099-01-01_{hour}-00-00.md"
+        forged.parent.mkdir(parents=True, exist_ok=True)
+        forged.write_text(f"- copied in {hour}\n")
+    storage.write_memory_file("- the only copy of this\n")
+    made = storage.make_backup()
+    assert made is not None
+    backups = storage.list_backups()
+    assert len(backups) == 5 and backups[0] == made.name
+    assert (storage.memory_dir / made.name).read_text() == "- the only copy of this\n"
+    assert made.pruned == ("MEMORY_backup_2099-01-01_10-00-00.md",)
+
+
+def test_restore_leaves_at_most_five_backups(
+    storage: MemoryFileStorage, clock: ManualClock
+) -> None:
+    """Issue 12/15: a restore backs up the replaced file, and used to never prune."""
+    names = make_backups(storage, clock, 5)
+    for i in range(4):
+        clock.advance(timedelta(minutes=1))
+        storage.write_memory_file(f"- edited {i}\n")
+        assert storage.restore_from_backup(storage.list_backups()[-1])
+        assert len(storage.list_backups()) == 5
+    newest = storage.memory_dir / storage.list_backups()[0]
+    assert newest.read_text() == "- edited 3\n" and newest.name not in names
 
 
 def test_list_backups_ignores_other_files(storage: MemoryFileStorage, clock: ManualClock) -> None:

@@ -1,0 +1,173 @@
+"""Memory files are what they claim: regular files inside the memory directory.
+
+A symlink (MEMORY.md -> /etc/passwd), a directory, a FIFO or a device where a memory file
+should be is refused with an error naming it, before anything is read or written. Reads open
+with ``O_NOFOLLOW`` and check the opened descriptor, so the file cannot be swapped for a link
+between the check and the read. Write failures (full disk, read-only directory) become a
+:class:`MemoryFileError` that says the file on disk is unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from pathlib import Path
+
+from memsys._atomic import atomic_write_text, is_temp_file_of
+from memsys.errors import MemoryFileError
+
+__all__ = [
+    "check_directory",
+    "check_replaceable",
+    "describe_kind",
+    "read_regular_text",
+    "remove_stale_temp_files",
+    "write_text",
+]
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def describe_kind(path: Path, mode: int) -> str:
+    """What a non-regular file is, in words (a symlink says where it points)."""
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    if stat.S_ISLNK(mode):
+        with contextlib.suppress(OSError):
+            kind += f" to {os.readlink(path)}"
+    return kind
+
+
+def _refuse(path: Path, mode: int, action: str) -> MemoryFileError:
+    return MemoryFileError(
+        path,
+        f"is {describe_kind(path, mode)}, not a regular file; memory files must be regular "
+        f"files inside the memory directory, so it was not {action}. Replace it with a "
+        "regular file (or remove it) and retry",
+    )
+
+
+def check_replaceable(path: Path) -> None:
+    """Raise unless ``path`` is missing or a regular file (so a write may replace it)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise MemoryFileError(path, f"cannot be inspected ({exc.strerror})") from exc
+    if not stat.S_ISREG(mode):
+        raise _refuse(path, mode, "read or written")
+
+
+def check_directory(path: Path) -> None:
+    """Raise when ``path`` exists but is not a real directory (a symlink leads outside)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(mode):
+        raise MemoryFileError(
+            path,
+            f"is {describe_kind(path, mode)}, not a directory inside the memory directory; "
+            "nothing was read or written there",
+        )
+
+
+def read_regular_text(path: Path, max_bytes: int) -> str | None:
+    """The UTF-8 text of regular file ``path``, or None when it does not exist.
+
+    Raises:
+        MemoryFileError: not a regular file, over ``max_bytes``, not UTF-8, or unreadable.
+    """
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _refuse(path, stat.S_IFLNK, "read") from exc
+        raise MemoryFileError(path, f"cannot be read ({exc.strerror})") from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise _refuse(path, info.st_mode, "read")
+    with os.fdopen(fd, "rb") as handle:
+        if info.st_size > max_bytes:
+            raise MemoryFileError(
+                path,
+                f"is {info.st_size:,} bytes, over the {max_bytes:,}-byte limit; "
+                "trim it by hand or restore a backup",
+            )
+        try:
+            data = handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise MemoryFileError(path, f"cannot be read ({exc.strerror})") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(
+            path, f"is not valid UTF-8 (byte {exc.start}); it was left untouched"
+        ) from exc
+
+
+def write_text(path: Path, text: str) -> None:
+    """Atomically replace regular file ``path`` (or create it) with ``text``.
+
+    Raises:
+        MemoryFileError: ``path`` is not a regular file, ``text`` is not valid Unicode, or
+            the write failed (full disk, read-only directory); the old file is unchanged.
+    """
+    check_replaceable(path)
+    try:
+        atomic_write_text(path, text)
+    except UnicodeEncodeError as exc:
+        raise MemoryFileError(
+            path,
+            f"new content is not valid Unicode (unpaired surrogate {text[exc.start]!r} at "
+            f"character {exc.start}); nothing was written",
+        ) from exc
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+        raise MemoryFileError(
+            path,
+            f"cannot be written: {exc.strerror or exc}{where}; the file on disk is unchanged",
+        ) from exc
+
+
+def remove_stale_temp_files(directory: Path) -> list[str]:
+    """Delete temp files a killed writer left in ``directory``; returns their names.
+
+    Only the names :func:`atomic_write_text` makes for Markdown files are touched
+    (``.NAME.md.XXXXXXXX.tmp``). Call it only while holding the directory's write lock, so
+    no live writer's temp file is removed.
+    """
+    try:
+        names = os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    removed = []
+    for name in names:
+        target = _target_of(name)
+        if target is None or not target.endswith(".md") or not is_temp_file_of(name, target):
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(directory / name)
+            removed.append(name)
+    return removed
+
+
+def _target_of(name: str) -> str | None:
+    # ".MEMORY.md.ab12cd34.tmp" -> "MEMORY.md"
+    if not name.startswith("."):
+        return None
+    stem = name[1:].rsplit(".", 2)
+    return stem[0] if len(stem) == 3 else None
