@@ -17,6 +17,7 @@
     │   ├── AgentConfigError         an impossible assistant-loop configuration
     │   ├── MemoryFileError          a memory file that cannot be read or written safely
     │   ├── BackupNameError          a name that is not a backup of the memory directory
+    │   ├── EntryFormatError         an entry or edit that would break MEMORY.md's structure
     │   ├── MemoryDirError           a memory directory that does not exist
     │   ├── QueryFileError           a line of a ``--queries`` file
     │   ├── CassetteFileError        a broken cassette file (truncated, wrong types, failures)
@@ -61,6 +62,7 @@ __all__ = [
     "ComparisonError",
     "ConfigError",
     "EmbedderUnavailable",
+    "EntryFormatError",
     "FramesError",
     "GateConfigError",
     "IndexCorruptError",
@@ -209,6 +211,15 @@ class BackupNameError(ConfigError):
             "'MEMORY_backup_2026-03-02_14-30-00.md' (no directories, no other files). "
             f"List the backups with: memeval memory backups {memory_dir}"
         )
+
+
+class EntryFormatError(ConfigError):
+    """An entry or an edit would add a header, an extra bullet or a line to MEMORY.md, or
+    change a header; MEMORY.md was not changed."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+        super().__init__(f"{problem} MEMORY.md was not changed.")
 
 
 class MemoryDirError(ConfigError):

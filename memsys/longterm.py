@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from memsys import sections
+from memsys.errors import EntryFormatError
 from memsys.storage import MemoryFileStorage
 
 __all__ = ["LongTermMemoryManager", "count_occurrences"]
@@ -38,6 +39,12 @@ def _remove(content: str, target: str) -> str:
     return content[:start] + content[start + len(target) :]
 
 
+def _check_entry(content: str) -> None:
+    problem = sections.entry_problem(content.strip())
+    if problem is not None:
+        raise EntryFormatError(problem)
+
+
 class LongTermMemoryManager:
     """Reads and edits MEMORY.md; every write holds :attr:`lock`."""
 
@@ -56,7 +63,12 @@ class LongTermMemoryManager:
             self.storage.write_memory_file(content)
 
     def append_memory(self, content: str) -> None:
-        """Append ``content`` at the end of MEMORY.md (FEAT-023: never overwrites)."""
+        """Append ``content`` at the end of MEMORY.md (FEAT-023: never overwrites).
+
+        Raises:
+            EntryFormatError: ``content`` is not one line, or starts like a header.
+        """
+        _check_entry(content)
         with self.lock:
             existing = self.read_memory()
             entry = content.strip()
@@ -64,7 +76,12 @@ class LongTermMemoryManager:
             self.storage.write_memory_file(text)
 
     def append_to_section(self, content: str, section: str) -> None:
-        """Add ``content`` as a bullet under ``section`` (RFC-049 ``appendToSection``)."""
+        """Add ``content`` as a bullet under ``section`` (RFC-049 ``appendToSection``).
+
+        Raises:
+            EntryFormatError: ``content`` is not one line, or starts like a header.
+        """
+        _check_entry(content)
         with self.lock:
             existing = self.storage.read_memory_file()
             self.storage.write_memory_file(sections.append_to_section(existing, section, content))
@@ -79,6 +96,10 @@ class LongTermMemoryManager:
         RFC-049 2C: ``old_text`` is trimmed and matched exactly; the file changes only when
         it occurs exactly once. An empty ``new_text`` deletes the text, collapses runs of
         blank lines and trims the file.
+
+        Raises:
+            EntryFormatError: the match spans lines or lies in a header, or the edit would
+                add a line or change a line's kind (see :func:`sections.edit_problem`).
         """
         with self.lock:
             content = self.storage.read_memory_file()
@@ -89,6 +110,9 @@ class LongTermMemoryManager:
             if matches != 1:
                 return matches
             replacement = new_text.strip()
+            problem = sections.edit_problem(content, target, replacement)
+            if problem is not None:
+                raise EntryFormatError(problem)
             if not replacement:
                 updated = _EXCESS_BLANK_LINES.sub("\n\n", _remove(content, target)).strip()
                 updated += "\n"

@@ -8,13 +8,18 @@ from enum import StrEnum
 
 __all__ = [
     "HEADER",
+    "LINE_BREAKS",
     "STANDARD_SECTIONS",
     "Category",
+    "LineKind",
     "MemoryEntry",
     "Section",
     "append_to_section",
     "build_structured_memory",
     "category_for_section",
+    "edit_problem",
+    "entry_problem",
+    "line_kind",
     "parse_entries",
     "parse_sections",
     "section_for_category",
@@ -75,28 +80,127 @@ def category_for_section(section: str) -> str:
 def parse_sections(content: str) -> dict[str, str]:
     """Section name -> trimmed body, in file order (RFC-049 ``parseSections``).
 
-    Lines before the first ``## `` header and ``# `` lines are ignored; a repeated section
-    name keeps its last body, as in the reference implementation.
+    Lines before the first ``## `` header and ``# `` lines are ignored. A repeated section
+    name (a hand edit, a pasted file) gets the bodies of all its copies, in file order: the
+    reference implementation keeps only the last, which drops the earlier entries.
     """
-    sections: dict[str, str] = {}
-    current = ""
-    body: list[str] = []
+    copies: dict[str, list[list[str]]] = {}
+    current: list[str] | None = None
     for line in content.splitlines():
         if line.startswith("## "):
-            if current:
-                sections[current] = "\n".join(body).strip()
-            current = line.removeprefix("## ").strip()
-            body = []
-        elif current and not line.startswith("# "):
-            body.append(line)
-    if current:
-        sections[current] = "\n".join(body).strip()
-    return sections
+            current = []
+            copies.setdefault(line.removeprefix("## ").strip(), []).append(current)
+        elif current is not None and not line.startswith("# "):
+            current.append(line)
+    return {
+        name: "\n".join(b for body in bodies if (b := "\n".join(body).strip()))
+        for name, bodies in copies.items()
+    }
 
 
 def _bullet(entry: str) -> str:
-    entry = entry.strip()
+    # The last line of defence for writers that skip entry_problem (the unified store's
+    # render): an entry never becomes several lines or a header.
+    entry = " ".join(_LINE_BREAK.split(entry.strip()))
+    if entry.startswith("#"):
+        entry = "\\" + entry
     return entry if entry.startswith("- ") else f"- {entry}"
+
+
+# Every character str.splitlines() breaks on: inside an entry, any of them starts a new line
+# for every reader of MEMORY.md (headers, bullets), so an entry holds none of them.
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK = re.compile(f"[{re.escape(LINE_BREAKS)}]+")
+_BULLET = re.compile(r"^\s*[-*+]\s+")
+
+
+class LineKind(StrEnum):
+    """What a line of MEMORY.md is to its readers."""
+
+    HEADER = "header"
+    BULLET = "bullet"
+    TEXT = "text"
+    BLANK = "blank"
+
+
+def line_kind(line: str) -> LineKind:
+    """The kind of ``line``: any line starting with ``#`` (after spaces) is a header."""
+    if not line.strip():
+        return LineKind.BLANK
+    if line.lstrip(" \t").startswith("#"):
+        return LineKind.HEADER
+    return LineKind.BULLET if _BULLET.match(line) else LineKind.TEXT
+
+
+def _characters_problem(text: str, name: str) -> str | None:
+    for index, char in enumerate(text):
+        if char in LINE_BREAKS:
+            return (
+                f"Parameter '{name}' contains a line break (U+{ord(char):04X} at character "
+                f"{index}): an entry is one line, so it cannot add headers or bullets. "
+                "Save one fact per call, on one line."
+            )
+        if "\ud800" <= char <= "\udfff":
+            return (
+                f"Parameter '{name}' contains an unpaired surrogate (U+{ord(char):04X} at "
+                f"character {index}), which is not valid Unicode text."
+            )
+    return None
+
+
+def entry_problem(text: str, name: str = "content") -> str | None:
+    """Why ``text`` cannot be saved as one MEMORY.md entry, or None when it can.
+
+    An entry is one line that is not a header: a line break would let it add headers or
+    bullets (``"x\\n## Preferences"``), a leading ``#`` would make it a header. One leading
+    bullet marker is fine: it is the entry's own bullet.
+    """
+    problem = _characters_problem(text, name)
+    if problem is None and text.lstrip().startswith("#"):
+        problem = (
+            f"Parameter '{name}' starts with '#', which would make it a Markdown header; "
+            "sections come from the category parameter, so write the fact without the '#'."
+        )
+    return problem
+
+
+def edit_problem(content: str, target: str, replacement: str) -> str | None:
+    """Why replacing the one occurrence of ``target`` in ``content`` by ``replacement``
+    would change MEMORY.md's structure, or None when it would not.
+
+    The match must lie within one line that is not a header, and the line must stay what it
+    was (a bullet stays a bullet, text does not become a header or a bullet). Deleting a
+    whole entry (its line left empty or a bare marker) is allowed: the line goes.
+    """
+    if _LINE_BREAK.search(target):
+        return (
+            "Parameter 'old_text' spans more than one line: update_memory changes text "
+            "within one entry. Match text on a single line."
+        )
+    problem = _characters_problem(replacement, "new_text")
+    if problem is not None:
+        return problem
+    start = content.index(target)
+    line_start = max(content.rfind(char, 0, start) for char in LINE_BREAKS) + 1
+    found = _LINE_BREAK.search(content, start + len(target))
+    line = content[line_start : found.start() if found else len(content)]
+    if line_kind(line) is LineKind.HEADER:
+        return (
+            f"Parameter 'old_text' matches inside the header line {line.strip()!r}; "
+            "update_memory cannot change headers (rename a section by editing MEMORY.md)."
+        )
+    column = start - line_start
+    new_line = line[:column] + replacement + line[column + len(target) :]
+    if not replacement and new_line.strip() in ("", "-", "*", "+"):
+        return None  # the whole entry is deleted: its line goes
+    before, after = line_kind(line), line_kind(new_line)
+    if before is not after:
+        return (
+            f"The update would turn the {before.value} line {line.strip()!r} into a "
+            f"{after.value} line {new_line.strip()!r}; keep the line's leading '- ' and "
+            "do not start it with '#'."
+        )
+    return None
 
 
 def build_structured_memory(initial: dict[str, str]) -> str:
@@ -147,9 +251,6 @@ class MemoryEntry:
     """First line, 1-based."""
     line_end: int
     """Last line, 1-based, inclusive."""
-
-
-_BULLET = re.compile(r"^\s*[-*+]\s+")
 
 
 def parse_entries(content: str) -> list[MemoryEntry]:

@@ -69,12 +69,15 @@ def scorer_settings(args: argparse.Namespace) -> ScorerSettings:
 def emit_result(result: ToolResult, as_json: bool) -> int:
     """Print ``result`` (plain or ``--json``) and return the exit code: 0 ok, 1 tool error."""
     if as_json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        text = json.dumps(result.to_json(), ensure_ascii=False)
     elif result.ok:
-        print(result.message)
+        text = result.message
     else:
         code = result.code.value if result.code else "error"
-        print(f"error [{code}]: {result.message}")
+        text = f"error [{code}]: {result.message}"
+    # A path or text holding non-UTF-8 bytes (kept as surrogates) prints escaped, not as a
+    # UnicodeEncodeError traceback.
+    print(text.encode("utf-8", "backslashreplace").decode("utf-8"))
     return EXIT_OK if result.ok else EXIT_FAIL
 
 

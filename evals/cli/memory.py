@@ -8,6 +8,7 @@ from pathlib import Path
 
 from evals.cli._common import cli_clock, emit_result
 from evals.cli.memory_search import register_memory_commands
+from memsys.errors import MemoryFileError, UsageError
 from memsys.manager import MemoryManager
 from memsys.tools import (
     DEFAULT_VARIANT,
@@ -32,9 +33,20 @@ def _show(args: argparse.Namespace) -> ToolResult:
     return ReadMemoryTool(_manager(args), load_variant(DEFAULT_VARIANT)).execute({})
 
 
+def _text_arg(name: str, value: str) -> str:
+    """``value`` unless it holds bytes that were not UTF-8 (Python keeps them as surrogates)."""
+    for index, char in enumerate(value):
+        if "\udc80" <= char <= "\udcff":
+            raise UsageError(
+                f"{name} is not valid UTF-8 text: byte 0x{ord(char) - 0xDC00:02x} at character "
+                f"{index}. Pass the text in UTF-8 (check the terminal's or script's encoding)."
+            )
+    return value
+
+
 def _save(args: argparse.Namespace) -> ToolResult:
     tool = SaveMemoryTool(_manager(args), load_variant(args.variant), sectioned=not args.append)
-    arguments: dict[str, object] = {"content": args.text}
+    arguments: dict[str, object] = {"content": _text_arg("TEXT", args.text)}
     if args.category is not None:
         arguments["category"] = args.category
     return tool.execute(arguments)
@@ -42,11 +54,16 @@ def _save(args: argparse.Namespace) -> ToolResult:
 
 def _update(args: argparse.Namespace) -> ToolResult:
     tool = UpdateMemoryTool(_manager(args), load_variant(args.variant))
-    return tool.execute({"old_text": args.old, "new_text": args.new})
+    return tool.execute(
+        {"old_text": _text_arg("--old", args.old), "new_text": _text_arg("--new", args.new)}
+    )
 
 
 def _backup(args: argparse.Namespace) -> ToolResult:
-    name = _manager(args).storage.create_backup()
+    try:
+        name = _manager(args).storage.create_backup()
+    except MemoryFileError as exc:  # a full disk, a read-only directory, a symlink
+        return ToolResult.error(ToolErrorCode.BACKUP_FAILED, f"No backup made: {exc}")
     if name is None:
         return ToolResult.error(
             ToolErrorCode.NOTHING_TO_BACK_UP, "MEMORY.md is missing or blank; no backup made."
@@ -61,7 +78,11 @@ def _backups(args: argparse.Namespace) -> ToolResult:
 
 def _restore(args: argparse.Namespace) -> ToolResult:
     manager = _manager(args)
-    if manager.restore_from_backup(args.name):
+    try:
+        restored = manager.restore_from_backup(args.name)
+    except MemoryFileError as exc:
+        return ToolResult.error(ToolErrorCode.RESTORE_FAILED, f"Nothing restored: {exc}")
+    if restored:
         return ToolResult.success(f"MEMORY.md restored from {args.name}.")
     return ToolResult.error(
         ToolErrorCode.BACKUP_NOT_FOUND,

@@ -30,6 +30,8 @@ class ToolErrorCode(StrEnum):
     # Backup operations driven from the CLI.
     NOTHING_TO_BACK_UP = "nothing_to_back_up"
     BACKUP_NOT_FOUND = "backup_not_found"
+    BACKUP_FAILED = "backup_failed"
+    RESTORE_FAILED = "restore_failed"
     # The assistant loop's own errors, for calls that never reach a tool.
     UNKNOWN_TOOL = "unknown_tool"
     INVALID_ARGUMENTS = "invalid_arguments"

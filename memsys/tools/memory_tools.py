@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from memsys.errors import MemEvalError
+from memsys.errors import EntryFormatError, MemEvalError
 from memsys.manager import MemoryManager
-from memsys.sections import section_for_category
+from memsys.sections import entry_problem, section_for_category
 from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
 from memsys.tools.descriptions import Variant
 
@@ -73,6 +73,9 @@ def validate_content(arguments: Mapping[str, object]) -> str | ToolResult:
             f"Parameter 'content' must be {MAX_CONTENT_LENGTH} characters or less. "
             f"Current length: {len(content)}.",
         )
+    problem = entry_problem(content)  # one line, not a header: the file keeps its structure
+    if problem is not None:
+        return ToolResult.error(ToolErrorCode.VALIDATION_ERROR, problem)
     return content
 
 
@@ -170,8 +173,16 @@ class UpdateMemoryTool:
                 ToolErrorCode.VALIDATION_ERROR,
                 "old_text and new_text are identical. No update needed.",
             )
+        if len(new_text) > MAX_CONTENT_LENGTH:  # the limit save_memory has
+            return ToolResult.error(
+                ToolErrorCode.VALIDATION_ERROR,
+                f"Parameter 'new_text' must be {MAX_CONTENT_LENGTH} characters or less. "
+                f"Current length: {len(new_text)}.",
+            )
         try:
             matches = self._manager.update_long_term_memory(old_text, new_text)
+        except EntryFormatError as exc:  # a cross-line match, a header, a new line
+            return ToolResult.error(ToolErrorCode.VALIDATION_ERROR, str(exc))
         except (OSError, MemEvalError) as exc:
             return ToolResult.error(ToolErrorCode.UPDATE_FAILED, f"Failed to update memory: {exc}")
         if matches == 0:

@@ -182,6 +182,7 @@ def test_writers_killed_mid_write_leave_a_whole_file_and_no_temp_after_reopen(
     memory_dir: Path, clock: ManualClock
 ) -> None:
     """Issue 12: 250 kills left 47 .MEMORY.md.*.tmp files (25 MB) that nothing cleaned."""
+    MemoryFileStorage(memory_dir, clock).write_memory_file("a" * 3_000_000 + "\n")
     leftovers: list[str] = []
     for attempt in range(40):
         proc = subprocess.Popen(

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from memsys.sections import (
     HEADER,
     STANDARD_SECTIONS,
+    LineKind,
     append_to_section,
     build_structured_memory,
+    edit_problem,
+    entry_problem,
+    line_kind,
     parse_entries,
     parse_sections,
     section_for_category,
@@ -102,3 +107,49 @@ def test_appended_entries_parse_back_in_their_sections(pairs: list[tuple[str, st
     for section in {s for s, _ in pairs}:
         in_order = [e.strip() for s, e in pairs if s == section]
         assert [t for s, t in parsed if s == section] == in_order
+
+
+def test_parse_sections_keeps_every_copy_of_a_repeated_section() -> None:
+    """A duplicated header (hand edit, pasted file) no longer drops the first copy's entries."""
+    doc = "## Preferences\n- a\n\n## Notes\n- n\n\n## Preferences\n- b\n"
+    assert parse_sections(doc) == {"Preferences": "- a\n- b", "Notes": "- n"}
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("## Workflow", LineKind.HEADER),
+        ("  # indented", LineKind.HEADER),
+        ("- a", LineKind.BULLET),
+        ("  * b", LineKind.BULLET),
+        ("text", LineKind.TEXT),
+        ("-dash", LineKind.TEXT),
+        ("  \t", LineKind.BLANK),
+    ],
+)
+def test_line_kind(line: str, kind: LineKind) -> None:
+    assert line_kind(line) is kind
+
+
+def test_entry_problem_names_the_character_and_position() -> None:
+    assert entry_problem("Likes tea") is None
+    assert entry_problem("- Likes tea") is None
+    problem = entry_problem("ab\u2028## X")
+    assert problem is not None and "U+2028 at character 2" in problem
+    problem = entry_problem("# X")
+    assert problem is not None and "starts with '#'" in problem
+
+
+def test_edit_problem_on_crlf_files_sees_lines() -> None:
+    doc = "## Workflow\r\n- Uses vim\r\n"
+    assert edit_problem(doc, "vim", "neovim") is None
+    problem = edit_problem(doc, "Workflow", "Flow")
+    assert problem is not None and "header line '## Workflow'" in problem
+
+
+def test_append_to_section_neutralises_line_breaks_and_headers() -> None:
+    """The last line of defence for writers that skip the checks (the unified render)."""
+    text = append_to_section(None, "Notes", "a\n## Preferences\n- b")
+    assert text.splitlines().count("## Preferences") == 1
+    assert "- a ## Preferences - b" in text
+    assert "- \\# hash" in append_to_section(text, "Notes", "# hash")
