@@ -9,7 +9,13 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["TEMP_SUFFIX", "atomic_write_text", "is_temp_file_of", "temp_prefix"]
+__all__ = [
+    "TEMP_SUFFIX",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "is_temp_file_of",
+    "temp_prefix",
+]
 
 TEMP_SUFFIX = ".tmp"
 # tempfile.mkstemp's random part: 8 characters of [a-z0-9_].
@@ -30,7 +36,17 @@ def is_temp_file_of(name: str, target_name: str) -> bool:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same directory, fsync, then rename.
+    """Write ``text`` as UTF-8 to ``path`` with :func:`atomic_write_bytes`.
+
+    Raises:
+        UnicodeEncodeError: ``text`` holds an unpaired surrogate; nothing was written.
+        OSError: the directory is read-only, the disk is full...; the old file is unchanged.
+    """
+    atomic_write_bytes(path, text.encode("utf-8"))  # fails before any file is touched
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same directory, fsync, then rename.
 
     The rename is atomic on POSIX, so killing the process at any point leaves either the
     previous file or the complete new one (plus, after a kill, a ``.NAME.XXXXXXXX.tmp`` that
@@ -39,10 +55,8 @@ def atomic_write_text(path: Path, text: str) -> None:
     new one is private (0600).
 
     Raises:
-        UnicodeEncodeError: ``text`` holds an unpaired surrogate; nothing was written.
         OSError: the directory is read-only, the disk is full...; the old file is unchanged.
     """
-    data = text.encode("utf-8")  # fails before any file is touched
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         previous: os.stat_result | None = os.lstat(path)

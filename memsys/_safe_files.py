@@ -15,15 +15,17 @@ import os
 import stat
 from pathlib import Path
 
-from memsys._atomic import atomic_write_text, is_temp_file_of
+from memsys._atomic import atomic_write_bytes, is_temp_file_of
 from memsys.errors import MemoryFileError
 
 __all__ = [
     "check_directory",
     "check_replaceable",
     "describe_kind",
+    "read_regular_bytes",
     "read_regular_text",
     "remove_stale_temp_files",
+    "write_bytes",
     "write_text",
 ]
 
@@ -87,6 +89,23 @@ def read_regular_text(path: Path, max_bytes: int) -> str | None:
     Raises:
         MemoryFileError: not a regular file, over ``max_bytes``, not UTF-8, or unreadable.
     """
+    data = read_regular_bytes(path, max_bytes)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(
+            path, f"is not valid UTF-8 (byte {exc.start}); it was left untouched"
+        ) from exc
+
+
+def read_regular_bytes(path: Path, max_bytes: int) -> bytes | None:
+    """The bytes of regular file ``path``, or None when it does not exist.
+
+    Raises:
+        MemoryFileError: not a regular file, over ``max_bytes``, or unreadable.
+    """
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
         fd = os.open(path, flags)
@@ -108,33 +127,39 @@ def read_regular_text(path: Path, max_bytes: int) -> str | None:
                 "trim it by hand or restore a backup",
             )
         try:
-            data = handle.read(max_bytes + 1)
+            return handle.read(max_bytes + 1)
         except OSError as exc:
             raise MemoryFileError(path, f"cannot be read ({exc.strerror})") from exc
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise MemoryFileError(
-            path, f"is not valid UTF-8 (byte {exc.start}); it was left untouched"
-        ) from exc
 
 
 def write_text(path: Path, text: str) -> None:
-    """Atomically replace regular file ``path`` (or create it) with ``text``.
+    """Atomically replace regular file ``path`` (or create it) with ``text`` as UTF-8.
 
     Raises:
         MemoryFileError: ``path`` is not a regular file, ``text`` is not valid Unicode, or
             the write failed (full disk, read-only directory); the old file is unchanged.
     """
-    check_replaceable(path)
     try:
-        atomic_write_text(path, text)
+        data = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise MemoryFileError(
             path,
-            f"new content is not valid Unicode (unpaired surrogate {text[exc.start]!r} at "
-            f"character {exc.start}); nothing was written",
+            f"new content is not valid Unicode (unpaired surrogate U+{ord(text[exc.start]):04X} "
+            f"at character {exc.start}); nothing was written",
         ) from exc
+    write_bytes(path, data)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Atomically replace regular file ``path`` (or create it) with ``data``.
+
+    Raises:
+        MemoryFileError: ``path`` is not a regular file, or the write failed (full disk,
+            read-only directory); the old file is unchanged.
+    """
+    check_replaceable(path)
+    try:
+        atomic_write_bytes(path, data)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
         raise MemoryFileError(

@@ -32,8 +32,10 @@ from memsys._dirlock import DirLock, dir_lock
 from memsys._safe_files import (
     check_directory,
     check_replaceable,
+    read_regular_bytes,
     read_regular_text,
     remove_stale_temp_files,
+    write_bytes,
     write_text,
 )
 from memsys.clock import Clock
@@ -99,12 +101,14 @@ class MemoryFileStorage:
     # -- MEMORY.md ---------------------------------------------------------------------------
 
     def read_memory_file(self) -> str | None:
-        """Content of MEMORY.md, or None when it does not exist.
+        """Content of MEMORY.md (without a leading byte-order mark some editors add), or
+        None when it does not exist.
 
         Raises:
             MemoryFileError: not a regular file, too large, not UTF-8, or unreadable.
         """
-        return read_regular_text(self.memory_file, MAX_MEMORY_FILE_BYTES)
+        text = read_regular_text(self.memory_file, MAX_MEMORY_FILE_BYTES)
+        return None if text is None else text.removeprefix("\ufeff")
 
     def write_memory_file(self, content: str) -> None:
         """Replace MEMORY.md atomically (its permission bits are kept).
@@ -163,11 +167,12 @@ class MemoryFileStorage:
                 failed (full disk, read-only directory); no backup was made.
         """
         with self.lock:
-            content = self.read_memory_file()
+            # A byte copy: a MEMORY.md a hand edit left unreadable (not UTF-8) is kept too.
+            content = read_regular_bytes(self.memory_file, MAX_MEMORY_FILE_BYTES)
             if content is None or not content.strip():
                 return None
             name = self._free_backup_name()
-            write_text(self.memory_dir / name, content)
+            write_bytes(self.memory_dir / name, content)
             pruned = self.prune_old_backups(keep=name)
         return MadeBackup(name, tuple(pruned))
 
@@ -219,8 +224,9 @@ class MemoryFileStorage:
     def restore_from_backup(self, name: str) -> bool:
         """Overwrite MEMORY.md with backup ``name``; False if it is missing or blank.
 
-        Beyond RFC-049: the current MEMORY.md is itself backed up first, so a restore can be
-        undone and never loses the content it replaces; backups are pruned afterwards.
+        Beyond RFC-049: the current MEMORY.md is itself backed up first (byte for byte, even
+        when a hand edit left it unreadable), so a restore can be undone and never loses the
+        content it replaces; backups are pruned afterwards.
 
         Raises:
             BackupNameError: ``name`` is not a backup name.
@@ -233,8 +239,8 @@ class MemoryFileStorage:
             if content is None or not content.strip():
                 return False
             check_replaceable(self.memory_file)
-            current = self.read_memory_file()
-            if current is not None and current.strip() and current != content:
+            current = read_regular_bytes(self.memory_file, MAX_MEMORY_FILE_BYTES)
+            if current is not None and current.strip() and current != content.encode():
                 saved = self.create_backup()
                 log.info("restore: kept the replaced MEMORY.md as %s", saved)
             self.write_memory_file(content)

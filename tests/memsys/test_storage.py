@@ -204,3 +204,24 @@ def test_daily_log_appends_and_never_rewrites(storage: MemoryFileStorage) -> Non
         storage.read_daily_log(day) == "- discussed the API design\n- decided on JWT with RS256\n"
     )
     assert storage.list_daily_logs() == [storage.memory_dir / "daily" / "2026-03-02.md"]
+
+
+def test_a_hand_edited_byte_order_mark_is_not_part_of_the_content(
+    storage: MemoryFileStorage,
+) -> None:
+    storage.memory_dir.mkdir(parents=True, exist_ok=True)
+    storage.memory_file.write_bytes(b"\xef\xbb\xbf## Preferences\n- tea\n")
+    assert storage.read_memory_file() == "## Preferences\n- tea\n"
+
+
+def test_restore_over_an_unreadable_memory_file_keeps_its_bytes_as_a_backup(
+    storage: MemoryFileStorage, clock: ManualClock
+) -> None:
+    """The moment a user restores is when MEMORY.md is broken: the broken bytes are kept."""
+    names = make_backups(storage, clock, 1)
+    clock.advance(timedelta(minutes=1))
+    broken = b"- half a multi-byte character \xe2\x82"
+    storage.memory_file.write_bytes(broken)
+    assert storage.restore_from_backup(names[0])
+    assert storage.read_memory_file() == "# Long-term Memory\n- version 0\n"
+    assert (storage.memory_dir / storage.list_backups()[0]).read_bytes() == broken
