@@ -28,6 +28,7 @@ _FAILED_COMPACTIONS = frozenset(
         CompactionOutcome.MODEL_FAILED.value,
         CompactionOutcome.REJECTED_SHORT.value,
         CompactionOutcome.REJECTED_LOST_USER_REQUESTED.value,
+        CompactionOutcome.REJECTED_MALFORMED.value,
     }
 )
 # Run bookkeeping, shown elsewhere in the report (scores, MEMORY.md, charts).

@@ -8,6 +8,7 @@ Rules, all from the RFC unless marked:
 - a failed call, or an empty or under-MIN_RESULT_CHARS result, keeps the original;
 - (beyond the RFC) every "User requested:" entry of the original must survive, else the
   result is rejected and the original kept: the RFC only asks the model to preserve them;
+- (beyond the RFC) a result that repeats a header line is not a valid MEMORY.md: rejected;
 - the backup prunes to MAX_BACKUPS at once, never itself, so a failed or rejected run also
   leaves at most MAX_BACKUPS (RFC: prune after overwriting); the index is refreshed after;
 - the long-term lock is held for the whole read-model-write cycle, so saves wait.
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
 from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.prompts import compaction_prompt
-from memsys.sections import parse_entries
+from memsys.sections import LineKind, line_kind, parse_entries
 from memsys.storage import MAX_BACKUPS
 
 __all__ = [
@@ -55,6 +57,8 @@ class CompactionOutcome(StrEnum):
     MODEL_FAILED = "model_failed"
     REJECTED_SHORT = "rejected_short"
     REJECTED_LOST_USER_REQUESTED = "rejected_lost_user_requested"
+    REJECTED_MALFORMED = "rejected_malformed"
+    """The result repeats a header line (two ``## Notes``...): not a valid MEMORY.md."""
     # Decided by the trigger manager before the compactor is asked:
     ALREADY_TODAY = "already_today"
     """Auto compaction already ran today (at most once per day)."""
@@ -73,6 +77,7 @@ _REACHED_MODEL = frozenset(
         CompactionOutcome.MODEL_FAILED,
         CompactionOutcome.REJECTED_SHORT,
         CompactionOutcome.REJECTED_LOST_USER_REQUESTED,
+        CompactionOutcome.REJECTED_MALFORMED,
     }
 )
 
@@ -187,6 +192,12 @@ class MemoryCompactor:
                     pruned,
                     lost_user_requested=lost,
                 )
+            repeated = _repeated_headers(result)
+            if repeated:
+                log.warning("compaction: result repeats %s, original kept", ", ".join(repeated))
+                return CompactionResult(
+                    CompactionOutcome.REJECTED_MALFORMED, backup, size, size, pruned
+                )
             final = result.strip() + "\n"
             manager.longterm.write_memory(final)
             pruned += tuple(manager.storage.prune_old_backups(MAX_BACKUPS, keep=backup))
@@ -194,6 +205,13 @@ class MemoryCompactor:
         # own lock first and the directory's second, never the other way round.
         manager.notify_changed(manager.storage.memory_file)
         return CompactionResult(CompactionOutcome.COMPACTED, backup, size, len(final), pruned)
+
+
+def _repeated_headers(text: str) -> list[str]:
+    headers = Counter(
+        line.strip() for line in text.splitlines() if line_kind(line) is LineKind.HEADER
+    )
+    return sorted(header for header, count in headers.items() if count > 1)
 
 
 def _strip_fence(reply: str) -> str:

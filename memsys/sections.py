@@ -20,6 +20,7 @@ __all__ = [
     "edit_problem",
     "entry_problem",
     "line_kind",
+    "one_line_entry",
     "parse_entries",
     "parse_sections",
     "section_for_category",
@@ -162,6 +163,28 @@ def entry_problem(text: str, name: str = "content") -> str | None:
             "sections come from the category parameter, so write the fact without the '#'."
         )
     return problem
+
+
+def one_line_entry(text: str, name: str = "content") -> tuple[str, str | None]:
+    """``text`` as one line, and the problem when it cannot be one entry (else None).
+
+    Models often wrap a long fact; line breaks between plain lines become spaces. A line
+    that would be a header or a bullet of its own (``"x\\n## Preferences"``,
+    ``"x\\n- y"``) is refused: one call saves one fact, and sections come from the category.
+    Whether the entry may start with ``#`` is left to :func:`entry_problem` (a new entry) or
+    :func:`edit_problem` (a replacement inside a line).
+    """
+    lines = [line.strip() for line in _LINE_BREAK.split(text.strip()) if line.strip()]
+    for line in lines[1:]:
+        kind = line_kind(line)
+        if kind is not LineKind.TEXT:
+            return "", (
+                f"Parameter '{name}' puts a {kind.value} on a line of its own ({line!r}): one "
+                "call saves one fact on one line, and sections come from the category "
+                "parameter. Send each fact in its own call, without Markdown markers."
+            )
+    joined = " ".join(lines)
+    return joined, _characters_problem(joined, name)
 
 
 def edit_problem(content: str, target: str, replacement: str) -> str | None:

@@ -77,8 +77,9 @@ class MadeBackup:
 class MemoryFileStorage:
     """Reads and writes the files of one memory directory.
 
-    Opening one removes the temp files of writers that were killed mid-write (unless another
-    writer holds the lock right now; then the next open does it).
+    Opening one finishes what writers killed mid-write left: their temp files are removed
+    and backups pruned to MAX_BACKUPS (unless another writer holds the lock right now; then
+    the next open does it).
     """
 
     def __init__(self, memory_dir: Path, clock: Clock) -> None:
@@ -279,6 +280,8 @@ class MemoryFileStorage:
             removed = remove_stale_temp_files(self.memory_dir)
             if self.daily_dir.is_dir() and not self.daily_dir.is_symlink():
                 removed += remove_stale_temp_files(self.daily_dir)
+            # A writer killed between a new backup and its pruning left one too many.
+            self.prune_old_backups()
         finally:
             self.lock.release()
         if removed:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from memsys.errors import EntryFormatError, MemEvalError
 from memsys.manager import MemoryManager
-from memsys.sections import entry_problem, section_for_category
+from memsys.sections import entry_problem, one_line_entry, section_for_category
 from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
 from memsys.tools.descriptions import Variant
 
@@ -73,7 +73,8 @@ def validate_content(arguments: Mapping[str, object]) -> str | ToolResult:
             f"Parameter 'content' must be {MAX_CONTENT_LENGTH} characters or less. "
             f"Current length: {len(content)}.",
         )
-    problem = entry_problem(content)  # one line, not a header: the file keeps its structure
+    content, problem = one_line_entry(content)  # one line, not a header: structure kept
+    problem = problem or entry_problem(content)
     if problem is not None:
         return ToolResult.error(ToolErrorCode.VALIDATION_ERROR, problem)
     return content
@@ -179,6 +180,9 @@ class UpdateMemoryTool:
                 f"Parameter 'new_text' must be {MAX_CONTENT_LENGTH} characters or less. "
                 f"Current length: {len(new_text)}.",
             )
+        new_text, problem = one_line_entry(new_text, "new_text")
+        if problem is not None:
+            return ToolResult.error(ToolErrorCode.VALIDATION_ERROR, problem)
         try:
             matches = self._manager.update_long_term_memory(old_text, new_text)
         except EntryFormatError as exc:  # a cross-line match, a header, a new line

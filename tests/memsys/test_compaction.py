@@ -13,6 +13,7 @@ from memsys.compaction import (
     CompactionOutcome,
     MemoryCompactor,
 )
+from memsys.errors import LLMTransportError
 from memsys.llm import ChatRequest, ChatResponse, LLMError, ModelKind
 from memsys.llm.sim import CarefulSim
 from memsys.manager import MemoryManager
@@ -210,3 +211,27 @@ def test_compaction_preserves_the_latest_contradictory_fact_feat049_compaction_r
     assert "light mode" in memory and "dark mode" not in memory
     assert result.backup is not None
     assert "Prefers dark mode" in (manager.storage.memory_dir / result.backup).read_text()
+
+
+def test_failed_and_rejected_compactions_leave_at_most_five_backups(
+    manager: MemoryManager, clock: ManualClock
+) -> None:
+    """Issue 12/15 (FEAT-049: at most 5): 8 failed compactions used to leave 8 backups."""
+    manager.write_long_term_memory(big_memory())
+    replies = [LLMTransportError("down"), reply("too short")] * 4
+    compactor = MemoryCompactor(manager, FakeLLM(replies))
+    for _ in range(8):
+        result = compactor.compact_if_needed()
+        assert not result.compacted and result.backup is not None
+        assert manager.storage.list_backups()[0] == result.backup
+        clock.advance(timedelta(minutes=1))
+    assert len(manager.storage.list_backups()) == 5
+
+
+def test_result_that_repeats_a_header_is_rejected(manager: MemoryManager) -> None:
+    original = big_memory()
+    manager.write_long_term_memory(original)
+    doubled = "# Long-term Memory\n\n## Notes\n- a fact kept\n\n## Notes\n- another fact kept\n"
+    result = MemoryCompactor(manager, FakeLLM([reply(doubled)])).compact_if_needed()
+    assert result.outcome is CompactionOutcome.REJECTED_MALFORMED
+    assert manager.read_long_term_memory() == original

@@ -55,9 +55,21 @@ def test_save_cannot_create_headers_or_extra_bullets(
     result = SaveMemoryTool(seeded, V049, sectioned=sectioned).execute({"content": content})
     assert (result.ok, result.code) == (False, ToolErrorCode.VALIDATION_ERROR)
     assert "Parameter 'content'" in result.message
-    assert "line break" in result.message or "starts with '#'" in result.message
+    assert "on a line of its own" in result.message or "starts with '#'" in result.message
     assert seeded.read_long_term_memory() == DOC
     assert seeded.longterm.read_sections()["Preferences"].count("\n") == 1
+
+
+@pytest.mark.parametrize("sectioned", [True, False])
+def test_save_joins_a_wrapped_fact_into_one_line(seeded: MemoryManager, sectioned: bool) -> None:
+    """Models wrap long facts; plain continuation lines are joined, never a new line."""
+    tool = SaveMemoryTool(seeded, V049, sectioned=sectioned)
+    assert tool.execute({"content": "Works in Kotlin\nand Python\u2028daily"}).ok
+    lines = seeded.read_long_term_memory().splitlines()
+    expected = (
+        "- Works in Kotlin and Python daily" if sectioned else "Works in Kotlin and Python daily"
+    )
+    assert [line for line in lines if "Kotlin" in line or "daily" in line] == [expected]
 
 
 def test_save_accepts_one_line_with_its_own_bullet_and_inner_hashes(
@@ -98,6 +110,7 @@ def test_update_match_across_lines_is_refused(seeded: MemoryManager) -> None:
     [
         ("Rust", "Rust\n## Preferences\n- injected"),  # new_text adds lines
         ("Rust", "Rust\u2029- Go"),
+        ("Rust", "Rust\n# Go"),
         ("- Rust", "## Rust"),  # a bullet becomes a header
         ("- Rust", "Rust"),  # a bullet becomes a continuation of the previous entry
         ("- Prefers", ""),  # deleting the marker only: the rest joins the entry above
@@ -117,6 +130,7 @@ def test_update_cannot_add_lines_or_change_a_line_kind(
         ("Rust", "Rust and Go", "- Rust and Go"),
         ("- Rust", "- Rust and Go", "- Rust and Go"),  # the marker kept: still a bullet
         ("vim", "#neovim", "- Uses #neovim"),  # '#' mid-line is no header
+        ("Rust", "Rust,\nGo and Zig", "- Rust, Go and Zig"),  # a wrapped new_text is joined
     ],
 )
 def test_update_within_a_line_still_works(
