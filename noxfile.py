@@ -137,3 +137,21 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     session.run("memeval", "bench", "search", *session.posargs)
     session.run("memeval", "bench", "replay")
+
+
+@nox.session(python="3.11")
+def fuzz(session: nox.Session) -> None:
+    """The property-based file mutations, long: 100x CI's state-machine examples (about a
+    million steps) and 40 scenario runs with hand edits between days. Extra arguments go to
+    pytest (e.g. ``nox -s fuzz -- -x``)."""
+    session.install("-e", ".[dev]")
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-q",
+        "tests/memsys/test_memory_state_machine.py",
+        "tests/evals/test_engine_mutations.py",
+        *session.posargs,
+        env={"MEMEVAL_FUZZ_EXAMPLES": "30000", "MEMEVAL_FUZZ_SCENARIO_EXAMPLES": "40"},
+    )

@@ -32,12 +32,16 @@ from evals.cell import Cell
 from evals.scenario import CompactSpec, Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.clock import ManualClock
+from memsys.errors import MemoryFileError
 from memsys.events import MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
 
-__all__ = ["DAY_START", "RunSpec", "run_scenario"]
+__all__ = ["DAY_START", "DayHook", "RunSpec", "run_scenario"]
+
+DayHook = Callable[[int, Path], None]
+"""Run after each day with its number and the memory dir (property tests edit MEMORY.md)."""
 
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
@@ -63,6 +67,8 @@ class RunSpec:
     """Cassette path used for a real model (for the trace)."""
     variant_file: str | None = None
     """The variant's ``.toml`` when it is not a shipped one (loaded instead of the name)."""
+    between_days: DayHook = lambda day, memory_dir: None
+    """Called after each day (the scenario-level property test changes files there)."""
 
 
 class _Run:
@@ -146,13 +152,14 @@ class _Run:
             if not day.close_app:
                 with self.at_step(f"day {self.day} app left open"):
                     self._snapshot("snapshot")
-                continue
-            self._advance(None, DAY_END)
-            with self.at_step(f"day {self.day} close app"):
-                self.record("event", type="app_background", implicit=True)
-                self.rt.triggers.on_app_background()
-                self.rt.runner.drain()
-                self._snapshot("snapshot")
+            else:
+                self._advance(None, DAY_END)
+                with self.at_step(f"day {self.day} close app"):
+                    self.record("event", type="app_background", implicit=True)
+                    self.rt.triggers.on_app_background()
+                    self.rt.runner.drain()
+                    self._snapshot("snapshot")
+            self.spec.between_days(self.day, self.rt.manager.storage.memory_dir)
         self._daily_logs()
 
     def _daily_logs(self) -> None:
@@ -172,9 +179,18 @@ class _Run:
         self.rt.triggers.on_app_foreground()
         self.rt.runner.drain()
 
+    def memory_md(self) -> str:
+        # A file broken behind the run's back (an edit cut mid-character) is an error of the
+        # run, not a crash: the memory system refuses it and the run goes on.
+        try:
+            return self.rt.manager.read_long_term_memory()
+        except MemoryFileError as exc:
+            self.errors.append(f"{self.step}: {exc}")
+            return ""
+
     def _snapshot(self, kind: str, **extra: object) -> None:
         storage = self.rt.manager.storage
-        memory = self.rt.manager.read_long_term_memory()
+        memory = self.memory_md()
         self.record(
             kind,
             date=self.rt.clock.now().date().isoformat(),
@@ -346,7 +362,7 @@ class _Run:
             "checkpoint",
             label=event.expect.label,
             expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
-            memory_md=self.rt.manager.read_long_term_memory(),
+            memory_md=self.memory_md(),
         )
 
 
@@ -394,7 +410,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             storage = rt.manager.storage
             run.record(
                 "run_end",
-                memory_md=rt.manager.read_long_term_memory(),
+                memory_md=run.memory_md(),
                 backups=storage.list_backups(),
                 daily_logs=[p.name for p in storage.list_daily_logs()],
                 counters=dict(rt.policy.counters),
