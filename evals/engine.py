@@ -38,10 +38,15 @@ from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
 
-__all__ = ["DAY_START", "DayHook", "RunSpec", "run_scenario"]
+__all__ = ["DAY_START", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
 
 DayHook = Callable[[int, Path], None]
 """Run after each day with its number and the memory dir (property tests edit MEMORY.md)."""
+
+
+def no_day_hook(day: int, memory_dir: Path) -> None:
+    """The default :data:`DayHook` (a named function: a RunSpec goes to worker processes)."""
+
 
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
@@ -67,7 +72,7 @@ class RunSpec:
     """Cassette path used for a real model (for the trace)."""
     variant_file: str | None = None
     """The variant's ``.toml`` when it is not a shipped one (loaded instead of the name)."""
-    between_days: DayHook = lambda day, memory_dir: None
+    between_days: DayHook = no_day_hook
     """Called after each day (the scenario-level property test changes files there)."""
 
 
