@@ -177,8 +177,10 @@ class MemoryDirMachine(RuleBasedStateMachine):
         if not crashed:
             self.manager.storage.append_daily_log(day, line)
         path = self.manager.storage.daily_log_path(day)
-        if not crashed or (path.exists() and line in path.read_text("utf-8").splitlines()):
-            self.daily.setdefault(day, []).append(line)
+        appended = [*self.daily.get(day, []), line]
+        survived = path.exists() and path.read_text("utf-8") == "".join(f"{x}\n" for x in appended)
+        if not crashed or survived:
+            self.daily[day] = appended
 
     def do_compact(self, compactor: str, before: Snapshot, crashed: bool) -> None:
         if not crashed:
