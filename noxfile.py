@@ -3,8 +3,9 @@
 ``lint`` and ``tests`` run by default. ``eval`` runs one offline cell per session and
 ``compare`` judges them against the guardrails policy in one report; ``shard`` runs one
 share of the offline suite (``nox -s shard -- 2/4``, for a CI matrix) and ``merge`` combines
-the shards and gates the result; ``bench`` prints the latency figures. ``record`` is never
-run by CI: it builds and starts a real model server and writes cassettes.
+the shards and gates the result; ``bench`` prints the latency figures; ``fuzz`` runs the
+property-based file mutations long. ``record`` is never run by CI: it builds and starts a
+real model server and writes cassettes.
 """
 
 from __future__ import annotations
