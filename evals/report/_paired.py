@@ -299,7 +299,7 @@ def comparison_text(comparisons: Sequence[Comparison], reference: Reference) -> 
             "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
         )
         scenarios = ", ".join(comparison.scenarios)
-        note = f"{comparison.pairs} pairs over {scenarios}"
+        note = f"{comparison.pairs} pair{'s' if comparison.pairs != 1 else ''} over {scenarios}"
         if comparison.unpaired:
             note += f"; {comparison.unpaired} run(s) without a baseline partner left out"
         blocks.append(f"{comparison.title()}\n{note}\n{table}")

@@ -69,6 +69,8 @@ class ScenarioView:
     """``model kind: simulated`` etc."""
     runs: list[RunView]
     """Its runs."""
+    same_everywhere: list[str]
+    """Metrics left out of the chart: the same value in every cell."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,9 @@ def scenario_views(results: Sequence[RunResult]) -> list[ScenarioView]:
     for scenario in sorted({r.scenario for r in results}):
         mine = [r for r in results if r.scenario == scenario]
         panels = [MetricPanel(m, metric_direction(results, m), aggregate(mine, m)) for m in metrics]
+        # A metric equal in every cell says nothing in a chart (the summary table has it).
+        flat = [p.metric for p in panels if p.metric != "quality" and _all_equal(p)]
+        panels = [p for p in panels if p.metric not in flat]
         runs = []
         for result in mine:
             run_number += 1
@@ -159,9 +164,14 @@ def scenario_views(results: Sequence[RunResult]) -> list[ScenarioView]:
                 size_chart=size_per_day_chart(mine, scenario),
                 kinds=kinds_note([r.model_kind for r in mine]),
                 runs=runs,
+                same_everywhere=flat,
             )
         )
     return views
+
+
+def _all_equal(panel: MetricPanel) -> bool:
+    return len({a.mean for a in panel.aggregates}) <= 1
 
 
 def diff_data(

@@ -84,6 +84,10 @@ def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
         assert html.count(alt) == 1
         section = html[html.index(f'id="scenario-{scenario}"') :]
         assert section.index(alt) < section.index("<details")
+        # Both cells have the same MEMORY.md: no metric tells them apart, so none but
+        # quality is charted, and the page says so.
+        note = section[section.index("Not charted, the same in every cell") :]
+        assert "facts_recall" in note.split("</p>")[0]
 
 
 def test_the_diff_can_pair_any_two_runs() -> None:
