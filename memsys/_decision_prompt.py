@@ -14,12 +14,17 @@ from enum import StrEnum
 
 __all__ = [
     "CHOICES",
+    "EXAMPLES",
+    "SYSTEM_PROMPT",
     "Choice",
     "DecisionPrompt",
+    "Example",
     "Operation",
     "Relation",
     "ShownMemory",
     "SimilarMemory",
+    "case_text",
+    "memory_row",
     "one_line",
     "read_decision_prompt",
     "update_decision_prompt",
@@ -80,14 +85,8 @@ class Choice:
     """When to choose it, as the prompt says."""
 
 
+# In the order the prompt lists them (the order is part of what the model follows).
 CHOICES: tuple[Choice, ...] = (
-    Choice(
-        "F",
-        Relation.TRANSIENT,
-        Operation.NOOP,
-        "transient",
-        "the new fact is transient (always F when transient is true).",
-    ),
     Choice(
         "A",
         Relation.COMPATIBLE,
@@ -111,91 +110,103 @@ CHOICES: tuple[Choice, ...] = (
         "the new fact says what memory [id] says and adds details to it.",
     ),
     Choice(
-        "D",
-        Relation.CONTRADICTORY,
-        Operation.UPDATE,
-        "contradictory, replaced",
-        "memory [id] is no longer true and the new fact says what is true now (a new "
-        "value: another city, job, version, day, preference).",
-    ),
-    Choice(
         "E",
         Relation.CONTRADICTORY,
         Operation.DELETE,
-        "contradictory, ended",
-        "the new fact only says memory [id] stopped being true (no longer, not anymore, "
-        "stopped, quit, sold, cancelled, gave up) and says nothing new instead.",
+        "ended",
+        "the new fact only says memory [id] stopped (no longer, not anymore, stopped, quit, "
+        "sold, cancelled, gave up) and gives no new value.",
+    ),
+    Choice(
+        "D",
+        Relation.CONTRADICTORY,
+        Operation.UPDATE,
+        "changed (contradicts)",
+        "what memory [id] says has changed, and the new fact gives the new value (another "
+        "city, job, version, day, preference, tool), even if it also says the old one "
+        "stopped.",
+    ),
+    Choice(
+        "F",
+        Relation.TRANSIENT,
+        Operation.NOOP,
+        "transient",
+        "the new fact is temporary, not worth remembering next month: switching the chat "
+        "model, what a screenshot or photo shows, the weather, small talk, today's task.",
     ),
 )
 
-_TRANSIENT = (
-    "First decide if the new fact is transient: temporary, not worth remembering next "
-    "month. Transient facts: switching the chat model, what a screenshot or photo shows, "
-    "the weather, small talk, today's task or plan for today."
-)
-_REPLY = (
-    "Reply with one JSON object like the examples: transient true or false, the letter, "
-    "the memory id (null for A and F), and the memory text to store (for A, C and D)."
-)
-# One worked example per answer (two for F), none taken from the benchmark's cases.
-_EXAMPLES = (
-    ("[3] (saved 2026-02-11) Prefers dark mode in the editor",
-     "Changed the chat model to GPT-4 today", True, "F", None, ""),
-    ("(none)", "The photo shows a messy kitchen table", True, "F", None, ""),
-    ("(none)", "Asked what the weather is like in Paris today", True, "F", None, ""),
-    ("[7] (saved 2026-01-10) Drinks green tea every morning\n"
-     "[4] (saved 2026-01-20) Lives in Madrid", "Is a nurse", False, "A", None, "Is a nurse"),
-    ("[9] (saved 2026-02-14) Has two kids", "The user has 2 children", False, "B", 9, ""),
-    ("[5] (saved 2026-02-01) Writes backend services in Rust",
-     "Writes backend services in Rust with the Axum framework", False, "C", 5,
-     "Writes backend services in Rust with the Axum framework"),
-    ("[7] (saved 2026-01-10) Drinks green tea every morning",
-     "Switched to black coffee in the morning", False, "D", 7,
-     "Drinks black coffee every morning"),
-    ("[12] (saved 2025-12-01) Lives in Rome", "Moved to Oslo last week", False, "D", 12,
-     "Lives in Oslo"),
-    ("[2] (saved 2025-11-02) Plays the piano", "Does not play the piano anymore", False, "E",
-     2, ""),
-)  # fmt: skip
-
-
-def _example(memories: str, fact: str, transient: bool, letter: str, target: int | None,
-             content: str) -> str:  # fmt: skip
-    answer = {"transient": transient, "answer": letter, "id": target, "content": content}
-    return f"Memories:\n{memories}\nNew fact: {fact}\n{json.dumps(answer)}"
-
-
-_INSTRUCTIONS = "\n\n".join(
+SYSTEM_PROMPT = "\n".join(
     [
-        "You keep a user's long-term memory up to date. A new fact arrived.",
-        "\n".join(
-            [
-                _TRANSIENT,
-                "Then pick ONE answer:",
-                *(f"{c.letter}. {c.label}: {c.meaning}" for c in CHOICES),
-                _REPLY,
-            ]
-        ),
-        "Examples:",
-        *(_example(*e) for e in _EXAMPLES),
-        "Now the real case.",
+        "You keep a user's long-term memory up to date. Each message gives the memories most "
+        "like a new fact, then the new fact. Pick ONE answer:",
+        *(f"{c.letter}. {c.label}: {c.meaning}" for c in CHOICES),
+        "Reply with one JSON object: the letter, the memory id (null for A and F), and the "
+        "memory text to store (for A, C and D).",
     ]
 )
 
 
-def update_decision_prompt(candidate: str, now: datetime, similar: Sequence[SimilarMemory]) -> str:
-    """One call deciding what a candidate fact does to the existing memories.
+@dataclass(frozen=True)
+class Example:
+    """A worked example, sent as one user turn and the assistant's answer."""
 
-    Fixed instructions and examples come first (a server can cache them); the case follows:
-    today's date, each memory as ``[id] (saved DATE) text``, then the new fact.
-    """
-    rows = "\n".join(
-        f"[{m.id}] (saved {m.updated_at.date().isoformat()}) {one_line(m.content)}" for m in similar
-    )
+    memories: tuple[str, ...]
+    """The memories shown, as the case shows them."""
+    fact: str
+    """The new fact."""
+    letter: str
+    """The answer."""
+    target: int | None
+    """The memory it names."""
+    content: str = ""
+    """The text to store."""
+
+    def turns(self) -> tuple[str, str]:
+        """(user message, assistant message)."""
+        answer = {"answer": self.letter, "id": self.target, "content": self.content}
+        return case_text(self.memories, self.fact), json.dumps(answer)
+
+
+# One worked example per answer (two for D and F), none taken from the benchmark's cases,
+# in an order that does not end on the answer a small model then over-uses.
+EXAMPLES: tuple[Example, ...] = (
+    Example(("[2] (saved 2025-11-02) Plays the piano",), "Does not play the piano anymore", "E", 2),
+    Example(
+        ("[7] (saved 2026-01-10) Drinks green tea every morning",
+         "[4] (saved 2026-01-20) Lives in Madrid"),
+        "Is a nurse", "A", None, "Is a nurse",
+    ),
+    Example(("[3] (saved 2026-02-11) Prefers dark mode in the editor",),
+            "Changed the chat model to GPT-4", "F", None),
+    Example(("[7] (saved 2026-01-10) Drinks green tea every morning",),
+            "Switched to black coffee in the morning", "D", 7,
+            "Drinks black coffee every morning"),
+    Example(("[9] (saved 2026-02-14) Has two kids",), "The user has 2 children", "B", 9),
+    Example(("[5] (saved 2026-02-01) Writes backend services in Rust",),
+            "Writes backend services in Rust with the Axum framework", "C", 5,
+            "Writes backend services in Rust with the Axum framework"),
+    Example((), "The photo shows a messy kitchen table", "F", None),
+    Example(("[12] (saved 2025-12-01) Lives in Rome",), "Moved to Oslo last week", "D", 12,
+            "Lives in Oslo"),
+)  # fmt: skip
+
+
+def memory_row(memory: SimilarMemory) -> str:
+    """``[id] (saved DATE) text``: the id the model names, the date it weighs recency by."""
     return (
-        f"{_INSTRUCTIONS}\n\nToday: {now.date().isoformat()}\n"
-        f"Memories:\n{rows or '(none)'}\nNew fact: {one_line(candidate)}\n"
+        f"[{memory.id}] (saved {memory.updated_at.date().isoformat()}) {one_line(memory.content)}"
     )
+
+
+def case_text(rows: Sequence[str], fact: str) -> str:
+    """The user message of one case: the memories shown, then the new fact."""
+    return f"Memories:\n{chr(10).join(rows) or '(none)'}\nNew fact: {one_line(fact)}"
+
+
+def update_decision_prompt(candidate: str, similar: Sequence[SimilarMemory]) -> str:
+    """The case message of one decision (it follows the system prompt and the examples)."""
+    return case_text([memory_row(m) for m in similar], candidate)
 
 
 def one_line(text: str) -> str:
@@ -226,9 +237,8 @@ class DecisionPrompt:
 _ROW = re.compile(r"^\[(\d+)\] \(saved [0-9-]+\) (.*)$")
 
 
-def read_decision_prompt(prompt: str) -> DecisionPrompt:
-    """The case part of a prompt built by :func:`update_decision_prompt`."""
-    case = prompt.rpartition("\nToday: ")[2]
+def read_decision_prompt(case: str) -> DecisionPrompt:
+    """A case message built by :func:`update_decision_prompt`, read back."""
     candidate = re.search(r"^New fact: (.*)$", case, re.M)
     rows = tuple(
         ShownMemory(int(m.group(1)), m.group(2)) for m in map(_ROW.match, case.splitlines()) if m

@@ -31,7 +31,8 @@ says:
 
 - an UPDATE or DELETE naming an id that was not shown (or none) keeps the new fact, as ADD;
 - an UPDATE whose text says what its target says is a NOOP on that target;
-- an ADD whose text says what a shown memory says is a NOOP on that memory;
+- an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
+  whose text merely copies a shown memory adds the new fact instead;
 - an ADD without text adds the candidate itself;
 - a NOOP naming an unknown id reinforces nothing.
 
@@ -47,10 +48,11 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from memsys._decision_prompt import (
     CHOICES,
+    EXAMPLES,
+    SYSTEM_PROMPT,
     Choice,
     DecisionPrompt,
     Operation,
@@ -105,12 +107,20 @@ class Decision:
 DECISION_MAX_TOKENS = 200
 
 
-def decision_request(
-    candidate: str, now: datetime, similar: Sequence[SimilarMemory]
-) -> ChatRequest:
-    """The model call of one decision (the policy and ``memeval bench decisions`` send it)."""
+def decision_request(candidate: str, similar: Sequence[SimilarMemory]) -> ChatRequest:
+    """The model call of one decision (the policy and ``memeval bench decisions`` send it):
+    the system prompt, each worked example as a user turn and the answer, then the case."""
+    examples = [
+        Message(role, text)
+        for example in EXAMPLES
+        for role, text in zip((Role.USER, Role.ASSISTANT), example.turns(), strict=True)
+    ]
     return ChatRequest(
-        (Message(Role.USER, update_decision_prompt(candidate, now, similar)),),
+        (
+            Message(Role.SYSTEM, SYSTEM_PROMPT),
+            *examples,
+            Message(Role.USER, update_decision_prompt(candidate, similar)),
+        ),
         purpose=Purpose.UPDATE_DECISION,
         max_tokens=DECISION_MAX_TOKENS,
     )
@@ -213,13 +223,16 @@ def _repair(d: Decision, candidate: str, shown: dict[int, str], reply: str) -> D
         return dataclasses.replace(d, **changes)  # type: ignore[arg-type]
 
     if d.op is Operation.ADD:
-        text = d.content or candidate.strip()
-        same = _repeated(text, shown)
-        if same is not None:
+        known = _repeated(candidate, shown)
+        if known is not None:  # the fact is already there: adding it would duplicate it
             return with_(
-                op=Operation.NOOP, id=same, content="", repair="ADD repeats a memory: NOOP"
+                op=Operation.NOOP, id=known, content="", repair="ADD repeats a memory: NOOP"
             )
-        return with_(id=None, content=text)
+        copied = _repeated(d.content, shown) if d.content else None
+        if copied is not None:  # the model copied a memory's text: keep the new fact
+            repair = f"ADD text copies memory {copied}: the fact is added"
+            return with_(id=None, content=candidate.strip(), repair=repair)
+        return with_(id=None, content=d.content or candidate.strip())
     if d.op is Operation.NOOP:
         if d.id is not None and d.id not in shown:
             return with_(id=None, repair=f"NOOP named id {d.id}, which was not shown")

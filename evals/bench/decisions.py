@@ -125,7 +125,7 @@ def run_cases(
     outcomes = []
     for case in cases:
         memories = shown(case)
-        reply = sender.reply(decision_request(case.candidate, now, memories))
+        reply = sender.reply(decision_request(case.candidate, memories))
         try:
             d = parse_decision(reply, case.candidate, memories)
         except MalformedOutput:

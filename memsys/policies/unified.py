@@ -112,7 +112,7 @@ class UnifiedPolicy(WritePolicy):
             SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
             for m in self.similar(candidate, now)
         ]
-        request = decision_request(candidate, now, shown)
+        request = decision_request(candidate, shown)
         try:
             decision = parse_decision(self.ctx.client.complete(request).text, candidate, shown)
         except MalformedOutput as exc:

@@ -9,16 +9,19 @@ import pytest
 
 from memsys.decisions import (
     CHOICES,
+    EXAMPLES,
     Decision,
     Operation,
     Relation,
     ShownMemory,
     SimilarMemory,
+    decision_request,
     parse_decision,
     read_decision_prompt,
     update_decision_prompt,
 )
 from memsys.errors import MalformedOutput
+from memsys.llm.base import Message, Purpose, Role
 
 NOW = datetime(2026, 3, 16, 9, 0)
 DARK = SimilarMemory(
@@ -34,27 +37,34 @@ def parse(reply: str, candidate: str = LIGHT) -> Decision:
 
 
 def test_prompt_shows_ids_dates_and_the_fact_after_the_fixed_instructions() -> None:
-    """seed 004 problem 8: the decision prompt carries timestamps; ids as [n]."""
-    prompt = update_decision_prompt(LIGHT, NOW, SHOWN)
-    case = prompt.rpartition("Now the real case.")[2]
-    assert case == (
-        "\n\nToday: 2026-03-16\nMemories:\n[3] (saved 2026-03-04) Prefers dark mode in all "
-        "apps\n[8] (saved 2026-01-02) Drinks tea\nNew fact: Prefers light mode in all apps\n"
+    """seed 004 problem 8: the decision prompt carries timestamps; ids as [n]. The request is
+    the system prompt with the classification, the worked examples as turns, then the case."""
+    request = decision_request(LIGHT, SHOWN)
+    system, *examples, case = request.messages
+    assert case == Message(Role.USER, update_decision_prompt(LIGHT, SHOWN))
+    assert case.content == (
+        "Memories:\n[3] (saved 2026-03-04) Prefers dark mode in all apps\n"
+        "[8] (saved 2026-01-02) Drinks tea\nNew fact: Prefers light mode in all apps"
     )
     # seed 004: the conflict classification is in the prompt, one answer per relation
+    assert system.role is Role.SYSTEM
     for choice in CHOICES:
-        assert f"\n{choice.letter}. {choice.label}: {choice.meaning}\n" in prompt
+        assert f"\n{choice.letter}. {choice.label}: {choice.meaning}\n" in system.content + "\n"
     assert {c.relation for c in CHOICES} == set(Relation) - {Relation.SUBSUMED}
-    fixed = prompt.partition("Today:")[0]
-    assert update_decision_prompt("other", NOW, []).startswith(fixed)  # a cacheable prefix
+    assert [m.role for m in examples] == [Role.USER, Role.ASSISTANT] * len(EXAMPLES)
+    answers = [json.loads(m.content)["answer"] for m in examples[1::2]]
+    assert set(answers) == {c.letter for c in CHOICES}  # every answer has a worked example
+    other = decision_request("other", [])
+    assert other.messages[:-1] == request.messages[:-1]  # a fixed, cacheable prefix
+    assert request.purpose is Purpose.UPDATE_DECISION
 
 
 def test_prompt_without_memories_says_none_and_reads_back() -> None:
-    prompt = update_decision_prompt("Likes  chess\nand go", NOW, [])
-    assert "Memories:\n(none)\nNew fact: Likes chess and go\n" in prompt
-    assert read_decision_prompt(prompt).candidate == "Likes chess and go"
-    assert read_decision_prompt(prompt).memories == ()
-    back = read_decision_prompt(update_decision_prompt(LIGHT, NOW, SHOWN))
+    case = update_decision_prompt("Likes  chess\nand go", [])
+    assert case == "Memories:\n(none)\nNew fact: Likes chess and go"
+    assert read_decision_prompt(case).candidate == "Likes chess and go"
+    assert read_decision_prompt(case).memories == ()
+    back = read_decision_prompt(update_decision_prompt(LIGHT, SHOWN))
     assert back.memories == (ShownMemory(3, DARK.content), ShownMemory(8, "Drinks tea"))
 
 
@@ -149,9 +159,12 @@ def test_an_update_repeating_its_target_is_a_noop_on_it() -> None:
 def test_an_add_repeating_a_shown_memory_in_other_order_is_a_noop_on_it() -> None:
     d = parse('{"answer": "A", "id": null, "content": "Drinks the tea."}', "Drinks the tea")
     assert (d.op, d.id, d.repair) == (Operation.NOOP, 8, "ADD repeats a memory: NOOP")
+    copied = parse('{"answer": "A", "id": null, "content": "Drinks tea"}', "Likes chess")
+    assert (copied.op, copied.content) == (Operation.ADD, "Likes chess")
+    assert copied.repair == "ADD text copies memory 8: the fact is added"
     words = parse_decision(
         '{"answer": "A", "content": "Likes the card game Sushi Go"}',
-        "x",
+        "Likes the card game Sushi Go",
         [SimilarMemory(5, "Likes Sushi Go as a card game", "interests", NOW, NOW)],
     )
     assert (words.op, words.id) == (Operation.NOOP, 5)
