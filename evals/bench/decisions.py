@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from contextlib import closing
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -159,7 +160,13 @@ def cassette_for(model: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark; exit 0 when the target is met, 1 otherwise."""
-    from evals.cassettes import CassetteLabel, CassetteMode, read_label, use_cassette
+    from evals.cassettes import (
+        CassetteLabel,
+        CassetteMode,
+        read_label,
+        use_cassette,
+        write_label,
+    )
     from memsys.llm import make_client
 
     now, cases = load_cases(args.cases)
@@ -203,14 +210,20 @@ def run(args: argparse.Namespace) -> int:
                 client, now, cases, lambda c: pipeline_shown(c, now, embed, Path(tmp)), once
             )
         everything = run_cases(client, now, cases, DecisionCase.shown, once)
+    seconds = time.monotonic() - started
+    if mode is not CassetteMode.REPLAY:  # the label says what the recording cost
+        write_label(
+            path, replace(label, calls=once.sent, seconds_per_call=round(seconds / once.sent, 2))
+        )
     results = {"pipeline": summarise(pipeline), "all_shown": summarise(everything)}
     retrieval = "MiniLM vectors" if embed is not None else "FTS5 (no embedder)"
     text = "\n".join(
         [
             f"# Decision benchmark: {args.model} (real, cassette `{path}`)",
             "",
-            f"`memeval bench decisions` over {len(cases)} labelled cases (`{args.cases}`), "
-            f"{mode.value}, {once.sent} model calls, {time.monotonic() - started:.1f} s.",
+            f"`memeval bench decisions` over {len(cases)} labelled cases "
+            f"(`{_shown_path(args.cases)}`), {mode.value}, {once.sent} model calls, "
+            f"{seconds:.1f} s.",
             "",
             render_markdown(
                 f"## Pipeline (headline): the policy's retrieval picks what is shown ({retrieval})",
@@ -231,6 +244,14 @@ def run(args: argparse.Namespace) -> int:
     data |= {name: _as_json(summary) for name, summary in results.items()}
     args.out.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0 if results["pipeline"].meets_target else 1
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` relative to the working directory when inside it (reports are committed)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _embedder() -> EmbedFn | None:
