@@ -20,7 +20,8 @@ flush           trigger, session, outcome, messages, log_date, promoted, error, 
 compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,
                 lost_user_requested, error, model (the model asked; None if none was)
 promotion       policy, text, outcome
-decision        policy, candidate, op, id, content, similar | malformed | error
+decision        policy, candidate, op (None when no decision), id, content, relation, repair,
+                similar | malformed | error
 archive         policy, ids
 restore         name, ok
 search_probe    query, k, expected (sources), hits [{source, line_start, line_end, score}],

@@ -183,3 +183,26 @@ def test_scenario_search_settings_reach_the_run(tmp_path: Path, embedder: Embedd
             any(h["source"] in r["expected"] for h in r["hits"][: r["k"]]) for r in probes
         ]
     assert found == {"default": [True, True], "old": [False, False]}
+
+
+def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Path) -> None:
+    """The committed real-model recording (Qwen2.5-Coder 1.5B, unified policy) of the seed
+    004 lifecycle scenario, replayed offline: the plain negation DELETEs the memory it ends
+    (soft: the row stays, deleted), and five quiet weeks later cold memories are archived."""
+    from evals.cli.main import main
+
+    model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
+    argv = ["run", "--scenario", str(LIFECYCLE), "--model", model, "--policy", "unified"]
+    assert main([*argv, "--out", str(tmp_path / "run"), "--report", str(tmp_path / "r.html")]) == 0
+    (trace,) = (tmp_path / "run").rglob("trace.jsonl")
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert records[0]["model_kind"] == "real"
+    deletes = [r for r in records if r["kind"] == "decision" and r["op"] == "DELETE"]
+    assert [(r["candidate"], r["step"]) for r in deletes] == [
+        ("I no longer go to the climbing gym.", "day 7 close app")
+    ]
+    archives = [r for r in records if r["kind"] == "archive"]
+    assert archives and archives[0]["step"] == "day 8 open app"
+    stats = records[-1]["policy_stats"]
+    assert stats["deleted"] == 1 and stats["archived"] == len(archives[0]["ids"])
+    assert "climbing" not in str(records[-1]["memory_md"]).lower()
