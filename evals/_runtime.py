@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evals._embed_cache import CachedEmbedder
 from memsys.agent import AssistantLoop
 from memsys.clock import ManualClock
 from memsys.compaction import MemoryCompactor
@@ -37,14 +38,15 @@ BASE_PROMPT = (
 @functools.cache
 def shared_embedder() -> Embedder | None:
     """The process-wide MiniLM embedder, or None (BM25-only) when it cannot load; decided
-    once per process, so the fallback is logged once."""
+    once per process, so the fallback is logged once. Repeated texts are embedded once
+    (:class:`~evals._embed_cache.CachedEmbedder`)."""
     try:
         embedder = default_embedder()
         embedder.embed(["warm-up"])
     except EmbedderUnavailable as exc:
         log.warning("embedding model unavailable, search is BM25-only: %s", exc)
         return None
-    return embedder
+    return CachedEmbedder(embedder)
 
 
 @dataclass

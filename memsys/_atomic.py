@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = [
@@ -15,7 +17,26 @@ __all__ = [
     "atomic_write_text",
     "is_temp_file_of",
     "temp_prefix",
+    "without_fsync",
 ]
+
+_FSYNC: contextvars.ContextVar[bool] = contextvars.ContextVar("memsys_fsync", default=True)
+
+
+@contextlib.contextmanager
+def without_fsync() -> Iterator[None]:
+    """Within the block, writes stay atomic (temp file, rename) but skip the fsyncs.
+
+    For throwaway memory directories only, such as a scenario run's: an fsync costs about
+    10 ms here, and a run writes MEMORY.md, logs, prefs and backups dozens of times, while
+    surviving a power cut is not what a simulated run checks.
+    """
+    token = _FSYNC.set(False)
+    try:
+        yield
+    finally:
+        _FSYNC.reset(token)
+
 
 TEMP_SUFFIX = ".tmp"
 # tempfile.mkstemp's random part: 8 characters of [a-z0-9_].
@@ -69,12 +90,15 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
                 _keep_mode_and_owner(handle.fileno(), previous)
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if _FSYNC.get():
+                os.fsync(handle.fileno())
         os.replace(tmp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
         raise
+    if not _FSYNC.get():
+        return
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dir_fd)

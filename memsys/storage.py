@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from memsys._atomic import without_fsync
 from memsys._dirlock import DirLock, dir_lock
 from memsys._safe_files import (
     check_directory,
@@ -49,6 +50,7 @@ __all__ = [
     "MEMORY_FILE_NAME",
     "MadeBackup",
     "MemoryFileStorage",
+    "without_fsync",
 ]
 
 log = logging.getLogger(__name__)

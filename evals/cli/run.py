@@ -99,11 +99,13 @@ def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, 
     from evals.engine import run_scenario
     from memsys.clock import SystemClock
     from memsys.llm import RemoteClient, make_client
+    from memsys.storage import without_fsync
 
     embedder = shared_embedder()
     cell = spec.cell
     if not real:
-        run_scenario(spec, embedder, make_client(cell.model))
+        with without_fsync():  # a run's memory dir is throwaway: atomic writes, no fsync
+            run_scenario(spec, embedder, make_client(cell.model))
         return str(spec.out_dir)
     client = make_client(cell.model, **_client_options(cell, mode, options))
     if not isinstance(client, RemoteClient):
@@ -117,7 +119,7 @@ def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, 
     )
     path = cell.cassette_path()
     command = cell.rerecord_command(spec.scenario_file)
-    with use_cassette(path, mode, label=label, rerecord_command=command):
+    with use_cassette(path, mode, label=label, rerecord_command=command), without_fsync():
         run_scenario(replace(spec, cassette=str(path)), embedder, client)
     return str(spec.out_dir)
 
@@ -270,9 +272,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=1,
+        default=os.cpu_count() or 1,
         metavar="N",
-        help="run N cells in parallel worker processes (each loads the embedding model once)",
+        help="run N cells in parallel worker processes, each loading the embedding model "
+        "once (default: one per CPU, %(default)s here)",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.report._stats import Aggregate
+from evals.report._svg import Bar, Panel, panels_svg
 from evals.results import RunResult
 
 __all__ = [
@@ -49,63 +50,29 @@ def _png(fig: Any, top: float = 1.0) -> str:
 def scenario_chart(scenario: str, panels: Sequence[MetricPanel]) -> str:
     """One scenario: a small panel per metric, one bar per cell (mean, 95% CI over repeats).
 
-    Every panel lists the scenario's cells in the same order on a shared axis, labelled once
-    per row with model · policy · variant [kind]; bars sit at numeric positions, so two cells
-    never share a row.
+    Every panel lists the scenario's cells in the same order, labelled once per row with
+    model · policy · variant [kind]. Drawn as SVG: see :mod:`evals.report._svg` for why not
+    matplotlib.
     """
-    import math
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     shown = [p for p in panels if any(a.mean is not None for a in p.aggregates)]
-    cells = max((len(p.aggregates) for p in shown), default=1)
-    columns = min(max(len(shown), 1), _COLUMNS)
-    rows = max(math.ceil(len(shown) / columns), 1)
-    fig, axes = plt.subplots(
-        rows,
-        columns,
-        sharey=True,
-        squeeze=False,
-        figsize=(4.2 + 1.35 * columns, rows * (0.26 * cells + 0.9) + 0.5),
-        dpi=80,
-    )
-    for index, ax in enumerate(axes.flat):
-        if index >= len(shown):
-            ax.axis("off")
-            continue
-        _panel(ax, shown[index], first_column=index % columns == 0)
     kinds = kinds_note([a.model_kind for p in shown for a in p.aggregates])
-    fig.suptitle(f"{scenario}: metrics per model · policy · variant — {kinds}", fontsize=9)
-    return _png(fig, top=1 - 0.35 / fig.get_figheight())
+    return panels_svg(
+        f"{scenario}: metrics per model · policy · variant — {kinds}",
+        [
+            Panel(
+                f"{p.metric} ({'higher' if p.higher_is_better else 'lower'} is better)",
+                [
+                    Bar(_cell_label(a), a.mean, a.low, a.high, a.model_kind == "simulated")
+                    for a in p.aggregates
+                ],
+            )
+            for p in shown
+        ],
+        columns=min(max(len(shown), 1), _COLUMNS),
+    )
 
 
 _COLUMNS = 6
-
-
-def _panel(ax: Any, panel: MetricPanel, first_column: bool) -> None:
-    aggregates = panel.aggregates
-    positions = list(range(len(aggregates)))
-    means = [a.mean or 0.0 for a in aggregates]
-    errors = [
-        [(a.mean or 0) - a.low if a.low is not None else 0 for a in aggregates],
-        [a.high - (a.mean or 0) if a.high is not None else 0 for a in aggregates],
-    ]
-    colours = ["#4c72b0" if a.model_kind == "simulated" else "#dd8452" for a in aggregates]
-    ax.barh(positions, means, xerr=errors, color=colours, capsize=2)
-    ax.set_yticks(positions, [_cell_label(a) for a in aggregates])
-    if not first_column:
-        ax.tick_params(labelleft=False)
-    ax.set_ylim(len(aggregates) - 0.5, -0.5)  # first cell on top
-    for position, agg in zip(positions, aggregates, strict=True):
-        if agg.mean is not None:
-            ax.annotate(f" {agg.mean:.3g}", (agg.mean, position), va="center", fontsize=6)
-    arrow = "higher is better" if panel.higher_is_better else "lower is better"
-    ax.set_title(f"{panel.metric}\n({arrow})", fontsize=7)
-    ax.tick_params(labelsize=6)
-    ax.margins(x=0.35)
 
 
 @dataclass(frozen=True)

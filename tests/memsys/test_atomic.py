@@ -10,7 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from memsys._atomic import atomic_write_text
+import pytest
+
+from memsys._atomic import atomic_write_text, without_fsync
 
 WRITER = """
 import sys
@@ -52,3 +54,23 @@ def test_failed_write_keeps_the_old_file_and_removes_the_temp(tmp_path: Path) ->
         atomic_write_text(target, "\ud800 lone surrogate cannot be encoded")
     assert target.read_text() == "old\n"
     assert os.listdir(tmp_path) == ["MEMORY.md"]
+
+
+def test_without_fsync_writes_stay_atomic_and_skip_only_the_fsyncs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    target = tmp_path / "MEMORY.md"
+    with without_fsync():
+        atomic_write_text(target, "one\n")
+    assert synced == [] and target.read_text() == "one\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    atomic_write_text(target, "two\n")  # outside the block: file and directory fsynced
+    assert len(synced) == 2 and target.read_text() == "two\n"

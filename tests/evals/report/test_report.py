@@ -45,7 +45,9 @@ def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
     assert "model kind: simulated" in html
     assert "± " in html and "(n=2)" in html  # repeats show a CI
     # Per scenario a metrics chart and a size-per-day chart, then search latency.
-    assert len(re.findall(r'<img alt="[^"]+" src="data:image/png;base64,', html)) == 3
+    # The metrics chart is SVG (drawn directly, see evals/report/_svg.py), the others PNG.
+    assert len(re.findall(r'<img alt="[^"]+" src="data:image/svg\+xml;base64,', html)) == 1
+    assert len(re.findall(r'<img alt="[^"]+" src="data:image/png;base64,', html)) == 2
     assert "week-of-noise: memory size per day" in html and "MEMORY.md diff" in html
     assert 'class="noise"' in html and 'class="dup"' in html
     assert "missed: The user is allergic to shellfish" in html
