@@ -92,6 +92,21 @@ __all__ = [
 class MemEvalError(Exception):
     """Base class of every error memeval raises deliberately."""
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Subclasses build their message from their own arguments, so the default pickling
+        # (calling the class with ``args``) fails; a run's worker process must be able to
+        # send its error back to the parent (``memeval run --jobs``).
+        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild_error(
+    cls: type[MemEvalError], args: tuple[object, ...], state: dict[str, object]
+) -> MemEvalError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class ConfigError(MemEvalError):
     """Something the user supplied (argument, name, file) is wrong: exit code 2."""

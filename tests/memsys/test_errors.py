@@ -58,3 +58,18 @@ def test_messages_name_the_problem() -> None:
     assert str(UnknownNameError("policy", "x", ["b", "a"])) == "unknown policy 'x'; known: a, b"
     assert "2 of 5 gate checks failed" in str(Regression(2, 5))
     assert str(errors.TraceError(Path("t.jsonl"), "line 3: bad")) == "t.jsonl: line 3: bad"
+
+
+def test_errors_survive_pickling_with_their_class_message_and_fields() -> None:
+    """A ``memeval run --jobs`` worker sends its error back to the parent by pickling it."""
+    import pickle
+
+    for error in (
+        UnknownNameError("policy", "x", ["a"]),
+        Regression(2, 5),
+        errors.TraceError(Path("t.jsonl"), "line 3: bad"),
+        errors.ScenarioError(Path("s.yaml"), 4, "days.0", "bad"),
+    ):
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error) and str(copy) == str(error)
+        assert copy.__dict__ == error.__dict__
