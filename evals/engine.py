@@ -51,6 +51,7 @@ def no_day_hook(day: int, memory_dir: Path) -> None:
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
 DEFAULT_SESSION = "main"
+_SWITCH = Trigger.SESSION_SWITCH.value
 # Tool results in the trace (and so in the report's transcripts); a save's result quotes the
 # whole of MEMORY.md, which the transcript shows elsewhere.
 TOOL_MESSAGE_CHARS = 1_000
@@ -313,19 +314,12 @@ class _Run:
             assert previous is not None
             self.rt.triggers.on_session_switch(previous)
         else:
-            self.record(
-                "trigger", trigger=Trigger.SESSION_SWITCH.value, fired=False, session=previous
-            )
+            self.record("trigger", trigger=_SWITCH, fired=False, session=previous)
 
     def _new_session(self, event: Event) -> None:
         # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
         self.rt.sessions.active_id = None
-        self.record(
-            "trigger",
-            trigger=Trigger.SESSION_SWITCH.value,
-            fired=False,
-            reason="initialize(None)",
-        )
+        self.record("trigger", trigger=_SWITCH, fired=False, reason="initialize(None)")
 
     def _manual_edit(self, event: Event) -> None:
         self._now_or_during(event, lambda: self._apply_edit(event))

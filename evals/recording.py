@@ -37,6 +37,7 @@ __all__ = [
     "REPEAT_TEMPERATURE",
     "PlannedCell",
     "RecordingDetails",
+    "elapsed",
     "finish_label",
     "is_recorded",
     "plan",

@@ -52,6 +52,7 @@ __all__ = [
     "Cost",
     "Coverage",
     "Day",
+    "Defaults",
     "During",
     "Event",
     "EventType",

@@ -36,6 +36,7 @@ __all__ = [
     "CompactionOutcome",
     "CompactionResult",
     "MemoryCompactor",
+    "user_requested_entries",
 ]
 
 log = logging.getLogger(__name__)

@@ -48,6 +48,7 @@ __all__ = [
     "MemoryInjector",
     "MemoryRecall",
     "estimate_tokens",
+    "format_hit",
 ]
 
 log = logging.getLogger(__name__)

@@ -45,6 +45,7 @@ __all__ = [
     "Trigger",
     "TriggerPrefs",
     "TriggerWiring",
+    "compaction_fields",
     "should_fire_switch",
 ]
 

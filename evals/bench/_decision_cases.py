@@ -19,6 +19,7 @@ __all__ = [
     "MALFORMED",
     "MIN_EVENT_ACCURACY",
     "TARGET_ACCURACY",
+    "CaseFile",
     "CaseMemory",
     "DecisionCase",
     "Outcome",

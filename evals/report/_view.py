@@ -25,6 +25,7 @@ __all__ = [
     "ScenarioView",
     "comparison_views",
     "diff_data",
+    "diff_json",
     "scenario_views",
     "summary_rows",
 ]

@@ -26,7 +26,12 @@ from memsys.llm.openai import endpoint
 from memsys.llm.registry import register_provider
 from memsys.redact import register_secret, register_url_credentials
 
-__all__ = ["API_VERSION", "AnthropicClient", "request_body"]
+__all__ = [
+    "API_VERSION",
+    "AnthropicClient",
+    "parse_response",
+    "request_body",
+]
 
 API_VERSION = "2023-06-01"
 KEY_ENV = "ANTHROPIC_API_KEY"

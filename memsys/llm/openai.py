@@ -45,6 +45,7 @@ __all__ = [
     "OpenAIChatClient",
     "OpenAIFlavor",
     "endpoint",
+    "parse_response",
     "request_body",
 ]
 
