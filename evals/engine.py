@@ -29,7 +29,7 @@ from evals._engine_extras import (
 from evals._runtime import BASE_PROMPT, Runtime, RuntimeConfig, build_runtime
 from evals.cassettes import step as cassette_step
 from evals.cell import Cell
-from evals.scenario import CompactSpec, Event, Scenario
+from evals.scenario import EVENT_TYPES, CompactSpec, Event, Scenario
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
@@ -110,6 +110,9 @@ class _Run:
             "search": self._search,
             "expect": self._expect,
         }
+
+        if set(self._handlers) != set(EVENT_TYPES):  # a new event type needs its handler
+            raise TypeError(f"engine handlers {sorted(self._handlers)} != {EVENT_TYPES}")
 
     # -- tracing -------------------------------------------------------------------------------
 

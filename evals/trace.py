@@ -2,7 +2,9 @@
 
 One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simulated
 time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
-Kinds and their fields:
+Each kind is a frozen record type in :mod:`evals.trace_records`; the writer refuses, and
+the readers (:func:`read_trace`, :func:`read_records`) reject, a record with a missing or
+unknown field, naming its line. Kinds and their fields:
 
 ==============  ============================================================================
 run_start       schema_version, scenario, scenario_file, description, model, model_kind
@@ -36,15 +38,24 @@ run_end         memory_md, backups, daily_logs, counters (policy counters), poli
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from evals.trace_records import HEADER_FIELDS, TraceLine, build_record, record_problem
 from memsys.errors import TraceError
 from memsys.redact import redact_data
 
-__all__ = ["TRACE_FILE_NAME", "TRACE_SCHEMA_VERSION", "TraceError", "TraceWriter", "read_trace"]
+__all__ = [
+    "TRACE_FILE_NAME",
+    "TRACE_SCHEMA_VERSION",
+    "TraceError",
+    "TraceWriter",
+    "read_records",
+    "read_trace",
+    "typed_lines",
+]
 
 TRACE_SCHEMA_VERSION = 1
 TRACE_FILE_NAME = "trace.jsonl"
@@ -68,8 +79,16 @@ class TraceWriter:
             self._handle.close()
 
     def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
-        """Append one record, every string in it redacted (:func:`memsys.redact.redact`)."""
+        """Append one record, every string in it redacted (:func:`memsys.redact.redact`).
+
+        Raises:
+            TraceError: ``fields`` do not match the record type of ``kind``
+                (:mod:`evals.trace_records`): a writer bug, caught before it reaches a file.
+        """
         assert self._handle is not None, "use TraceWriter as a context manager"
+        problem = record_problem(kind, fields)
+        if problem is not None:
+            raise TraceError(self.path, f"record {self._seq} ({step}): {problem}")
         record = {"kind": kind, "seq": self._seq, "at": at, "day": day, "step": step, **fields}
         # Round-trip through JSON first so objects written via ``default=str`` are redacted too.
         plain = json.loads(json.dumps(record, ensure_ascii=False, default=str))
@@ -78,11 +97,31 @@ class TraceWriter:
         self._seq += 1
 
 
-def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
-    """Records of a trace file, checked for schema version.
+def read_records(path: Path) -> Iterator[TraceLine]:
+    """The typed records of a trace file (see :mod:`evals.trace_records`).
 
     Raises:
-        TraceError: missing file, a line that is not JSON, or another schema version.
+        TraceError: as :func:`read_trace`.
+    """
+    return typed_lines(read_trace(path))
+
+
+def typed_lines(records: Iterable[Mapping[str, object]]) -> Iterator[TraceLine]:
+    """Typed lines of records already checked by :func:`read_trace`."""
+    for line in records:
+        fields = {k: v for k, v in line.items() if k not in HEADER_FIELDS}
+        seq, day = line["seq"], line["day"]
+        assert isinstance(seq, int) and isinstance(day, int)
+        record = build_record(str(line["kind"]), fields)
+        yield TraceLine(seq, str(line["at"]), day, str(line["step"]), record)
+
+
+def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
+    """Records of a trace file as JSON objects, each checked against its record type.
+
+    Raises:
+        TraceError: missing file, a line that is not JSON, another schema version, or a
+            record with a missing, unknown or misspelt field (naming the line and kind).
     """
     if not path.is_file():
         raise TraceError(path, "no trace file; run `memeval run` first")
@@ -100,4 +139,11 @@ def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
                         f"expected a run_start record of schema_version "
                         f"{TRACE_SCHEMA_VERSION}, got {version!r}",
                     )
+            missing = [h for h in HEADER_FIELDS if h not in record]
+            if missing:
+                raise TraceError(path, f"line {number}: no {', '.join(missing)}")
+            fields = {k: v for k, v in record.items() if k not in HEADER_FIELDS}
+            problem = record_problem(record["kind"], fields)
+            if problem is not None:
+                raise TraceError(path, f"line {number}: {problem}")
             yield record

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from evals.cell import Cell
 from evals.scenario import Expectations
@@ -28,7 +29,19 @@ from evals.scorers._types import (
     TextVectors,
 )
 from evals.scorers.quality import composite_quality
-from evals.trace import TraceError, read_trace
+from evals.trace import TraceError, read_trace, typed_lines
+from evals.trace_records import (
+    Checkpoint,
+    CompactionAttempt,
+    ModelCallRecord,
+    RecordBody,
+    RestoreAttempt,
+    RunEnd,
+    RunStart,
+    SearchProbe,
+    Snapshot,
+    TraceLine,
+)
 from memsys.llm.base import ModelKind
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries
@@ -37,89 +50,74 @@ __all__ = ["embed_run", "load_run", "score_run", "texts_to_embed"]
 
 log = logging.getLogger(__name__)
 
-Record = Mapping[str, object]
+R = TypeVar("R", bound=RecordBody)
 
 
-def _str(record: Record, key: str, default: str = "") -> str:
-    value = record.get(key)
-    return default if value is None else str(value)
-
-
-def _int(record: Record, key: str, default: int = 0) -> int:
-    value = record.get(key)
-    return int(value) if isinstance(value, int | float | str) and value != "" else default
-
-
-def _strs(record: Record, key: str) -> tuple[str, ...]:
-    value = record.get(key)
-    return tuple(str(v) for v in value) if isinstance(value, list) else ()
-
-
-def _target(label: str, memory_md: str, expect: object) -> Target:
-    expectations = Expectations.model_validate(expect or {})
+def _target(label: str, memory_md: str, expect: Mapping[str, object]) -> Target:
+    expectations = Expectations.model_validate(expect)
     return Target(label, memory_md, tuple(parse_entries(memory_md)), expectations)
+
+
+def _of(lines: Sequence[TraceLine], kind: type[R]) -> list[tuple[TraceLine, R]]:
+    return [(line, line.record) for line in lines if isinstance(line.record, kind)]
 
 
 def load_run(path: Path) -> RunData:
     """Parse a trace file into :class:`RunData` (without embeddings).
 
+    Every field read is one the trace must have (:mod:`evals.trace_records`): nothing is
+    filled in by default.
+
     Raises:
-        TraceError: the trace is unreadable, or has no run_end record (the run crashed).
+        TraceError: the trace is unreadable, a record is malformed (named with its line),
+            or it has no run_end record (the run crashed).
     """
-    records = list(read_trace(path))
-    start = records[0]
-    end = next((r for r in reversed(records) if r.get("kind") == "run_end"), None)
+    raw = list(read_trace(path))
+    lines = list(typed_lines(raw))
+    by_kind: dict[str, list[Mapping[str, object]]] = {}
+    for record in raw:
+        by_kind.setdefault(str(record["kind"]), []).append(record)
+    get = by_kind.get
+    start = lines[0].record
+    if not isinstance(start, RunStart):
+        raise TraceError(path, "line 1 is not a run_start record")
+    end = next((r for _, r in reversed(_of(lines, RunEnd))), None)
     if end is None:
         raise TraceError(path, "no run_end record: the run did not finish; run it again")
-    cell = Cell(
-        scenario=_str(start, "scenario"),
-        model=_str(start, "model"),
-        policy=_str(start, "policy"),
-        variant=_str(start, "variant"),
-        repeat=_int(start, "repeat", 1),
-    )
-    by_kind: dict[str, list[Record]] = {}
-    for record in records:
-        by_kind.setdefault(_str(record, "kind"), []).append(record)
-    get = by_kind.get
+    cell = Cell(start.scenario, start.model, start.policy, start.variant, start.repeat)
     return RunData(
         cell=cell,
-        model_kind=ModelKind(_str(start, "model_kind")),
-        final=_target("end", _str(end, "memory_md"), start.get("expect")),
+        model_kind=ModelKind(start.model_kind),
+        final=_target("end", end.memory_md, start.expect),
         checkpoints=tuple(
-            _target(_str(r, "label", "checkpoint"), _str(r, "memory_md"), r.get("expect"))
-            for r in get("checkpoint", [])
+            _target("checkpoint" if r.label is None else r.label, r.memory_md, r.expect)
+            for _, r in _of(lines, Checkpoint)
         ),
         compactions=tuple(
             CompactionRecord(
-                trigger=_str(r, "trigger"),
-                outcome=_str(r, "outcome"),
-                backup=_str(r, "backup") or None,
-                step=_str(r, "step"),
-                lost_user_requested=_strs(r, "lost_user_requested"),
+                trigger=r.trigger,
+                outcome=r.outcome,
+                backup=r.backup or None,
+                step=line.step,
+                lost_user_requested=tuple(r.lost_user_requested or ()),
             )
-            for r in get("compaction", [])
+            for line, r in _of(lines, CompactionAttempt)
         ),
         restores=tuple(
-            RestoreRecord(
-                name=_str(r, "name") or None,
-                ok=bool(r.get("ok")),
-                round_trip=bool(r.get("round_trip")),
-                step=_str(r, "step"),
-            )
-            for r in get("restore", [])
+            RestoreRecord(r.name or None, r.ok, bool(r.round_trip), line.step)
+            for line, r in _of(lines, RestoreAttempt)
         ),
-        probes=tuple(_probe(r) for r in get("search_probe", [])),
+        probes=tuple(_probe(r) for _, r in _of(lines, SearchProbe)),
         model_calls=tuple(
-            ModelCall(_str(r, "purpose"), _int(r, "input_tokens"), _int(r, "output_tokens"))
-            for r in get("model_call", [])
+            ModelCall(r.purpose, r.input_tokens, r.output_tokens)
+            for _, r in _of(lines, ModelCallRecord)
         ),
         days=tuple(
-            DayPoint(_int(r, "day"), _str(r, "date"), _int(r, "chars"), len(_strs(r, "backups")))
-            for r in get("snapshot", [])
+            DayPoint(line.day, r.date, r.chars, len(r.backups)) for line, r in _of(lines, Snapshot)
         ),
-        final_backups=_strs(end, "backups"),
-        errors=_strs(end, "errors"),
+        final_backups=tuple(end.backups),
+        errors=tuple(end.errors),
+        # Checked records, read by the helpers that derive these parts.
         tool_calls=parts.tool_calls(get("tool_call", [])),
         backup_snapshots=parts.backup_snapshots(get("backup_state", [])),
         log_days=parts.log_days(get("daily_log", [])),
@@ -128,31 +126,16 @@ def load_run(path: Path) -> RunData:
     )
 
 
-def _probe(record: Record) -> ProbeRecord:
-    hits = record.get("hits")
-    sources = tuple(
-        str(h.get("source", ""))
-        for h in (hits if isinstance(hits, list) else [])
-        if isinstance(h, dict)
-    )
-    latency = record.get("latency_ms")
-    prefer = record.get("prefer")
+def _probe(record: SearchProbe) -> ProbeRecord:
+    prefer = record.prefer
     return ProbeRecord(
-        query=_str(record, "query"),
-        k=_int(record, "k", 5),
-        expected=_strs(record, "expected"),
-        hits=sources,
-        latency_ms=float(latency) if isinstance(latency, int | float) else 0.0,
-        hit_texts=tuple(
-            str(h.get("text", ""))
-            for h in (hits if isinstance(hits, list) else [])
-            if isinstance(h, dict)
-        ),
-        prefer=(
-            (str(prefer.get("current", "")), str(prefer.get("stale", "")))
-            if isinstance(prefer, dict)
-            else None
-        ),
+        query=record.query,
+        k=record.k,
+        expected=tuple(record.expected),
+        hits=tuple(str(hit["source"]) for hit in record.hits),
+        latency_ms=float(record.latency_ms),
+        hit_texts=tuple(str(hit.get("text", "")) for hit in record.hits),
+        prefer=(str(prefer["current"]), str(prefer["stale"])) if prefer is not None else None,
     )
 
 
@@ -167,11 +150,6 @@ def texts_to_embed(run: RunData) -> list[str]:
         for pair in expect.contradictions:
             specs += [pair.stale, pair.current]
         for spec in specs:
-            texts[spec.fact] = None
-    for day in run.log_days:
-        for entry in day.entries:
-            texts[entry.text] = None
-        for spec in day.expect_facts:
             texts[spec.fact] = None
     return list(texts)
 
