@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import inspect
 import json
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -18,9 +19,11 @@ from vcr.cassette import Cassette
 from vcr.util import read_body
 
 __all__ = [
+    "VCRPY_INTERNALS",
     "IndexedCassette",
     "body_text",
     "canonical_digest",
+    "check_vcrpy_internals",
     "json_body",
     "nearest_diff",
     "request_key",
@@ -83,6 +86,42 @@ def json_body(r1: Any, r2: Any) -> bool:
     matcher on every recorded request it passes over, so each one costs per call.
     """
     return bool(request_key(r1) == request_key(r2))
+
+
+VCRPY_INTERNALS = (
+    "Cassette._responses(self, request) yields (index, response) over self.data",
+    "Cassette._before_record_request(request)",
+    "Cassette.use_arg_getter(arg_getter) as the context manager vcr.VCR uses",
+)
+"""The private parts of vcrpy's Cassette that :class:`IndexedCassette` relies on."""
+
+
+def check_vcrpy_internals() -> None:
+    """Fail loudly, at import, if vcrpy's Cassette no longer has what the index overrides.
+
+    Raises:
+        RuntimeError: naming what changed and the two ways out.
+    """
+    problems = []
+    responses = getattr(Cassette, "_responses", None)
+    if responses is None or list(inspect.signature(responses).parameters) != ["self", "request"]:
+        problems.append("Cassette._responses(self, request) is gone or changed")
+    else:
+        source = inspect.getsource(responses)
+        if "self.data" not in source or "_before_record_request" not in source:
+            problems.append("Cassette._responses no longer scans self.data")
+    if not callable(getattr(Cassette, "use_arg_getter", None)):
+        problems.append("Cassette.use_arg_getter is gone")
+    if problems:
+        raise RuntimeError(
+            "evals/_cassette_match.py: vcrpy's private Cassette API changed ("
+            + "; ".join(problems)
+            + "). Pin the vcrpy version in pyproject.toml, or drop IndexedCassette and "
+            "match with vcrpy's public register_matcher (json_body) alone."
+        )
+
+
+check_vcrpy_internals()
 
 
 class IndexedCassette(Cassette):  # type: ignore[misc]  # vcrpy is untyped
