@@ -110,7 +110,6 @@ class _Run:
             "search": self._search,
             "expect": self._expect,
         }
-
         if set(self._handlers) != set(EVENT_TYPES):  # a new event type needs its handler
             raise TypeError(f"engine handlers {sorted(self._handlers)} != {EVENT_TYPES}")
 
