@@ -12,7 +12,7 @@ import contextlib
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
@@ -28,8 +28,8 @@ from evals._engine_extras import (
 )
 from evals._runtime import BASE_PROMPT, Runtime, RuntimeConfig, build_runtime
 from evals.cassettes import step as cassette_step
-from evals.cell import Cell
-from evals.scenario import EVENT_TYPES, CompactSpec, Event, Scenario
+from evals.run_spec import DayHook, RunSpec, no_day_hook
+from evals.scenario import EVENT_TYPES, CompactSpec, Event
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
@@ -40,14 +40,6 @@ from memsys.triggers import Trigger, should_fire_switch
 
 __all__ = ["DAY_START", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
 
-DayHook = Callable[[int, Path], None]
-"""Run after each day with its number and the memory dir (property tests edit MEMORY.md)."""
-
-
-def no_day_hook(day: int, memory_dir: Path) -> None:
-    """The default :data:`DayHook` (a named function: a RunSpec goes to worker processes)."""
-
-
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
 DEFAULT_SESSION = "main"
@@ -55,26 +47,6 @@ _SWITCH = Trigger.SESSION_SWITCH.value
 # Tool results in the trace (and so in the report's transcripts); a save's result quotes the
 # whole of MEMORY.md, which the transcript shows elsewhere.
 TOOL_MESSAGE_CHARS = 1_000
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """One run: its cell, the loaded scenario, and where to write."""
-
-    cell: Cell
-    """Scenario, model, policy, variant and repeat."""
-    scenario: Scenario
-    """The loaded scenario (``cell.scenario`` is its name)."""
-    scenario_file: Path
-    """Where it came from."""
-    out_dir: Path
-    """Gets ``trace.jsonl`` and ``memory/`` (usually ``cell.run_dir(out)``)."""
-    cassette: str | None = None
-    """Cassette path used for a real model (for the trace)."""
-    variant_file: str | None = None
-    """The variant's ``.toml`` when it is not a shipped one (loaded instead of the name)."""
-    between_days: DayHook = no_day_hook
-    """Called after each day (the scenario-level property test changes files there)."""
 
 
 class _Run:
