@@ -124,9 +124,6 @@ class Regression(MemEvalError):
         super().__init__(f"{failed} of {total} gate checks failed (listed above)")
 
 
-# -- configuration errors ---------------------------------------------------------------------
-
-
 class UsageError(ConfigError):
     """A command-line argument, or a combination of them, is wrong."""
 
@@ -284,9 +281,6 @@ class CassetteFileError(ConfigError):
         super().__init__(redact("\n".join(lines)))
 
 
-# -- model client errors ----------------------------------------------------------------------
-
-
 class LLMError(MemEvalError):
     """A model client failed; see the three subclasses for which way."""
 
@@ -301,9 +295,6 @@ class LLMTransportError(LLMError, RunFailure):
 
 class LLMResponseError(LLMError, RunFailure):
     """A model answered, but not with something usable: not JSON, or the wrong shape."""
-
-
-# -- run failures -----------------------------------------------------------------------------
 
 
 class MalformedOutput(RunFailure):
