@@ -32,6 +32,7 @@ __all__ = [
     "resolve_models",
     "resolve_policies",
     "resolve_variants",
+    "variant_file",
 ]
 
 
@@ -162,7 +163,7 @@ def resolve_variants(sources: Sequence[str]) -> list[Variant]:
     return list(by_name.values())
 
 
-def _variant_file(variant: Variant) -> str | None:
+def variant_file(variant: Variant) -> str | None:
     """The file to load in the cell, when the variant is not a shipped one."""
     shipped = variant.name in available_variants()
     return None if shipped or variant.path is None else str(variant.path)
@@ -199,7 +200,7 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
                 for r in range(1, request.repeat + 1):
                     repeat = r if request.repeat > 1 else None
                     cell = Cell(scenario.name, model, chosen_policy, variant.name, repeat)
-                    runs.append(_planned(cell, scenario, path, _variant_file(variant), real))
+                    runs.append(_planned(cell, scenario, path, variant_file(variant), real))
         if request.models or request.policies or request.variants or not request.include_recorded:
             continue
         for cell in recorded_cells(request.cassettes):

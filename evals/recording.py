@@ -70,6 +70,8 @@ class PlannedCell:
     """Forced sampling temperature, or None for each request's own (0)."""
     seed: int | None
     """Sampling seed sent with every request."""
+    variant_file: str | None = None
+    """The variant's ``.toml`` when it is not a shipped one (the cell names its stem)."""
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,13 @@ def _spec(planned: PlannedCell, out: Path) -> RunSpec:
 
     cell = planned.cell
     scenario = load_scenario(planned.scenario_file)
-    return RunSpec(cell, scenario, planned.scenario_file, cell.run_dir(out))
+    return RunSpec(
+        cell,
+        scenario,
+        planned.scenario_file,
+        cell.run_dir(out),
+        variant_file=planned.variant_file,
+    )
 
 
 def _replays(planned: PlannedCell, out: Path) -> bool:
@@ -141,7 +147,10 @@ def _record_one(planned: PlannedCell, base_url: str, out: Path) -> None:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from evals.local_model import MODEL_NAME
+    from evals.plan import resolve_variants, variant_file
 
     scenarios = load_scenarios(args)
     if not args.include_heavy and not args.scenario:
@@ -149,13 +158,19 @@ def _handle(args: argparse.Namespace) -> int:
         scenarios = [(p, s) for p, s in scenarios if s.cost is not Cost.HEAVY]
     model = args.model or MODEL_NAME
     matrix = RECORD_MATRIX
+    # Any .toml works like a name; cells and cassettes are named by the file's stem.
+    variants = {v.name: v for v in resolve_variants(args.variant or [])}
     if args.policy or args.variant:
         matrix = tuple(
             (p, v)
             for p in (args.policy or ["guardrails"])
-            for v in (args.variant or ["v049-guardrails"])
+            for v in (list(variants) or ["v049-guardrails"])
         )
-    cells = plan(scenarios, model, matrix, args.repeat, args.temperature)
+    files = {name: variant_file(v) for name, v in variants.items()}
+    cells = [
+        replace(c, variant_file=files.get(c.cell.variant))
+        for c in plan(scenarios, model, matrix, args.repeat, args.temperature)
+    ]
     todo = [c for c in cells if args.rerecord or not is_recorded(c.cell)]
     if args.stale and not args.rerecord:
         done = [c for c in cells if c not in todo]

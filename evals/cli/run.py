@@ -178,7 +178,8 @@ def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
     from evals.history import new_run_dir, point_latest
     from evals.report import summary_text, write_report
-    from evals.results import score_run_dir, write_results
+    from evals.results import score_trace, write_results
+    from evals.trace import TRACE_FILE_NAME
 
     settings = scorer_settings(args)
     options = _model_args(args)
@@ -188,7 +189,8 @@ def _handle(args: argparse.Namespace) -> int:
     runs = [run.under(out) for run in planned]
     embedder = shared_embedder()
     _execute(runs, mode, options, args.jobs)
-    results = score_run_dir(out, embedder, settings)
+    # Only this run's cells: --out may hold other runs (or a record's runs/record).
+    results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in runs]
     write_results(out, results)
     report = Path(args.report) if args.report else out / "report.html"
     write_report(results, report)

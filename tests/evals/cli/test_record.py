@@ -175,3 +175,36 @@ def test_a_shared_server_is_named_in_the_label_from_its_info_file(
     assert label is not None
     assert (label.model_sha256, label.server) == (info["model_sha256"], info["server"])
     assert label.server_flags == ("--ctx-size", "8192", "-t", "1")
+
+
+def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
+    tmp_path: Path,
+    server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base_url, log = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "terse.toml").write_text(
+        'extends = "v049-guardrails"\n[save_memory]\ndescription = "Save durable facts."\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    variants = ("--variant", "v049-guardrails", "--variant", "mine/terse.toml")
+    one = ("--repeat", "1")  # the suite samples v049 of week-of-noise 3 times
+    assert _record("--policy", "guardrails", *variants, *one, "--base-url", base_url) == 0
+    root = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails")
+    assert sorted(p.name for p in root.glob("*.yaml")) == ["terse.yaml", "v049-guardrails.yaml"]
+    # The recorded requests carried the file's wording, not the shipped text.
+    assert "Save durable facts." in (root / "terse.yaml").read_text(encoding="utf-8")
+    assert "Save durable facts." not in (root / "v049-guardrails.yaml").read_text(encoding="utf-8")
+    recorded = len(_calls(log))
+    # One command replays both offline and judges the new wording against the default.
+    argv = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
+    assert main([*argv, *variants, "--out", "runs", "--report", "r.html"]) == 0
+    assert len(_calls(log)) == recorded
+    html = Path("r.html").read_text(encoding="utf-8")
+    assert f"{MODEL} · guardrails · terse" in html
+    assert "Numbers from real model runs: 1 pair over week-of-noise" in html

@@ -70,3 +70,21 @@ def test_unknown_scorer_setting_exits_2_before_scoring(
     assert main(["score", str(tmp_path), "-S", "threshold=0.5"]) == 2
     assert "unknown scorer setting 'threshold'" in capsys.readouterr().err
     assert not (tmp_path / "naive" / "results.json").exists()
+
+
+def test_rescoring_a_run_keeps_the_results_that_report_compare_and_gate_read_current(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evals.history import run_results
+    from evals.results import write_results
+
+    write_trace(tmp_path / "run" / "cell" / "repeat-1", GOOD_MEMORY)
+    assert main(["score", str(tmp_path / "run"), "--keywords-only"]) == 0
+    write_results(tmp_path / "run", read_results(tmp_path / "run/cell/repeat-1/results.json"))
+    [before] = run_results(tmp_path / "run")
+    assert before.scorer_settings.label() == "defaults"
+    argv = ["score", str(tmp_path / "run"), "--keywords-only", "-S", "fact_threshold=0.8"]
+    assert main(argv) == 0
+    assert f"rewrote {tmp_path / 'run' / 'results.json'}" in capsys.readouterr().out
+    [after] = run_results(tmp_path / "run")
+    assert after.scorer_settings.label() == "fact_threshold=0.8"
