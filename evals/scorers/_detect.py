@@ -2,8 +2,9 @@
 
 Pure functions over entry texts (and the raw file, for bullets that parse to nothing):
 
-- :func:`junk_reason`: ``None``/empty/placeholder entries and the assistant's own chatter
-  ("As an AI ...", "I'll remember that", "Sure! Here is ...");
+- :func:`junk_reason`: ``None``/empty/placeholder entries (``[none]``, "No interests
+  listed"), the assistant's own chatter ("As an AI ...", "I'll remember that", "Sure! Here
+  is ...") and a tool call written out as text (``{"name": "weather", "arguments": ...}``);
 - :func:`junk_lines`: bullets that parse to no entry at all (``-``, ``- (empty)``);
 - :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Gemini, OneClaw, or a
   name the run's model-switch notices used). "haiku", "sonnet" and "opus" are also poetry
@@ -49,7 +50,20 @@ PLACEHOLDER_TEXTS = frozenset(
         "…",
     }
 )
-"""Entry texts (lower case, stripped of ``.:*`` and spaces) that carry no information."""
+"""Entry texts (lower case, stripped of brackets, quotes, ``.:*`` and spaces) that carry no
+information."""
+
+_PLACEHOLDER_PHRASE = re.compile(
+    r"^(?:no|none|nothing)\b(?:\s+[\w-]+){0,3}\s+"
+    r"(?:mentioned|listed|specified|provided|given|recorded|noted|shared|identified)$"
+)
+"""A section filled with a sentence that says it is empty: "No interests listed", "no specific
+projects mentioned", "None mentioned" (what a real model writes under an empty header)."""
+
+_TOOL_CALL_TEXT = re.compile(
+    r'^\W*\{.*"(?:name|function|tool)"\s*:.*"(?:arguments|parameters)"\s*:', re.S
+)
+"""A tool call the model wrote out as JSON text instead of calling the tool."""
 
 CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
@@ -64,6 +78,8 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\bi hope this helps\b",
         r"\bis there anything else\b",
         r"\bi (?:can(?:no|')t|do not|don't) (?:have|remember|access)\b",
+        # The assistant describing itself as the user ("User is an AI assistant").
+        r"\b(?:is|am) an? (?:ai|virtual|digital) assistant(?:\W*$|[,.;])",
     )
 )
 """The assistant talking, not a fact about the user."""
@@ -92,9 +108,14 @@ _STOP = frozenset(
 
 
 def junk_reason(text: str) -> str | None:
-    """Why an entry text is junk (``placeholder`` or ``assistant chatter``), or None."""
-    bare = text.strip().strip("*.: ").lower()
+    """Why an entry text is junk (``placeholder``, ``assistant chatter`` or ``tool call
+    text``), or None."""
+    if _TOOL_CALL_TEXT.match(text):
+        return "tool call text"
+    bare = text.strip().strip("*.:[](){}<>`'\" ").lower()
     if not bare or bare in PLACEHOLDER_TEXTS or not any(c.isalnum() for c in bare):
+        return "placeholder"
+    if _PLACEHOLDER_PHRASE.match(bare):
         return "placeholder"
     if any(p.search(text) for p in CHATTER_PATTERNS):
         return "assistant chatter"

@@ -15,6 +15,15 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("N/A", "placeholder"),
         ("**TODO**", "placeholder"),
         ("...", "placeholder"),
+        # What Qwen2.5-Coder 1.5B wrote under empty headers in recorded runs (issue 11).
+        ("[none]", "placeholder"),
+        ("(none)", "placeholder"),
+        ("No interests listed", "placeholder"),
+        ("no specific projects mentioned", "placeholder"),
+        ("None mentioned.", "placeholder"),
+        ('{{"name": "weather", "arguments": {"location": "cycling"}}}', "tool call text"),
+        ('{"name": "save_memory", "parameters": {"content": "Likes tea"}}', "tool call text"),
+        ("User is an AI assistant", "assistant chatter"),
         ("As an AI language model, I have reorganised your memory.", "assistant chatter"),
         ("I'll remember that you like tea!", "assistant chatter"),
         ("Sure! The user likes tea", "assistant chatter"),
@@ -25,6 +34,13 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("Nonetheless prefers tea", None),
         ("OK, decision made: we're going with FastAPI", None),  # the user's words
         ("Is a nurse who works night shifts", None),
+        ("No meetings before 10am", None),
+        ("No dairy: lactose intolerant", None),
+        ("Not fond of being recorded", None),
+        ("Nothing with peanuts, ever", None),
+        ("Builds an AI assistant for radiologists", None),
+        ("Is an AI assistant developer at a startup", None),
+        ('Keeps settings in a JSON file like {"theme": "dark"}', None),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:

@@ -46,6 +46,32 @@ def test_junk_entries_counts_every_none_empty_bullet_and_chatter(build_run: Buil
     assert junk_entries(build_run(GOOD_MEMORY, embed=False)).value == 0.0
 
 
+# What the same family of model (Qwen2.5-Coder 1.5B) saved in recorded week-of-noise runs:
+# bracketed and sentence placeholders under empty headers, and a tool call written as text.
+RECORDED_PLACEHOLDERS = """# Long-term Memory
+
+## User Profile
+- backend engineer at a logistics startup
+- {{"name": "weather", "arguments": {"location": "cycling"}}}
+- [none]
+
+## Interests
+- No interests listed
+
+## Projects
+- no specific projects mentioned
+- User's project uses PostgreSQL 16 and runs on Ubuntu 22.04.
+"""
+
+
+def test_junk_entries_sees_placeholders_in_words_and_tool_calls_as_text(
+    build_run: BuildRun,
+) -> None:
+    score = junk_entries(build_run(RECORDED_PLACEHOLDERS, embed=False))
+    assert score.metrics == {"junk": 4, "placeholder": 3, "tool_call_text": 1}
+    assert [item.split(":")[0] for item in score.items] == ["line 5", "line 6", "line 9", "line 12"]
+
+
 def test_model_names_flags_a_model_saved_as_a_preference(build_run: BuildRun) -> None:
     score = model_names(build_run(QWEN_MEMORY, records=[SWITCH], embed=False))
     assert score.value == 1.0 and score.items == ("line 8 names 'Claude Haiku': 'Claude Haiku'",)
