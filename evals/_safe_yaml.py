@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["YAMLLimitError", "YAMLLimits", "load_limited"]
+__all__ = ["DATA_FILE_LIMITS", "YAMLLimitError", "YAMLLimits", "load_data", "load_limited"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,11 @@ class YAMLLimits:
     """Nodes after alias expansion (each alias counts its whole subtree again)."""
     max_depth: int
     """Nesting of collections."""
+
+
+DATA_FILE_LIMITS = YAMLLimits(max_bytes=8 << 20, max_nodes=1_000_000, max_depth=32)
+"""Hand-written data files (gate baselines, the decision cases, the retrieval frames): the
+largest, the offline suite's baseline, is ~90 KB and ~10,000 nodes."""
 
 
 class YAMLLimitError(ValueError):
@@ -96,3 +101,13 @@ def _check_expansion(root: yaml.Node, limits: YAMLLimits) -> None:
                 stack.append((value, depth + 1))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, depth + 1) for item in node.value)
+
+
+def load_data(text: str, limits: YAMLLimits = DATA_FILE_LIMITS) -> object:
+    """The value of the YAML (or JSON) ``text`` within ``limits``; None for an empty document.
+
+    Raises:
+        YAMLLimitError: too large, too deep, or expanding past ``max_nodes``.
+        yaml.YAMLError: not valid YAML.
+    """
+    return load_limited(text, limits)[1]

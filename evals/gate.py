@@ -35,6 +35,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from evals._safe_yaml import YAMLLimitError, load_data
 from evals.cell import Cell
 from evals.results import RunResult, known_metrics
 from evals.scorers import ScorerSettings, registered_scorers
@@ -135,9 +136,13 @@ def load_baseline(path: Path) -> Baseline:
         BaselineError: missing, not YAML/JSON, or not of this schema.
     """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_data(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise BaselineError(path, f"cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise BaselineError(path, f"is not UTF-8 text (byte {exc.start})") from None
+    except YAMLLimitError as exc:
+        raise BaselineError(path, f"refused: {exc.problem}") from None
     except yaml.YAMLError as exc:
         raise BaselineError(path, f"is not YAML or JSON ({exc})") from None
     try:

@@ -17,8 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
+from evals._cassette_file import read_cassette
 from evals.cassettes import (
     DEFAULT_ROOT,
     CassetteLabel,
@@ -28,6 +27,7 @@ from evals.cassettes import (
 )
 from evals.cell import Cell
 from evals.scenario import Scenario
+from memsys.errors import CassetteFileError
 
 __all__ = [
     "RECORD_MATRIX",
@@ -144,20 +144,32 @@ def is_recorded(cell: Cell, root: Path = DEFAULT_ROOT) -> bool:
     return read_label(cell.cassette_path(root)) is not None
 
 
-def _interactions(cassette: Path) -> int:
-    data = yaml.safe_load(cassette.read_text(encoding="utf-8")) or {}
-    return len(data.get("interactions") or [])
+def _interactions(cell: Cell, cassette: Path) -> int:
+    """How many calls the cassette holds, read with the cassette limits and checks.
+
+    Raises:
+        CassetteFileError: the file is broken (too large, not YAML, bad interactions).
+    """
+    interactions, problems = read_cassette(cassette)
+    if problems:
+        raise CassetteFileError(cassette, problems, cell.rerecord_command())
+    return len(interactions)
 
 
 def finish_label(
     cell: Cell, details: RecordingDetails, seconds: float, root: Path = DEFAULT_ROOT
 ) -> CassetteLabel:
-    """Add the server, weights and timing to a finished recording's label; returns it."""
+    """Add the server, weights and timing to a finished recording's label; returns it.
+
+    Raises:
+        FileNotFoundError: the cassette has no label (the recording did not finish).
+        CassetteFileError: the cassette is broken.
+    """
     path = cell.cassette_path(root)
     label = read_label(path)
     if label is None:
         raise FileNotFoundError(f"{path} has no label: the recording did not finish")
-    calls = _interactions(path)
+    calls = _interactions(cell, path)
     done = replace(
         label,
         model_sha256=details.model_sha256,

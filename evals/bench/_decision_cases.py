@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from evals._safe_yaml import load_data
 from memsys.decisions import Operation, SimilarMemory
 from memsys.errors import UsageError
 
@@ -79,9 +80,10 @@ def load_cases(path: Path = CASES_FILE) -> tuple[datetime, list[DecisionCase]]:
     Raises:
         UsageError: the file is unreadable, invalid, or a target is not among its memories.
     """
+    # ValueError: past the YAML limits, or not UTF-8.
     try:
-        data = CaseFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError, ValidationError) as exc:
+        data = CaseFile.model_validate(load_data(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, yaml.YAMLError, ValidationError) as exc:
         raise UsageError(f"{path}: not a valid decision case file: {exc}") from None
     for case in data.cases:
         if case.target is not None and case.target not in {m.id for m in case.memories}:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import yaml
 
+from evals._safe_yaml import load_data
 from evals.bench._search_corpus import random_entry
 from memsys.errors import FramesError, UsageError
 from memsys.search import tokenize
@@ -199,8 +200,8 @@ def load_frames(path: Path = FRAMES_FILE) -> list[Frame]:
         FramesError: unreadable, malformed, or a question sharing a content word with a fact.
     """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = load_data(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError) as exc:  # ValueError: limits, UTF-8
         raise FramesError(path, f"cannot be read: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
         raise FramesError(path, "expected a mapping with a 'frames' list")

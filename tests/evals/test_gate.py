@@ -18,6 +18,7 @@ from evals.gate import (
 )
 from evals.results import RunResult, score_run_dir
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
+from tests.helpers.yaml_bombs import billion_laughs
 
 CELL = {
     "scenario": "week-of-noise",
@@ -106,6 +107,29 @@ def test_malformed_baselines(tmp_path: Path, text: str, problem: str) -> None:
         load_baseline(path)
     with pytest.raises(BaselineError, match="cannot be read"):
         load_baseline(tmp_path / "missing.yaml")
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (
+            (billion_laughs() + "schema_version: 1\ncells: *l7\n").encode(),
+            "refused: expands to more than 1,000,000 nodes",
+        ),
+        (b"schema_version: 1\ncells: []\n# caf\xe9\n", "is not UTF-8 text"),
+    ],
+    ids=["alias bomb", "not UTF-8"],
+)
+def test_hostile_baselines_are_refused_naming_the_file(
+    tmp_path: Path, content: bytes, problem: str
+) -> None:
+    # Before: plain yaml.safe_load (an alias bomb reached pydantic whole; Latin-1 bytes
+    # were a UnicodeDecodeError traceback).
+    path = tmp_path / "baseline.yaml"
+    path.write_bytes(content)
+    with pytest.raises(BaselineError, match=problem) as info:
+        load_baseline(path)
+    assert str(info.value).startswith(f"{path}: ")
 
 
 def test_junit_xml_lists_failures(tmp_path: Path, results: list[RunResult]) -> None:

@@ -1,11 +1,19 @@
-"""The recording plan: which cells, how often, in which order."""
+"""The recording plan: which cells, how often, in which order; a finished cell's label."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from evals.recording import REPEAT_TEMPERATURE, REPEATS, plan
+import httpx
+import pytest
+
+from evals.cassettes import CassetteLabel, CassetteMode, use_cassette
+from evals.cell import Cell
+from evals.recording import REPEAT_TEMPERATURE, REPEATS, RecordingDetails, finish_label, plan
 from evals.scenario import load_scenario
+from memsys.errors import CassetteFileError
+from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient, Role
+from tests.helpers.yaml_bombs import billion_laughs
 
 SCENARIOS = [
     (p, load_scenario(p))
@@ -48,3 +56,42 @@ def test_order_keeps_a_partial_run_useful() -> None:
 def test_an_explicit_repeat_count_samples_every_cell() -> None:
     cells = plan(SCENARIOS[:1], "m/x", [("guardrails", "v1")], repeats=2, temperature=0.3)
     assert [(c.cell.repeat, c.seed, c.temperature) for c in cells] == [(1, 1, 0.3), (2, 2, 0.3)]
+
+
+def _echo(request: httpx.Request) -> httpx.Response:
+    message = {"role": "assistant", "content": "ok"}
+    return httpx.Response(200, json={"choices": [{"message": message}], "model": "echo"})
+
+
+CELL = Cell("temporal-change", "openai-compatible/echo", "guardrails", "v049-guardrails")
+DETAILS = RecordingDetails("0" * 64, "llama.cpp b1", ("--jinja",))
+
+
+def _record_two_calls(root: Path) -> Path:
+    path = CELL.cassette_path(root)
+    path.parent.mkdir(parents=True)
+    label = CassetteLabel(CELL.model, "http://model.test/v1", "2026-03-02")
+    transport = httpx.MockTransport(_echo)
+    client = OpenAIChatClient(
+        "echo", OPENAI_COMPATIBLE, base_url="http://model.test/v1", transport=transport
+    )
+    with use_cassette(path, CassetteMode.RECORD, label=label):
+        for text in ("one", "two"):
+            client.complete(ChatRequest((Message(Role.USER, text),)))
+    return path
+
+
+def test_finish_label_counts_the_recorded_calls(tmp_path: Path) -> None:
+    _record_two_calls(tmp_path)
+    label = finish_label(CELL, DETAILS, 5.0, tmp_path)
+    assert (label.calls, label.seconds_per_call, label.server) == (2, 2.5, "llama.cpp b1")
+
+
+def test_finish_label_reads_the_cassette_with_its_limits(tmp_path: Path) -> None:
+    # Before: plain yaml.safe_load, so an alias bomb (or any broken file) was counted.
+    path = _record_two_calls(tmp_path)
+    path.write_text(billion_laughs() + path.read_text())
+    with pytest.raises(CassetteFileError, match="refused") as info:
+        finish_label(CELL, DETAILS, 5.0, tmp_path)
+    assert str(path) in str(info.value)
+    assert "expands to more than 2,000,000 nodes" in str(info.value)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -265,39 +264,86 @@ def test_daily_log_write_failure_is_logged_and_the_run_continues_feat013_feat023
     assert session.last_logged_message_id > 0
 
 
-class SlowLLM:
-    name = "fake/slow"
+GUARD_S = 60.0
+"""Deadlock guard only: a correct implementation never waits this long."""
+
+
+class GatedLLM:
+    """Holds every call until the test opens the gate; records how many were inside at once."""
+
+    name = "fake/gated"
     kind = ModelKind.SIMULATED
 
     def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.first_inside = threading.Event()
+        self.lock = threading.Lock()
         self.active = 0
         self.max_active = 0
-        self.lock = threading.Lock()
+        self.finished = 0
+        self.timed_out = 0
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         with self.lock:
             self.active += 1
             self.max_active = max(self.max_active, self.active)
-        time.sleep(0.2)
+        self.first_inside.set()
+        opened = self.gate.wait(GUARD_S)
         with self.lock:
             self.active -= 1
+            self.finished += 1
+            self.timed_out += not opened
         return reply(SUMMARY)
 
 
+class ObservedLock:
+    """A mutex that counts the threads waiting to take it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._changed = threading.Condition()
+        self.waiting = 0
+
+    def __enter__(self) -> None:
+        with self._changed:
+            self.waiting += 1
+            self._changed.notify_all()
+        self._lock.acquire()
+        with self._changed:
+            self.waiting -= 1
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    def wait_for_waiters(self, count: int) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self.waiting >= count, GUARD_S)
+
+
 def test_flushes_do_not_block_and_are_serialised(tmp_path: Path, clock: ManualClock) -> None:
-    llm = SlowLLM()
+    # No timing: the model holds every flush until the gate opens, so a caller that waited
+    # for a flush would return only after a flush finished (or timed out).
+    llm = GatedLLM()
     runner = ThreadRunner(workers=3)
     h = Harness(tmp_path, clock, llm, runner=runner)
+    flush_lock = ObservedLock()
+    h.triggers._flush_lock = flush_lock  # type: ignore[assignment]  # observe the app's Mutex
     for session in ("a", "b", "c"):
         h.say(session, f"message in {session}")
-    started = time.perf_counter()
     h.triggers.on_session_switch("a")
     h.triggers.on_session_switch("b")
     h.triggers.on_session_switch("c")
-    assert time.perf_counter() - started < 0.15  # the caller never waited for a flush
+    assert llm.finished == 0  # the caller never waited for a flush
+    assert llm.first_inside.wait(GUARD_S)
+    # One flush is inside the model; three workers, yet the other two wait for the lock.
+    assert flush_lock.wait_for_waiters(2)
+    assert llm.max_active == 1
+    llm.gate.set()
     runner.wait()
-    assert llm.max_active == 1  # three workers, yet the flushes ran one at a time
-    assert len(h.kinds("flush")) == 3
+    assert (llm.max_active, llm.finished, llm.timed_out) == (1, 3, 0)
+    flushes = h.kinds("flush")
+    assert sorted(str(f["session"]) for f in flushes) == ["a", "b", "c"]
+    assert {f["outcome"] for f in flushes} == {"written"}
 
 
 def test_clock_is_the_injected_one(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from evals.bench.decisions import (
 from memsys.decisions import Operation
 from memsys.errors import CassetteMissError, UsageError
 from memsys.search import default_embedder
+from tests.helpers.yaml_bombs import billion_laughs
 
 ROOT = Path(__file__).resolve().parents[3]
 NOW, CASES = load_cases(CASES_FILE)
@@ -58,6 +59,15 @@ def test_a_target_that_is_not_shown_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(UsageError, match="target 3 is not shown"):
         load_cases(bad)
+
+
+def test_a_case_file_is_read_with_the_yaml_limits(tmp_path: Path) -> None:
+    # Before: plain yaml.safe_load handed the expanded alias graph to pydantic.
+    bomb = tmp_path / "cases.yaml"
+    bomb.write_text(billion_laughs() + 'now: "2026-03-16T09:00"\ncases: *l7\n')
+    with pytest.raises(UsageError, match="expands to more than 1,000,000 nodes") as info:
+        load_cases(bomb)
+    assert str(info.value).startswith(f"{bomb}: ")
 
 
 def test_the_pipeline_shows_what_the_policys_retrieval_finds(tmp_path: Path) -> None:

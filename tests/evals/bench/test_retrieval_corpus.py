@@ -17,6 +17,7 @@ from evals.bench._retrieval_corpus import (
     load_frames,
     write_corpus,
 )
+from tests.helpers.yaml_bombs import billion_laughs
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,13 @@ def test_a_question_that_reuses_the_fact_words_is_refused(tmp_path: Path) -> Non
         '    distractors: ["{q} walks dogs."]\n'
     )
     with pytest.raises(FramesError, match=r"frames.yaml: frame 'pet': the question reuses"):
+        load_frames(frames)
+
+
+def test_a_frames_file_is_read_with_the_yaml_limits(tmp_path: Path) -> None:
+    frames = tmp_path / "frames.yaml"
+    frames.write_text(billion_laughs() + "frames: *l7\n")
+    with pytest.raises(FramesError, match="expands to more than 1,000,000 nodes"):
         load_frames(frames)
 
 
