@@ -125,6 +125,10 @@ class CassetteLabel:
     """Sampling temperature forced on every request, if any (else each request's own)."""
     seed: int | None = None
     """Sampling seed sent with every request, if any."""
+    text_tool_calls: bool | None = None
+    """Whether the client made tool calls written as JSON in the reply text into real calls
+    (:mod:`memsys.llm.text_tool_calls`). Replay must do the same to send the same requests.
+    None: a label written before the option existed, recorded without."""
     calls: int | None = None
     """Model calls the recording made."""
     seconds_per_call: float | None = None
@@ -227,6 +231,7 @@ def use_cassette(
     *,
     label: CassetteLabel | None = None,
     rerecord_command: str = "memeval run <scenario> --model <model> --record",
+    play_all: bool = False,
 ) -> Iterator[CassetteSession]:
     """Route every httpx request made inside through the cassette at ``path``.
 
@@ -235,9 +240,12 @@ def use_cassette(
         mode: Replay (default), record missing calls, or re-record from scratch.
         label: Who made the recording; required when recording, written beside it.
         rerecord_command: Named in miss messages (see :meth:`evals.cell.Cell.rerecord_command`).
+        play_all: On replay, also fail when the block ends with recorded calls unmade (a
+            whole run's cassette: the run stopped where the recording went on).
 
     Raises:
-        CassetteMissError: a request the cassette cannot answer in ``replay`` mode.
+        CassetteMissError: a request the cassette cannot answer in ``replay`` mode, or
+            (``play_all``) recorded calls the replay never made.
         ValueError: recording without a label.
     """
     recording = mode is not CassetteMode.REPLAY
@@ -269,6 +277,8 @@ def use_cassette(
         raise _miss(exc, session, rerecord_command) from None
     if persister.save_error is not None:
         raise persister.save_error
+    if play_all and not recording and not cassette.all_played:
+        raise _unplayed(cassette, session, rerecord_command)
     missing = _unrecorded(session, cassette) if recording else []
     if missing:
         _label_path(path).unlink(missing_ok=True)
@@ -324,6 +334,29 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
                 if name.lower() == "content-length":
                     response["headers"][name] = [str(len(clean))]
     return response
+
+
+def _unplayed(cassette: Any, session: CassetteSession, command: str) -> CassetteMissError:
+    """The run ended before making every recorded call: its behaviour diverged from the
+    recording as surely as a changed request would have."""
+    first = next(i for i in range(len(cassette)) if not cassette.play_counts[i])
+    request = cassette.requests[first]
+    problem = (
+        f"the run made {cassette.play_count} of the {len(cassette)} recorded calls; the "
+        f"first it did not make is #{first + 1}, {request.method} {request.path}, whose last "
+        f"message was: {_last_message(request)!r}. The code now stops earlier than the "
+        "recording did (a changed reply parser, tool, policy or scenario)"
+    )
+    return CassetteMissError(session.path, session.last_step, problem, None, command)
+
+
+def _last_message(request: Any) -> str:
+    try:
+        messages = json.loads(request.body or b"{}").get("messages") or [{}]
+        text = str(messages[-1].get("content") or "")
+    except (ValueError, AttributeError, TypeError):
+        return "(not a chat request)"
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _miss(

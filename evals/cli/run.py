@@ -57,10 +57,21 @@ def _model_args(args: argparse.Namespace) -> dict[str, object]:
     return options
 
 
+def _flag(raw: str) -> bool:
+    """``true``/``false`` (also 1/0, yes/no, on/off)."""
+    value = raw.strip().lower()
+    if value in {"true", "1", "yes", "on"}:
+        return True
+    if value in {"false", "0", "no", "off"}:
+        return False
+    raise ValueError(raw)
+
+
 MODEL_ARGS: dict[str, Callable[[str], object]] = {
     "temperature": float,
     "seed": int,
     "base_url": str,
+    "text_tool_calls": _flag,
 }
 """Options ``-M`` may give a real model's client."""
 
@@ -79,6 +90,7 @@ def _client_options(
                 out.setdefault("temperature", label.temperature)
             if label.seed is not None:
                 out.setdefault("seed", label.seed)
+            out.setdefault("text_tool_calls", bool(label.text_tool_calls))
             # Replay needs no server: the recorded one is named but never called.
             if not os.environ.get(BASE_URL_ENV):
                 out.setdefault("base_url", label.base_url or "http://replay.invalid/v1")
@@ -116,10 +128,12 @@ def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, 
         SystemClock().now().date().isoformat(),
         temperature=client.temperature,
         seed=client.seed,
+        text_tool_calls=client.text_tool_calls,
     )
     path = cell.cassette_path()
     command = cell.rerecord_command(spec.scenario_file)
-    with use_cassette(path, mode, label=label, rerecord_command=command), without_fsync():
+    cassette = use_cassette(path, mode, label=label, rerecord_command=command, play_all=True)
+    with cassette, without_fsync():
         run_scenario(replace(spec, cassette=str(path)), embedder, client)
     return str(spec.out_dir)
 
@@ -236,7 +250,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="real-model option, repeatable: temperature=0.7, seed=1 (repeat N records "
-        "with seed+N-1), base_url=http://127.0.0.1:8080/v1; replay reads them from the "
+        "with seed+N-1), base_url=http://127.0.0.1:8080/v1, text_tool_calls=false (do not "
+        "turn tool calls written as JSON text into calls); replay reads them from the "
         "cassette's label",
     )
     parser.add_argument(

@@ -24,6 +24,7 @@ from memsys.llm.base import (
 )
 from memsys.llm.openai import endpoint
 from memsys.llm.registry import register_provider
+from memsys.llm.text_tool_calls import with_text_tool_calls
 from memsys.redact import register_secret, register_url_credentials
 
 __all__ = [
@@ -56,6 +57,9 @@ class AnthropicClient:
         http: Timeouts and retries.
         transport: httpx transport (tests pass ``httpx.MockTransport``).
         sleep: Backoff sleep, injectable so tests never wait.
+        text_tool_calls: Turn tool calls written as JSON in the reply text into real calls
+            (:mod:`memsys.llm.text_tool_calls`); Claude uses tool_use blocks, so this only
+            matters for Messages-compatible servers in front of small models.
     """
 
     def __init__(
@@ -67,8 +71,10 @@ class AnthropicClient:
         http: HTTPConfig | None = None,
         transport: httpx.BaseTransport | None = None,
         sleep: Sleep = time.sleep,
+        text_tool_calls: bool = True,
     ) -> None:
         self._model = model
+        self._text_tool_calls = text_tool_calls
         self._base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         key = api_key if api_key is not None else os.environ.get(KEY_ENV)
         # Known to the redactor, so no reply or error can carry them into a file.
@@ -108,11 +114,17 @@ class AnthropicClient:
         """None: the Messages API takes no seed."""
         return None
 
+    @property
+    def text_tool_calls(self) -> bool:
+        """Whether tool calls written as JSON in the reply text become real calls."""
+        return self._text_tool_calls
+
     def complete(self, request: ChatRequest) -> ChatResponse:
         """One Messages call; see :class:`LLMClient`."""
         body = request_body(self._model, request)
         data = self._poster.post(endpoint(self._base_url, "v1/messages"), self._headers, body)
-        return parse_response(data)
+        response = parse_response(data)
+        return with_text_tool_calls(response, request) if self._text_tool_calls else response
 
     def close(self) -> None:
         """Close the connection pool."""

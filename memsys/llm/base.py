@@ -177,3 +177,8 @@ class RemoteClient(LLMClient, Protocol):
     def seed(self) -> int | None:
         """Sampling seed sent with every request, or None."""
         ...
+
+    @property
+    def text_tool_calls(self) -> bool:
+        """Whether tool calls written as JSON in the reply text are made into real calls."""
+        ...

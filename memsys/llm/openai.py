@@ -36,6 +36,7 @@ from memsys.llm.base import (
     Usage,
 )
 from memsys.llm.registry import register_provider
+from memsys.llm.text_tool_calls import with_text_tool_calls
 from memsys.redact import register_secret, register_url_credentials
 from memsys.tools.base import ToolDefinition
 
@@ -95,6 +96,8 @@ class OpenAIChatClient:
             request's own.
         seed: Sampling seed sent with every request (servers that honour it, such as
             llama.cpp, then sample reproducibly).
+        text_tool_calls: Turn tool calls the model wrote as JSON in its text into real calls
+            when the reply has none (:mod:`memsys.llm.text_tool_calls`); on by default.
 
     Raises:
         LLMConfigError: no base URL for an OpenAI-compatible server.
@@ -112,8 +115,10 @@ class OpenAIChatClient:
         sleep: Sleep = time.sleep,
         temperature: float | None = None,
         seed: int | None = None,
+        text_tool_calls: bool = True,
     ) -> None:
         self.temperature, self.seed = temperature, seed
+        self.text_tool_calls = text_tool_calls
         base = base_url or flavor.default_base_url or os.environ.get(BASE_URL_ENV)
         if not base:
             raise LLMConfigError(
@@ -157,7 +162,8 @@ class OpenAIChatClient:
             body["temperature"] = self.temperature
         if self.seed is not None:
             body["seed"] = self.seed
-        return parse_response(self._poster.post(self._url, self._headers, body))
+        response = parse_response(self._poster.post(self._url, self._headers, body))
+        return with_text_tool_calls(response, request) if self.text_tool_calls else response
 
     def close(self) -> None:
         """Close the connection pool."""

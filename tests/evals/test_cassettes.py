@@ -109,6 +109,22 @@ def test_key_order_and_spacing_do_not_matter(recorded: Path) -> None:
     assert parse_response(response.json()).text == "echo: one"
 
 
+def test_a_whole_run_that_stops_before_the_recording_did_is_a_miss(recorded: Path) -> None:
+    with (
+        pytest.raises(CassetteMissError) as info,
+        use_cassette(recorded, play_all=True),
+        step("day 1 #1 user_message"),
+    ):
+        ask(make_client(), "one")
+    message = str(info.value)
+    assert "made 1 of the 2 recorded calls" in message
+    assert "#2" in message and "'two'" in message and "day 1 #1 user_message" in message
+    # Playing every recorded call, in any order, passes.
+    with use_cassette(recorded, play_all=True):
+        ask(make_client(), "two")
+        ask(make_client(), "one")
+
+
 def test_one_changed_word_in_a_tool_description_is_a_miss_showing_the_word(
     recorded: Path,
 ) -> None:

@@ -2,8 +2,10 @@
 
 Run as ``python fake_openai_server.py [-m MODEL] [--host H] --port P [anything...]`` (the
 ``llama-cpp-server`` command line). ``GET /health`` answers 200; ``POST
-/v1/chat/completions`` answers "Noted." with no tool calls; each request is appended to
-``$FAKE_SERVER_LOG`` if set, so tests can count what reached the server.
+/v1/chat/completions`` answers "Noted." with no tool calls, except that a user message
+containing ``$FAKE_SERVER_SAVE_ON`` (if set) is answered the way Qwen2.5-Coder writes a call: a
+```json fence holding a save_memory call of the message, in the reply text. Each request is
+appended to ``$FAKE_SERVER_LOG`` if set, so tests can count what reached the server.
 """
 
 from __future__ import annotations
@@ -42,13 +44,23 @@ class _Handler(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": "Noted."},
+                        "message": {"role": "assistant", "content": _reply(body["messages"])},
                         "finish_reason": "stop",
                     }
                 ],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 2},
             },
         )
+
+
+def _reply(messages: list[dict[str, object]]) -> str:
+    last = messages[-1]
+    text = str(last.get("content") or "")
+    word = os.environ.get("FAKE_SERVER_SAVE_ON")
+    if word and last.get("role") == "user" and word in text.lower():
+        call = {"name": "save_memory", "arguments": {"content": text, "category": "notes"}}
+        return f"```json\n{json.dumps(call, indent=2)}\n```"
+    return "Noted."
 
 
 def main() -> None:

@@ -22,8 +22,7 @@ FAKE_SERVER = Path(__file__).resolve().parents[2] / "helpers" / "fake_openai_ser
 MODEL = "openai-compatible/fake"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def _start_server(tmp_path: Path, **env: str) -> Iterator[tuple[str, Path]]:
     """The fake OpenAI-compatible server on a free port, and the log of what reached it."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -31,7 +30,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     log = tmp_path / "requests.jsonl"
     process = subprocess.Popen(
         [sys.executable, str(FAKE_SERVER), "--port", str(port)],
-        env={"FAKE_SERVER_LOG": str(log), "PATH": "/usr/bin:/bin"},
+        env={"FAKE_SERVER_LOG": str(log), "PATH": "/usr/bin:/bin", **env},
     )
     try:
         for _ in range(100):
@@ -44,6 +43,17 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     finally:
         process.terminate()
         process.wait()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    yield from _start_server(tmp_path)
+
+
+@pytest.fixture
+def text_calling_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """Writes a save_memory call as a JSON fence in its text for messages about allergies."""
+    yield from _start_server(tmp_path, FAKE_SERVER_SAVE_ON="allergic")
 
 
 def _record(*extra: str) -> int:
@@ -208,3 +218,44 @@ def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
     html = Path("r.html").read_text(encoding="utf-8")
     assert f"{MODEL} · guardrails · terse" in html
     assert "Numbers from real model runs: 1 pair over week-of-noise" in html
+
+
+def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
+    tmp_path: Path,
+    text_calling_server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base_url, log = text_calling_server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
+    assert _record(*args) == 0
+    cassette = Path(
+        "cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-user-requested.yaml"
+    )
+    label = read_label(cassette)
+    assert label is not None and label.text_tool_calls is True
+    recorded = len(_calls(log))
+
+    # Replayed offline, the fenced call is executed: the fact is in MEMORY.md.
+    run = ["run", "--scenario", "week.yaml", "--model", MODEL, "--out", "runs"]
+    run += ["--policy", "guardrails", "--variant", "v049-user-requested"]
+    assert main([*run, "--report", "r.html"]) == 0
+    assert len(_calls(log)) == recorded
+    memories = [p.read_text() for p in Path("runs").rglob("MEMORY.md")]
+    assert any("allergic to shellfish" in text for text in memories)
+
+    # The same cassette under a label from before recovery existed: the client leaves the
+    # call as text, the run stops short of the recording, and that is a miss, not a pass.
+    meta = cassette.with_name(cassette.name + ".meta.json")
+    data = json.loads(meta.read_text())
+    del data["text_tool_calls"]
+    meta.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main([*run, "--report", "r2.html"]) != 0
+    assert "cassette miss" in capsys.readouterr().err
+    # ...and `record` plans it again.
+    assert _record(*args, "--list") == 0
+    assert "0 already recorded, 1 to record" in capsys.readouterr().err

@@ -162,3 +162,18 @@ def test_missing_content_is_an_llm_error() -> None:
     c = make(Server(httpx.Response(200, json={"type": "message"})))
     with pytest.raises(LLMError, match="content should be an array"):
         c.complete(ChatRequest((Message(Role.USER, "hi"),)))
+
+
+def test_a_call_written_as_json_text_becomes_a_tool_call_unless_turned_off() -> None:
+    text = '<tool_call>{"name": "save_memory", "arguments": {"content": "tea"}}</tool_call>'
+    request = ChatRequest((Message(Role.USER, "hi"),), (SAVE,))
+    reply = httpx.Response(200, json=message([{"type": "text", "text": text}]))
+    response = make(Server(reply)).complete(request)
+    assert response.tool_calls == (ToolCall("text_call_0", "save_memory", '{"content": "tea"}'),)
+    off = AnthropicClient(
+        "claude-haiku-4-5",
+        api_key="sk-ant-test",
+        transport=httpx.MockTransport(Server(reply)),
+        text_tool_calls=False,
+    )
+    assert off.complete(request).tool_calls == () and off.text_tool_calls is False

@@ -252,3 +252,24 @@ def test_no_key_sends_no_authorization(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     c.complete(REQUEST)
     assert "authorization" not in server.requests[0].headers
+
+
+FENCED_CALL = '```json\n{"name": "save_memory", "arguments": {"content": "likes tea"}}\n```'
+
+
+def test_a_call_written_as_json_text_becomes_a_tool_call() -> None:
+    reply = completion({"role": "assistant", "content": FENCED_CALL})
+    c, _ = client(Server(httpx.Response(200, json=reply)))
+    response = c.complete(REQUEST)
+    assert response.tool_calls == (
+        ToolCall("text_call_0", "save_memory", '{"content": "likes tea"}'),
+    )
+    assert response.text == "" and response.stop_reason is StopReason.TOOL_CALLS
+    assert c.text_tool_calls is True
+
+
+def test_text_tool_calls_off_leaves_the_reply_as_text() -> None:
+    reply = completion({"role": "assistant", "content": FENCED_CALL})
+    c, _ = client(Server(httpx.Response(200, json=reply)), text_tool_calls=False)
+    response = c.complete(REQUEST)
+    assert response.tool_calls == () and response.text == FENCED_CALL

@@ -1,0 +1,133 @@
+"""Tool calls a model wrote as JSON in its reply text instead of the API's tool-call field.
+
+Small open models often know *what* to call but not the wire format their server parses:
+Qwen2.5-Coder 1.5B under llama.cpp's ``--jinja`` writes ``{"name": "save_memory", "arguments":
+{...}}`` inside a ```json fence, inside ``<tools>`` tags, or with its template's doubled braces
+(``{{"name": ...}}}``), none of which llama-server's Hermes parser accepts. Without recovery such a
+model never calls a memory tool, and a run measures the server's parser rather than the model's
+decisions. Agent frameworks for these models (Qwen-Agent, LangChain's JSON agents) parse the text
+the same way.
+
+Recovery is deliberately narrow: a block counts as a call only if its JSON is an object (or a list
+of objects) whose ``name`` is one of the tools offered in the request and which carries
+``arguments`` (or ``parameters`` that are not a JSON Schema, i.e. not the tool's definition echoed
+back). Everything else stays text. Clients apply it only to replies without structured calls.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, replace
+
+from memsys.llm.base import ChatRequest, ChatResponse, StopReason, ToolCall
+
+__all__ = ["TEXT_CALL_ID_PREFIX", "RecoveredCalls", "recover_tool_calls", "with_text_tool_calls"]
+
+TEXT_CALL_ID_PREFIX = "text_call_"
+"""Ids of recovered calls start with this, so a transcript shows where a call came from."""
+
+# A fenced code block (any info string) or a tag pair the models use for calls.
+_BLOCK = re.compile(
+    r"```[\w-]*[ \t]*\n?(?P<fenced>.*?)```"
+    r"|<(?P<tag>tool_call|tool_calls|tools|tool|function_call)>(?P<tagged>.*?)</(?P=tag)>",
+    re.DOTALL,
+)
+_SCHEMA_KEYS = frozenset({"properties", "required"})
+
+
+@dataclass(frozen=True)
+class RecoveredCalls:
+    """What :func:`recover_tool_calls` found."""
+
+    calls: tuple[ToolCall, ...]
+    """Calls in the order written (empty: nothing recovered)."""
+    text: str
+    """The reply text with the recovered blocks removed."""
+
+
+def recover_tool_calls(text: str, tool_names: Collection[str]) -> RecoveredCalls:
+    """Calls to ``tool_names`` written as JSON in ``text``, and the text around them."""
+    calls: list[ToolCall] = []
+    spans: list[tuple[int, int]] = []
+    for start, end, body in _candidates(text):
+        found = _calls_in(body, tool_names)
+        if found:
+            spans.append((start, end))
+            calls += found
+    if not calls:
+        return RecoveredCalls((), text)
+    numbered = tuple(
+        ToolCall(id=f"{TEXT_CALL_ID_PREFIX}{i}", name=call.name, arguments=call.arguments)
+        for i, call in enumerate(calls)
+    )
+    return RecoveredCalls(numbered, _remove(text, spans))
+
+
+def with_text_tool_calls(response: ChatResponse, request: ChatRequest) -> ChatResponse:
+    """``response`` with the tool calls its text holds as JSON made into real calls; as it is
+    when it already has calls or the request offered no tools."""
+    if response.tool_calls or not request.tools:
+        return response
+    found = recover_tool_calls(response.text, {tool.name for tool in request.tools})
+    if not found.calls:
+        return response
+    return replace(
+        response, text=found.text, tool_calls=found.calls, stop_reason=StopReason.TOOL_CALLS
+    )
+
+
+def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, body) of each fenced or tagged block; the whole text when there is none."""
+    blocks = list(_BLOCK.finditer(text))
+    for match in blocks:
+        body = match.group("fenced") if match.group("fenced") is not None else match["tagged"]
+        yield match.start(), match.end(), body
+    if not blocks:
+        yield 0, len(text), text
+
+
+def _calls_in(body: str, tool_names: Collection[str]) -> list[ToolCall]:
+    data = _loads_lenient(body.strip())
+    items = data if isinstance(data, list) else [data]
+    calls = [_as_call(item, tool_names) for item in items]
+    # A block is a call block only if every item in it is a call.
+    return [c for c in calls if c is not None] if calls and None not in calls else []
+
+
+def _loads_lenient(body: str) -> object:
+    """JSON, peeling doubled outer braces (``{{...}}}``) the way a template-copying model
+    writes them; None when it is not JSON."""
+    while body:
+        try:
+            return json.loads(body)
+        except json.JSONDecodeError:
+            if not (body.startswith("{{") and body.endswith("}}")):
+                return None
+            body = body[1:-1].strip()
+    return None
+
+
+def _as_call(item: object, tool_names: Collection[str]) -> ToolCall | None:
+    if not isinstance(item, dict) or item.get("name") not in tool_names:
+        return None
+    arguments = item.get("arguments", item.get("parameters"))
+    if isinstance(arguments, dict) and _SCHEMA_KEYS & arguments.keys():
+        return None  # the tool's definition echoed back, not a call
+    if isinstance(arguments, dict):
+        raw = json.dumps(arguments, ensure_ascii=False)
+    elif isinstance(arguments, str):
+        raw = arguments
+    else:
+        return None
+    return ToolCall(id="", name=str(item["name"]), arguments=raw)
+
+
+def _remove(text: str, spans: list[tuple[int, int]]) -> str:
+    kept, last = [], 0
+    for start, end in spans:
+        kept.append(text[last:start])
+        last = end
+    kept.append(text[last:])
+    return "".join(kept).strip()
