@@ -6,7 +6,10 @@ shipped name, a name next to the file, or a ``.toml`` path relative to it) inher
 tool with all its parameters and changes only text: a tool table may give just
 ``description``, or just ``[tool.parameters] name = "..."`` for one parameter. It cannot add,
 drop or misspell a parameter or tool (an error naming the file says which exist), so a
-one-line wording change never changes what the model may send.
+one-line wording change never changes what the model may send. A root variant (no
+``extends``) fixes the schemas, so it must describe every tool and exactly the parameters the
+tools' code reads (:data:`TOOL_PARAMETERS`): a file that gives ``save_memory`` only a
+description is refused instead of silently offering a tool without parameters.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from memsys.registry import Registry
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "TOOL_PARAMETERS",
     "VARIANTS",
     "ToolText",
     "Variant",
@@ -33,6 +37,14 @@ __all__ = [
 DEFAULT_VARIANT = "v049-guardrails"
 _DIR = Path(__file__).parent
 _TOOL_KEYS = frozenset({"description", "parameters"})
+
+TOOL_PARAMETERS: dict[str, frozenset[str]] = {
+    "save_memory": frozenset({"content", "category"}),
+    "update_memory": frozenset({"old_text", "new_text"}),
+    "read_memory": frozenset(),
+    "search_memory": frozenset({"query"}),
+}
+"""Every memory tool and the arguments its code reads: what a root variant must describe."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,8 @@ def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
             )
         inherited = base.tools[tool_name] if base is not None else None
         tools[tool_name] = _tool_text(path, tool_name, table, inherited)
+    if base is None:
+        _check_root_schema(path, tools)
     return Variant(path.stem, summary, tools, path, base.name if base else None)
 
 
@@ -175,3 +189,30 @@ def _tool_text(
         )
     merged = tuple((name, params.get(name, text)) for name, text in inherited.parameters)
     return ToolText(description.strip(), merged)
+
+
+def _check_root_schema(path: Path, tools: Mapping[str, ToolText]) -> None:
+    """A root variant describes every tool with exactly the parameters its code reads."""
+    hint = f'; to change only some text, start the file with extends = "{DEFAULT_VARIANT}"'
+    unknown = sorted(set(tools) - set(TOOL_PARAMETERS))
+    if unknown:
+        raise VariantError(
+            path, f"{unknown} not memory tool(s) (the tools: {', '.join(TOOL_PARAMETERS)})"
+        )
+    missing = [name for name in TOOL_PARAMETERS if name not in tools]
+    if missing:
+        raise VariantError(
+            path,
+            f"a variant without 'extends' fixes the tools' schemas and must describe every "
+            f"tool; missing: {', '.join(missing)}{hint}",
+        )
+    for name, expected in TOOL_PARAMETERS.items():
+        given = {p for p, _ in tools[name].parameters}
+        if given != expected:
+            lacking, extra = sorted(expected - given), sorted(given - expected)
+            raise VariantError(
+                path,
+                f"[{name}.parameters] must describe exactly what {name} reads "
+                f"({', '.join(sorted(expected)) or 'nothing'}); missing {lacking or 'none'}, "
+                f"unknown {extra or 'none'}{hint}",
+            )

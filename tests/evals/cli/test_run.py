@@ -134,6 +134,20 @@ def test_two_variant_files_with_one_name_are_refused_before_running(
     assert not Path("runs").exists()
 
 
+def test_a_variant_that_would_drop_a_tool_s_parameters_is_refused_before_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only a description and no `extends`: save_memory would take no arguments, every save
+    # would fail with invalid_arguments and the run would pass as "lower recall".
+    (tmp_path / "terse.toml").write_text('[save_memory]\ndescription = "Save facts."\n')
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--scenario", str(SCENARIO), "--model", "sim/careful", "--variant"]
+    assert main([*argv, "terse.toml", "--out", "runs"]) == 2
+    err = capsys.readouterr().err
+    assert "terse.toml" in err and 'extends = "v049-guardrails"' in err
+    assert not Path("runs").exists()
+
+
 def test_one_command_runs_a_new_variant_against_the_default_and_the_report_judges_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -70,7 +71,8 @@ def test_the_shipped_vague_variant_keeps_the_guardrail_parameters() -> None:
 def test_any_toml_path_works_and_the_name_is_the_stem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _write(tmp_path / "base.toml", '[save_memory]\ndescription = "Root."\n')
+    base = 'extends = "v049-guardrails"\n[read_memory]\ndescription = "R."\n'
+    _write(tmp_path / "base.toml", base)
     child = _write(tmp_path / "child.toml", 'extends = "base"\n[save_memory]\ndescription = "C."\n')
     by_abs = load_variant(str(child))
     monkeypatch.chdir(tmp_path)
@@ -78,6 +80,46 @@ def test_any_toml_path_works_and_the_name_is_the_stem(
     assert by_abs == by_rel
     assert (by_abs.name, by_abs.extends) == ("child", "base")
     assert by_abs.tool("save_memory").description == "C."
+    assert by_abs.tool("read_memory").description == "R."
+
+
+def _root_copy(path: Path, drop: str | None = None) -> Path:
+    """A root variant (no ``extends``) with v049-guardrails' text, minus ``drop``'s lines."""
+    base = load_variant("v049-guardrails")
+    lines = []
+    for tool, text in base.tools.items():
+        lines += [f"[{tool}]", f"description = {json.dumps(text.description)}"]
+        lines.append(f"[{tool}.parameters]")
+        lines += [f"{p} = {json.dumps(d)}" for p, d in text.parameters if p != drop]
+    return _write(path, "\n".join(lines) + "\n")
+
+
+def test_a_root_variant_describing_every_tool_and_parameter_loads(tmp_path: Path) -> None:
+    variant = load_variant(str(_root_copy(tmp_path / "copy.toml")))
+    assert _schemas(variant) == _schemas(load_variant("v049-guardrails"))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        # The field report: only a description, so save_memory would take no arguments.
+        ('[save_memory]\ndescription = "Save durable facts."\n', "missing: update_memory"),
+        (None, "[save_memory.parameters] must describe exactly what save_memory reads"),
+    ],
+)
+def test_a_root_variant_cannot_drop_a_tool_or_parameter(
+    tmp_path: Path, text: str | None, problem: str
+) -> None:
+    path = tmp_path / "mine.toml"
+    if text is None:
+        _root_copy(path, drop="category")
+    else:
+        _write(path, text)
+    with pytest.raises(VariantError) as info:
+        load_variant(str(path))
+    message = str(info.value)
+    assert str(path) in message and problem in message
+    assert 'extends = "v049-guardrails"' in message
 
 
 @pytest.mark.parametrize(
