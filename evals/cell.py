@@ -82,10 +82,14 @@ class Cell:
         # cassette_path is the authority: accept only what it maps back onto this file.
         return cell if cell is not None and cell.cassette_path(root) == path else None
 
-    def rerecord_command(self, scenario_file: Path | str | None = None) -> str:
+    def rerecord_command(
+        self, scenario_file: Path | str | None = None, variant_file: Path | str | None = None
+    ) -> str:
         """A command that records this cell's missing model calls, as the user can paste it.
 
-        ``scenario_file`` is the file the run used (default ``scenarios/<scenario>.yaml``).
+        ``scenario_file`` is the file the run used (default ``scenarios/<scenario>.yaml``);
+        ``variant_file`` the variant's ``.toml`` when it is not a shipped one (its stem alone
+        would not resolve).
         The local Qwen model records with ``memeval record`` (it starts its own server);
         another OpenAI-compatible model needs its server's address; hosted models read
         their API key from the environment.
@@ -94,7 +98,8 @@ class Cell:
 
         scenario = shlex.quote(str(scenario_file or f"scenarios/{self.scenario}.yaml"))
         repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
-        cell = f"--scenario {scenario} --policy {self.policy} --variant {self.variant}"
+        variant = shlex.quote(str(variant_file)) if variant_file else self.variant
+        cell = f"--scenario {scenario} --policy {self.policy} --variant {variant}"
         if self.model == MODEL_NAME:
             return f"memeval record {cell}{repeat}"
         command = f"memeval run {cell} --model {self.model}{repeat} --record"

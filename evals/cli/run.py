@@ -131,7 +131,7 @@ def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, 
         text_tool_calls=client.text_tool_calls,
     )
     path = cell.cassette_path()
-    command = cell.rerecord_command(spec.scenario_file)
+    command = cell.rerecord_command(spec.scenario_file, spec.variant_file)
     cassette = use_cassette(path, mode, label=label, rerecord_command=command, play_all=True)
     with cassette, without_fsync():
         run_scenario(replace(spec, cassette=str(path)), embedder, client)

@@ -94,6 +94,29 @@ def test_no_scenarios_in_the_working_directory_is_a_usage_error(
     assert not (tmp_path / "runs").exists()
 
 
+def test_a_cassette_miss_of_a_variant_file_prints_a_command_that_resolves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shlex
+
+    from evals.cli.main import build_parser
+    from evals.plan import resolve_variants
+
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "terse.toml").write_text('extends = "v049-guardrails"\n')
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--scenario", str(SCENARIO), "--model", "openai/gpt-4.1-mini"]
+    argv += ["--policy", "guardrails", "--variant", "v/terse.toml", "--out", "runs"]
+    assert main(argv) == 3
+    err = capsys.readouterr().err
+    (line,) = [x for x in err.splitlines() if x.startswith("Re-record with: ")]
+    printed = shlex.split(line.removeprefix("Re-record with: "))
+    args = build_parser().parse_args(printed[1:])  # exits (fails the test) on a bad option
+    monkeypatch.chdir(tmp_path / "v")  # the command works from anywhere, not only here
+    assert [v.name for v in resolve_variants(args.variant)] == ["terse"]
+    assert args.record and args.model == ["openai/gpt-4.1-mini"]
+
+
 def test_variants_by_absolute_and_relative_path_run_as_a_matrix_named_by_stem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
