@@ -76,8 +76,15 @@ def resolve_run_dir(path: Path) -> Path:
     """``path``, or the directory a ``latest`` pointer file names.
 
     Raises:
-        ResultsError: a pointer file naming a directory that does not exist.
+        ResultsError: ``path`` does not exist, or is a pointer file naming a directory that
+            does not exist.
     """
+    if not path.exists():
+        raise ResultsError(
+            path,
+            "no such run directory or results file (memeval run writes runs/<timestamp>/; "
+            f"runs/{LATEST} points at the newest)",
+        )
     if path.is_file() and path.name == LATEST:
         target = path.parent / path.read_text(encoding="utf-8").strip()
         if not target.is_dir():

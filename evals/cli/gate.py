@@ -8,6 +8,7 @@ from typing import Literal
 
 from evals.cli._common import EXIT_OK
 from evals.gate import (
+    Check,
     baseline_from_results,
     gate,
     load_baseline,
@@ -15,7 +16,7 @@ from evals.gate import (
     write_junit,
 )
 from evals.history import run_results
-from memsys.errors import GateConfigError, Regression, UsageError
+from memsys.errors import ConfigError, GateConfigError, Regression, UsageError
 
 __all__ = ["register"]
 
@@ -30,8 +31,14 @@ def _gate(args: argparse.Namespace) -> int:
         write_baseline(baseline_from_results(results), path)
         print(f"wrote baseline {path} from {len(results)} runs")
         return EXIT_OK
-    baseline = load_baseline(Path(args.baseline))  # config errors before any scoring
-    results = run_results(Path(args.run_dir), embedder)
+    try:
+        baseline = load_baseline(Path(args.baseline))  # config errors before any scoring
+        results = run_results(Path(args.run_dir), embedder)
+    except ConfigError as exc:
+        if args.junit:  # CI shows why the gate could not run, not a missing report
+            problem = Check("memeval gate", "configuration", False, str(exc), configuration=True)
+            write_junit([problem], Path(args.junit))
+        raise
     checks = gate(results, baseline)
     if args.junit:
         write_junit(checks, Path(args.junit))
@@ -54,9 +61,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="compare a run with a baseline: exit 0 pass, 1 regression, 2 configuration error",
         description="Check every metric bound of the baseline against the runs under RUN_DIR "
         "(means over repeats). Exit 0 when all pass, 1 on a regression (each is named), 2 on a "
-        "usage or configuration error: a bad baseline file, a baseline metric the runs do not "
-        "carry, or runs scored with other -S settings than the baseline's (--junit is written "
-        "first in the last two cases).",
+        "usage or configuration error: a bad baseline file, no runs under RUN_DIR, a baseline "
+        "metric the runs do not carry, or runs scored with other -S settings than the "
+        "baseline's (--junit is written in every case, naming the problem).",
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory")
     parser.add_argument("--baseline", metavar="FILE", help="baseline YAML or JSON")

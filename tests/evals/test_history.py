@@ -58,6 +58,13 @@ def test_without_symlinks_latest_is_a_pointer_file_that_commands_follow(
         resolve_run_dir(latest)
 
 
+def test_a_run_directory_that_does_not_exist_is_named_as_such(tmp_path: Path) -> None:
+    # Not "run `memeval score` on it first", which cannot work either.
+    with pytest.raises(ResultsError, match="no such run directory") as info:
+        resolve_run_dir(tmp_path / "runs" / "typo")
+    assert str(tmp_path / "runs" / "typo") in str(info.value)
+
+
 def _result(scenario: str, repeat: int = 1, **changes: object) -> RunResult:
     result = RunResult(
         scenario,

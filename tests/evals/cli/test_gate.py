@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,30 @@ def test_missing_baseline_or_traces_exit_2(tmp_path: Path, run_dir: Path) -> Non
     baseline.write_text("schema_version: 1\ncells: []\n")
     assert main(["gate", str(tmp_path / "empty"), "--baseline", str(baseline)]) == 2
     assert main(["gate", str(run_dir)]) == 2  # neither --baseline nor --write-baseline
+
+
+@pytest.mark.parametrize(
+    ("baseline_text", "run", "problem"),
+    [
+        ("schema_version: 1\ncells: nope\n", "run", "cells: Input should be a valid list"),
+        (None, "run", "cannot be read"),
+        ("cells: [\n", "run", "is not YAML or JSON"),
+        ("schema_version: 1\ncells: []\n", "empty", "no such run directory"),
+    ],
+)
+def test_a_gate_that_cannot_start_exits_2_with_junit_naming_the_problem(
+    tmp_path: Path, run_dir: Path, baseline_text: str | None, run: str, problem: str
+) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    if baseline_text is not None:
+        baseline.write_text(baseline_text)
+    junit = tmp_path / "reports" / "junit.xml"
+    argv = ["gate", str(tmp_path / run), "--baseline", str(baseline), "--junit", str(junit)]
+    assert main(argv) == 2
+    root = ET.parse(junit).getroot()
+    (failure,) = root.iter("failure")
+    assert failure.get("type") == "configuration" and root.get("failures") == "1"
+    assert problem in (failure.get("message") or "")
 
 
 @pytest.mark.parametrize(
