@@ -270,6 +270,7 @@ class _Run:
                 ok=ex.result.ok,
                 code=ex.result.code.value if ex.result.code else None,
                 message=ex.result.message[:TOOL_MESSAGE_CHARS],
+                from_text=ex.call.from_text or None,
             )
         self.record("reply", text=turn.final_text)
         for message in turn.messages:

@@ -148,6 +148,8 @@ class ToolCallRecord(RecordBody):
     ok: bool
     code: str | None
     message: str
+    from_text: bool | None = None
+    """The model wrote the call as JSON text and the client recovered it."""
 
 
 @_kind

@@ -126,7 +126,10 @@ def _tool(record: Record) -> tuple[EntryKind, str, str, str, bool]:
     detail = str(record.get("message") or "")
     if not ok:
         detail = f"error [{code}]: {detail}"
-    return EntryKind.TOOL, str(record.get("name")), str(record.get("arguments")), detail, not ok
+    name = str(record.get("name"))
+    if record.get("from_text"):
+        name += " (written as JSON text, recovered)"
+    return EntryKind.TOOL, name, str(record.get("arguments")), detail, not ok
 
 
 def _flush(record: Record) -> tuple[EntryKind, str, str, str, bool]:

@@ -75,6 +75,9 @@ class ToolCall:
     """Tool name."""
     arguments: str
     """Raw JSON text of the arguments, unparsed: it may be malformed."""
+    from_text: bool = False
+    """The model wrote the call as JSON in its reply text (:mod:`memsys.llm.text_tool_calls`)
+    rather than in the API's tool-call field."""
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def recover_tool_calls(text: str, tool_names: Collection[str]) -> RecoveredCalls
     if not calls:
         return RecoveredCalls((), text)
     numbered = tuple(
-        ToolCall(id=f"{TEXT_CALL_ID_PREFIX}{i}", name=call.name, arguments=call.arguments)
+        ToolCall(f"{TEXT_CALL_ID_PREFIX}{i}", call.name, call.arguments, from_text=True)
         for i, call in enumerate(calls)
     )
     return RecoveredCalls(numbered, _remove(text, spans))

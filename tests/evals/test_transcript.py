@@ -81,3 +81,13 @@ def test_unchanged_memory_is_not_repeated_and_no_record_is_dropped() -> None:
     assert entries[2].kind is EntryKind.ERROR and entries[2].error
     assert entries[3].title == "something_new" and '"value": 1' in entries[3].text
     assert entries[4].error and "lost_user_requested" in entries[4].detail
+
+
+def test_a_call_the_model_wrote_as_text_says_so() -> None:
+    base = {"kind": "tool_call", "day": 1, "step": "s", "arguments": "{}", "ok": True}
+    records = [
+        {**base, "name": "save_memory", "code": None, "message": "ok", "from_text": True},
+        {**base, "name": "search_memory", "code": None, "message": "ok"},
+    ]
+    titles = [e.title for e in build_transcript(records)]
+    assert titles == ["save_memory (written as JSON text, recovered)", "search_memory"]

@@ -246,6 +246,10 @@ def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
     assert len(_calls(log)) == recorded
     memories = [p.read_text() for p in Path("runs").rglob("MEMORY.md")]
     assert any("allergic to shellfish" in text for text in memories)
+    # The trace says where the call came from; the structured ones say nothing.
+    lines = [json.loads(x) for p in Path("runs").rglob("trace.jsonl") for x in p.open()]
+    calls = [r for r in lines if r["kind"] == "tool_call" and r["name"] == "save_memory"]
+    assert calls and all(r.get("from_text") is True for r in calls)
 
     # The same cassette under a label from before recovery existed: the client leaves the
     # call as text, the run stops short of the recording, and that is a miss, not a pass.

@@ -169,7 +169,9 @@ def test_a_call_written_as_json_text_becomes_a_tool_call_unless_turned_off() -> 
     request = ChatRequest((Message(Role.USER, "hi"),), (SAVE,))
     reply = httpx.Response(200, json=message([{"type": "text", "text": text}]))
     response = make(Server(reply)).complete(request)
-    assert response.tool_calls == (ToolCall("text_call_0", "save_memory", '{"content": "tea"}'),)
+    assert response.tool_calls == (
+        ToolCall("text_call_0", "save_memory", '{"content": "tea"}', from_text=True),
+    )
     off = AnthropicClient(
         "claude-haiku-4-5",
         api_key="sk-ant-test",

@@ -262,7 +262,7 @@ def test_a_call_written_as_json_text_becomes_a_tool_call() -> None:
     c, _ = client(Server(httpx.Response(200, json=reply)))
     response = c.complete(REQUEST)
     assert response.tool_calls == (
-        ToolCall("text_call_0", "save_memory", '{"content": "likes tea"}'),
+        ToolCall("text_call_0", "save_memory", '{"content": "likes tea"}', from_text=True),
     )
     assert response.text == "" and response.stop_reason is StopReason.TOOL_CALLS
     assert c.text_tool_calls is True

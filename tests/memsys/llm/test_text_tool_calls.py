@@ -56,6 +56,7 @@ def test_calls_among_prose_are_taken_out_and_the_prose_kept() -> None:
     found = recover_tool_calls(text, TOOLS)
     assert [c.name for c in found.calls] == ["save_memory", "search_memory"]
     assert [c.id for c in found.calls] == ["text_call_0", "text_call_1"]
+    assert all(c.from_text for c in found.calls)
     assert found.text == "Noted!\n\nLet me check.\n\nDone."
 
 
