@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evals._coverage import MIN_SCENARIOS, SHAPE_CHECKS, Cost, Coverage
+from evals._coverage import Cost, Coverage
+from evals._coverage_shapes import MIN_SCENARIOS, SHAPE_CHECKS
 from evals.scenario import Scenario, load_scenario
 
 SCENARIOS = sorted(Path("scenarios").glob("*.yaml"))
@@ -22,7 +23,7 @@ def test_each_claimed_item_the_shape_can_prove_holds(path: Path) -> None:
     failed = [
         f"{item.value}: needs {SHAPE_CHECKS[item][0]}"
         for item in scenario.covers
-        if item in SHAPE_CHECKS and not SHAPE_CHECKS[item][1](scenario)
+        if not SHAPE_CHECKS[item][1](scenario)
     ]
     assert not failed, f"{path} claims coverage it does not have: {failed}"
 
@@ -38,16 +39,46 @@ def test_the_header_comment_says_what_the_scenario_exercises(path: Path) -> None
     assert all(line.startswith("# ") for line in head), f"{path}: start with a comment header"
 
 
-def test_shape_checks_reject_a_scenario_without_the_shape(tmp_path: Path) -> None:
+def test_every_coverage_item_has_a_shape_check() -> None:
+    assert set(SHAPE_CHECKS) == set(Coverage)
+
+
+THIN = """name: thin
+description: x
+start_date: 2026-03-02
+days:
+  - events:
+      - {user: "I'm a nurse."}
+      - {model_switch: {from: A, to: B}}
+      - {compact: true}
+      - {manual_edit: {append: "- Likes tea"}}
+      - {search: {query: tea}}
+"""
+
+
+def test_no_shape_check_passes_a_scenario_without_the_shapes(tmp_path: Path) -> None:
     path = tmp_path / "thin.yaml"
-    path.write_text(
-        "name: thin\ndescription: x\nstart_date: 2026-03-02\n"
-        "covers: [model_switches_week, long_horizon, backups_past_five]\n"
-        "days:\n  - events:\n      - {model_switch: {from: A, to: B}}\n"
-    )
+    path.write_text(THIN)
     scenario = load_scenario(path)
-    for item in (Coverage.MODEL_SWITCHES_WEEK, Coverage.LONG_HORIZON, Coverage.BACKUPS_PAST_FIVE):
-        assert not SHAPE_CHECKS[item][1](scenario)
+    passing = [item.value for item, (_, check) in SHAPE_CHECKS.items() if check(scenario)]
+    assert passing == []
+
+
+def test_a_hand_edit_contradiction_needs_the_edit_to_write_the_current_fact(
+    tmp_path: Path,
+) -> None:
+    text = THIN + (
+        "expect:\n  contradictions:\n"
+        "    - stale: {fact: Likes coffee, keywords: [[coffee]]}\n"
+        "      current: {fact: Likes tea, keywords: [[TEA]]}\n"
+        "      kind: hand_edit\n"
+    )
+    path = tmp_path / "edit.yaml"
+    path.write_text(text)
+    check = SHAPE_CHECKS[Coverage.CONTRADICTION_HAND_EDIT][1]
+    assert check(load_scenario(path))
+    path.write_text(text.replace('Likes tea"}', 'Likes water"}'))
+    assert not check(load_scenario(path))
 
 
 def test_every_coverage_item_is_named_by_enough_scenarios() -> None:
