@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,21 @@ def test_at_least_24_scenarios_most_of_them_light() -> None:
     assert len(scenarios) >= 24
     heavy = [s.name for s in scenarios if s.cost is Cost.HEAVY]
     assert len(heavy) <= len(scenarios) // 4, heavy
+
+
+def _coverage_table() -> dict[str, tuple[str, set[str]]]:
+    """scenarios/README.md's coverage table: item -> (shape column, scenario names)."""
+    doc = Path("scenarios/README.md").read_text(encoding="utf-8")
+    table = doc[doc.index("\n## Coverage\n") :]
+    rows = re.findall(r"^\| `([a-z_]+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|$", table, re.M)
+    return {item: (shape.strip(), set(names.strip().split(", "))) for item, shape, names in rows}
+
+
+def test_the_readme_coverage_table_matches_the_files_and_the_checks() -> None:
+    claimed: dict[str, set[str]] = {item.value: set() for item in Coverage}
+    for path in SCENARIOS:
+        scenario = _load(path)
+        for item in scenario.covers:
+            claimed[item.value].add(scenario.name)
+    expected = {item.value: (SHAPE_CHECKS[item][0], claimed[item.value]) for item in Coverage}
+    assert _coverage_table() == expected
