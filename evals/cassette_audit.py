@@ -29,7 +29,7 @@ from evals.cassettes import env_secrets as current_env_secrets
 
 # The recorder's own lists: what use_cassette promises never to write.
 from evals.cell import Cell
-from memsys.errors import UsageError
+from memsys.errors import CassetteFileError, UsageError
 from memsys.llm.base import ModelKind
 from memsys.redact import find_secrets
 
@@ -180,9 +180,8 @@ def check_cassette(
 def _label(path: Path) -> tuple[CassetteLabel | None, str | None]:
     try:
         return read_label(path), None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        detail = f"{type(exc).__name__}: {exc}"
-        return None, f"label {path.name}.meta.json does not load ({detail})"
+    except CassetteFileError as exc:
+        return None, exc.problems[0][1]
 
 
 def _interaction_problems(

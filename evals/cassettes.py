@@ -34,7 +34,8 @@ from vcr.record_mode import RecordMode
 from evals._cassette_file import SafePersister
 from evals._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
 from evals.cell import DEFAULT_CASSETTE_ROOT
-from memsys.errors import CassetteMissError, CassetteRecordError
+from memsys._atomic import atomic_write_text
+from memsys.errors import CassetteFileError, CassetteMissError, CassetteRecordError
 from memsys.llm._http import is_retryable
 from memsys.llm.base import ModelKind
 from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
@@ -152,13 +153,21 @@ def _label_path(cassette: Path) -> Path:
 
 
 def read_label(cassette: Path) -> CassetteLabel | None:
-    """The label stored beside ``cassette``, or None when it has none."""
+    """The label stored beside ``cassette``, or None when it has none.
+
+    Raises:
+        CassetteFileError: the label is not a label (cut short, edited, another layout).
+    """
     path = _label_path(cassette)
     if not path.is_file():
         return None
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["kind"] = ModelKind(data["kind"])
-    return CassetteLabel(**data)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return CassetteLabel(**{**data, "kind": ModelKind(data["kind"])})
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        problem = f"label {path.name} does not load ({type(exc).__name__}: {exc})"
+        fix = f"git checkout -- {path} (or record the cell again)"
+        raise CassetteFileError(cassette, [(None, problem)], fix) from None
 
 
 def write_label(cassette: Path, label: CassetteLabel) -> None:
@@ -171,7 +180,7 @@ def _write_label(cassette: Path, label: CassetteLabel) -> None:
     assert isinstance(data, dict)
     data["kind"] = label.kind.value
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"
-    _label_path(cassette).write_text(text, encoding="utf-8")
+    atomic_write_text(_label_path(cassette), text)  # a label marks a finished recording
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -25,8 +26,10 @@ from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
 from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
 from memsys.redact import RedactingFormatter, redact
 
-__all__ = ["EXIT_CODES", "build_parser", "exit_code", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]
 
+EXIT_BROKEN_PIPE = 128 + 13
+"""Standard output closed before everything was printed: 128 + SIGPIPE, as shells report."""
 EXIT_CODES: tuple[tuple[type[MemEvalError], int], ...] = (
     (Regression, EXIT_FAIL),
     (ConfigError, EXIT_USAGE),
@@ -77,7 +80,8 @@ def exit_code(error: MemEvalError) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code.
 
-    0 ok, 1 a regression (or a tool error), 2 a usage or configuration error, 3 a failed run.
+    0 ok, 1 a regression (or a tool error), 2 a usage or configuration error, 3 a failed run,
+    141 when standard output was closed early (a pipe's reader exited).
     """
     args = build_parser().parse_args(argv)
     handler = logging.StreamHandler()
@@ -85,10 +89,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # a reader that went away shows here, not as a traceback at exit
     except MemEvalError as exc:
         red, reset = ("\033[31m", "\033[0m") if sys.stderr.isatty() else ("", "")
         print(f"{red}memeval: {redact(str(exc))}{reset}", file=sys.stderr)
         return exit_code(exc)
+    except BrokenPipeError:
+        # `memeval ... | head`: stop quietly, with the status a shell gives a writer killed
+        # by SIGPIPE; the unwritten output goes nowhere, so exiting cannot raise it again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return code
 
 

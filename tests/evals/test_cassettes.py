@@ -20,7 +20,7 @@ from evals.cassettes import (
     use_cassette,
 )
 from evals.cell import Cell
-from memsys.errors import MemEvalError
+from memsys.errors import CassetteFileError, MemEvalError
 from memsys.llm import (
     OPENAI_COMPATIBLE,
     ChatRequest,
@@ -31,6 +31,7 @@ from memsys.llm import (
 )
 from memsys.llm.openai import parse_response
 from memsys.tools.base import ToolDefinition, ToolParameter
+from tests.helpers.filesystem import run_python
 
 REPO = Path(__file__).resolve().parents[2]
 BASE_URL = "http://model.test/v1"
@@ -196,3 +197,42 @@ def test_label_is_written_beside_the_cassette(recorded: Path) -> None:
 def test_label_drops_credentials_from_the_url() -> None:
     label = CassetteLabel("m/x", "https://user:pw@host:8443/v1?key=abc#frag", "2026-01-01")
     assert label.base_url == "https://host:8443/v1"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"model": "m/x", "base_url": "http://h/v1", "recor', "JSONDecodeError"),
+        ("[1, 2]", "TypeError"),
+        ('{"model": "m/x", "base_url": "", "recorded_on": "", "kind": "real", "x": 1}', "'x'"),
+        ('{"model": "m/x", "base_url": "", "recorded_on": "", "kind": "robot"}', "'robot'"),
+    ],
+    ids=["cut short", "not a mapping", "unknown field", "unknown kind"],
+)
+def test_a_broken_label_is_an_error_naming_it(recorded: Path, text: str, problem: str) -> None:
+    # Before: a JSONDecodeError / TypeError / ValueError traceback out of `memeval run`.
+    label = Path(f"{recorded}.meta.json")
+    label.write_text(text)
+    with pytest.raises(CassetteFileError) as info:
+        read_label(recorded)
+    message = str(info.value)
+    assert f"broken cassette {recorded}:" in message
+    assert f"label {label.name} does not load (" in message and problem in message
+    assert f"git checkout -- {label}" in message
+
+
+def test_a_failed_label_write_keeps_the_old_label(recorded: Path) -> None:
+    # Before: written in place, so a full disk left half a label (then a traceback on replay).
+    label = Path(f"{recorded}.meta.json")
+    before = label.read_bytes()
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from evals.cassettes import CassetteLabel, write_label\n"
+        "flags = tuple(f'--flag-{n}' for n in range(100))\n"
+        "write_label(Path(sys.argv[1]), CassetteLabel('m/x', 'http://h/v1', '2026-01-01',"
+        " server_flags=flags))\n"
+    )
+    done = run_python(code, str(recorded), file_size_limit=len(before) + 10)
+    assert done.returncode != 0 and "File too large" in done.stderr
+    assert label.read_bytes() == before
+    assert [p.name for p in recorded.parent.iterdir() if p.name.endswith(".tmp")] == []

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from evals.cli.main import exit_code
+from evals.cli.main import EXIT_BROKEN_PIPE, exit_code
 from memsys.errors import (
     CassetteMissError,
     LLMConfigError,
@@ -17,6 +20,8 @@ from memsys.errors import (
     TraceError,
     UnknownNameError,
 )
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize(
@@ -35,3 +40,22 @@ from memsys.errors import (
 )
 def test_exit_code_by_branch(error: MemEvalError, code: int) -> None:
     assert exit_code(error) == code
+
+
+def test_a_closed_pipe_stops_quietly_with_the_sigpipe_status() -> None:
+    # `memeval ... | head -1`: before, a BrokenPipeError traceback on stderr.
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has already gone
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "evals.cli.main", "list", "scenarios"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == EXIT_BROKEN_PIPE == 141
+    assert done.stderr == ""

@@ -302,3 +302,20 @@ def test_shards_merge_into_the_results_of_one_whole_run(
     assert Path(
         "merged/week-of-noise/sim__naive/guardrails/v049-guardrails/repeat-1/trace.jsonl"
     ).is_file()
+
+
+def test_a_broken_cassette_label_is_a_config_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    cell = Path("cassettes/week-of-noise/openai-compatible__gemma-3-270m/guardrails")
+    cell.mkdir(parents=True)
+    label = cell / "v049-guardrails.yaml.meta.json"
+    label.write_text('{"model": "openai-compatible/gemma-3-270m", "base_u')  # cut short
+    args = ["run", "--scenario", "week.yaml", "--model", "openai-compatible/gemma-3-270m"]
+    code = main([*args, "--policy", "guardrails", "--out", "runs", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 2  # Before: a JSONDecodeError traceback.
+    assert f"label {label.name} does not load (JSONDecodeError" in err
+    assert "Traceback" not in err
