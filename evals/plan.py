@@ -149,11 +149,20 @@ def resolve_variants(sources: Sequence[str]) -> list[Variant]:
 
     Raises:
         UnknownNameError, VariantError: an unknown name or a malformed file.
-        UsageError: two files with one name (their run directories and cassettes collide).
+        UsageError: two files with one name, or a file named like a shipped variant (their
+            run directories and cassettes would collide).
     """
     by_name: dict[str, Variant] = {}
     for source in sources:
         variant = load_variant(source)
+        # A copy of a shipped file keeping its name would run (and record) as the shipped one.
+        shipped = load_variant(variant.name) if variant.name in available_variants() else None
+        if shipped is not None and shipped.path != variant.path:
+            raise UsageError(
+                f"{variant.path} is named like the shipped variant {variant.name!r} "
+                f"({shipped.path}); rename the file (the name labels run directories and "
+                "cassettes)"
+            )
         seen = by_name.setdefault(variant.name, variant)
         if seen.path != variant.path:
             raise UsageError(

@@ -104,3 +104,13 @@ def test_a_bad_shard_is_a_usage_error(text: str) -> None:
     assert Shard.parse("2/4") == Shard(2, 4)
     with pytest.raises(UsageError, match="expected I/N"):
         Shard.parse(text)
+
+
+def test_a_variant_file_named_like_a_shipped_one_is_refused(tmp_path: Path) -> None:
+    # Its edits would be silently replaced by the shipped text (the cell loads by name).
+    copy = tmp_path / "v023-vague.toml"
+    copy.write_text('extends = "v049-guardrails"\n[save_memory]\ndescription = "Mine."\n')
+    with pytest.raises(UsageError, match="named like the shipped variant 'v023-vague'"):
+        resolve_variants([str(copy)])
+    shipped = Path("memsys/tools/descriptions/v023-vague.toml")
+    assert [v.name for v in resolve_variants(["v023-vague", str(shipped)])] == ["v023-vague"]
