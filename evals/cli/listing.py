@@ -89,7 +89,7 @@ def _scorers(args: argparse.Namespace) -> list[Row]:
         {
             "name": info.name,
             "direction": "higher is better" if info.higher_is_better else "lower is better",
-            "description": info.description,
+            "description": info.description.replace("``", ""),  # docstring text, no RST
         }
         for info in registered_scorers()
     ]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-__all__ = ["Bar", "Panel", "panels_svg"]
+__all__ = ["Bar", "Panel", "bar_value", "panels_svg"]
 
 SIMULATED_COLOUR = "#4c72b0"
 REAL_COLOUR = "#dd8452"
@@ -49,6 +49,11 @@ class Panel:
     """``metric (higher is better)``."""
     bars: Sequence[Bar]
     """One per cell, in display order."""
+
+
+def bar_value(value: float) -> str:
+    """A bar's number as the tables print it: 2,772 rather than ``.3g``'s 2.77e+03."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
 
 
 def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "start") -> str:
@@ -93,7 +98,7 @@ def _panel(x: float, y: float, panel: Panel, labels: bool) -> list[str]:
                 f"V{middle + 4:.1f}M{hi:.1f} {middle - 4:.1f}V{middle + 4:.1f}' "
                 "stroke='black' fill='none'/>"
             )
-        out.append(_text(end + 3, middle + 4, f"{bar.mean:.3g}", 9))
+        out.append(_text(end + 3, middle + 4, bar_value(bar.mean), 9))
     return out
 
 

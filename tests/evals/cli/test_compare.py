@@ -44,8 +44,9 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
     quality = next(line for line in text.splitlines() if line.startswith("quality "))
     assert quality.rstrip().endswith("worse") and "[" in quality  # with its interval
     html = out.read_text(encoding="utf-8")
+    # The verdict opens the page, before the summary table and the scenarios.
     verdicts = html.index('id="verdicts"')
-    assert verdicts < html.index('id="scenario-week-of-noise"')
+    assert verdicts < html.index('id="summary"') < html.index('id="scenario-week-of-noise"')
     assert "Against the baseline (variant v049-guardrails)" in html
     assert "3 pairs over week-of-noise" in html
 

@@ -29,6 +29,8 @@ def test_lists_name_what_run_accepts(capsys: pytest.CaptureFixture[str]) -> None
     scorers = {r["name"]: r["direction"] for r in _rows("scorers", capsys)}
     assert list(scorers) == [info.name for info in registered_scorers()]
     assert scorers["noise"] == "lower is better"
+    assert main(["list", "scorers"]) == 0
+    assert "``" not in capsys.readouterr().out  # plain text, as run --help
     models = {r["name"]: r["kind"] for r in _rows("models", capsys)}
     assert models["sim/careful"] == models["sim/naive"] == "simulated"
     assert models["openai-compatible/<model>"] == "real"

@@ -31,3 +31,10 @@ def test_panels_draw_bars_whiskers_values_and_labels_once_per_row() -> None:
 def test_an_empty_chart_is_still_an_image() -> None:
     svg = decode(panels_svg("nothing", []))
     assert float(svg.get("width", "0")) > 0 and float(svg.get("height", "0")) > 0
+
+
+def test_large_values_print_as_the_tables_do_not_in_exponent_form() -> None:
+    svg = decode(panels_svg("size", [Panel("memory_size", [Bar("a", 2772.0), Bar("b", 0.606)])]))
+    texts = [t.text for t in svg.iter(f"{NS}text")]
+    assert "2,772" in texts and "0.606" in texts
+    assert not any("e+" in (t or "") for t in texts)
