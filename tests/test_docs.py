@@ -52,3 +52,11 @@ def test_the_noxfile_docstring_names_every_session() -> None:
     ]
     docstring = ast.get_docstring(tree) or ""
     assert sessions and all(f"``{s}``" in docstring for s in sessions), sessions
+
+
+def test_the_offline_suite_table_shows_every_scenario() -> None:
+    section = README[README.index("## What the offline suite shows") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = set(re.findall(r"^\| ([a-z0-9][a-z0-9-]*) \|", section, re.M)) - {"scenario"}
+    names = {p.stem for p in (ROOT / "scenarios").glob("*.yaml")}
+    assert rows == names, f"missing {sorted(names - rows)}, stale {sorted(rows - names)}"
