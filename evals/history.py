@@ -15,12 +15,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
 
 from evals.cell import Cell
-from evals.results import RESULTS_FILE_NAME, RunResult, read_results, results_for
+from evals.results import RESULTS_FILE_NAME, RunResult, read_results
+from evals.scoring import Collected, EmbedderChoice, collect_results
 from memsys.errors import ResultsError, UsageError
-from memsys.search.embedder import Embedder
 
 __all__ = [
     "LATEST",
@@ -139,17 +138,13 @@ def _copy_cell(result: RunResult, source: Path, out: Path) -> RunResult:
     return replace(result, run_dir=str(out / cell))
 
 
-def run_results(
-    path: Path, embedder: Embedder | Literal["default"] | None = "default"
-) -> list[RunResult]:
-    """The results of a run: its ``results.json`` when it has one (nothing re-scored), else
-    every trace under ``path`` (see :func:`~evals.results.results_for`). ``path`` may be a
-    run directory, ``runs/latest`` (link or pointer file) or a ``results.json``.
+def run_results(path: Path, embedder: EmbedderChoice = "default") -> Collected:
+    """The results of a run, nothing written: its ``results.json`` when it has one (nothing
+    re-scored), else every trace under ``path`` (see :func:`~evals.scoring.collect_results`).
+    ``path`` may be a run directory, ``runs/latest`` (link or pointer file) or a
+    ``results.json``.
 
     Raises:
         ResultsError: no results or traces under ``path``.
     """
-    path = resolve_run_dir(path)
-    if path.is_dir() and (path / RESULTS_FILE_NAME).is_file():
-        return read_results(path / RESULTS_FILE_NAME)
-    return results_for(path, embedder)
+    return collect_results(resolve_run_dir(path), embedder)

@@ -1,36 +1,26 @@
 """Results files: one :class:`RunResult` per trace, as versioned ``results.json`` + ``results.csv``.
 
 ``results.json`` is validated by pydantic when read (the edge); inside the code a result is a
-frozen dataclass. Re-scoring a saved run (:func:`score_run_dir`) reads only its trace and may
-use the local embedder; it never calls a model.
+frozen dataclass. This module is the file format only: scoring traces into results is
+:mod:`evals.scoring`, and reading a results file never writes one.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from evals.cell import Cell
-from evals.scorers import (
-    DEFAULT_SCORER_SETTINGS,
-    DayPoint,
-    Score,
-    ScorerSettings,
-    embed_run,
-    load_run,
-    score_run,
-)
-from evals.trace import TRACE_FILE_NAME, read_trace
-from evals.transcript import TranscriptEntry, build_transcript
+from evals.scorers import DEFAULT_SCORER_SETTINGS, DayPoint, Score, ScorerSettings
+from evals.transcript import TranscriptEntry
 from memsys.errors import ResultsError
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
-from memsys.search.embedder import Embedder, default_embedder
 
 __all__ = [
     "CSV_FILE_NAME",
@@ -38,13 +28,9 @@ __all__ = [
     "RESULTS_SCHEMA_VERSION",
     "ResultsError",
     "RunResult",
-    "find_traces",
     "known_metrics",
     "load_results",
     "read_results",
-    "results_for",
-    "score_run_dir",
-    "score_trace",
     "write_results",
 ]
 
@@ -133,66 +119,6 @@ def known_metrics(results: Sequence[RunResult]) -> list[str]:
     return list(names) + list(subs)
 
 
-def find_traces(path: Path) -> list[Path]:
-    """Every ``trace.jsonl`` under ``path`` (or ``path`` itself), sorted.
-
-    Raises:
-        ResultsError: none found.
-    """
-    if path.is_file():
-        return [path]
-    traces = sorted(path.rglob(TRACE_FILE_NAME)) if path.is_dir() else []
-    if not traces:
-        raise ResultsError(path, f"no {TRACE_FILE_NAME} found; run `memeval run ... --out DIR`")
-    return traces
-
-
-def score_trace(
-    trace: Path, embedder: Embedder | None, settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
-) -> RunResult:
-    """Score one trace file."""
-    run = replace(embed_run(load_run(trace), embedder), settings=settings)
-    cell = run.cell
-    return RunResult(
-        scenario=cell.scenario,
-        model=cell.model,
-        model_kind=run.model_kind,
-        policy=cell.policy,
-        variant=cell.variant,
-        repeat=cell.repeat_number,
-        run_dir=str(trace.parent),
-        embedder=run.vectors.embedder if run.vectors else "none (keywords only)",
-        scores=score_run(run),
-        memory_md=run.final.memory_md,
-        days=run.days,
-        search_latencies_ms=tuple(p.latency_ms for p in run.probes),
-        errors=run.errors,
-        scorer_settings=settings,
-        transcript=build_transcript(read_trace(trace)),
-    )
-
-
-def score_run_dir(
-    path: Path,
-    embedder: Embedder | Literal["default"] | None = "default",
-    settings: ScorerSettings = DEFAULT_SCORER_SETTINGS,
-) -> list[RunResult]:
-    """Score every trace under ``path`` (no model is called).
-
-    Args:
-        path: A run directory (searched recursively for ``trace.jsonl``) or a trace file.
-        embedder: Embedder for semantic matching; defaults to the local MiniLM model. None
-            (or a model that fails to load) means keyword matching only.
-        settings: Matching thresholds (``-S key=value``).
-
-    Raises:
-        ResultsError: no trace under ``path``.
-        TraceError: a trace is malformed or unfinished.
-    """
-    chosen = default_embedder() if embedder == "default" else embedder
-    return [score_trace(trace, chosen, settings) for trace in find_traces(path)]
-
-
 def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, Path]:
     """Write ``results.json`` and ``results.csv`` into ``directory``; returns both paths."""
     import pandas as pd
@@ -257,30 +183,3 @@ def load_results(path: Path) -> list[RunResult]:
     if not files:
         raise ResultsError(path, f"no {RESULTS_FILE_NAME}; run `memeval score {path}` first")
     return [result for file in files for result in read_results(file)]
-
-
-def results_for(
-    path: Path, embedder: Embedder | Literal["default"] | None = "default"
-) -> list[RunResult]:
-    """Saved results under ``path``; traces without a ``results.json`` are scored (and saved).
-
-    Raises:
-        ResultsError: neither results nor traces under ``path``.
-    """
-    if path.is_file():
-        return (
-            read_results(path) if path.name == RESULTS_FILE_NAME else score_run_dir(path, embedder)
-        )
-    traces = sorted(path.rglob(TRACE_FILE_NAME)) if path.is_dir() else []
-    results = []
-    for trace in traces:
-        saved = trace.parent / RESULTS_FILE_NAME
-        if saved.is_file():
-            results += read_results(saved)
-        else:
-            scored = score_run_dir(trace, embedder)
-            write_results(trace.parent, scored)
-            results += scored
-    if not traces:
-        results = load_results(path)
-    return results

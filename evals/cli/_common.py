@@ -25,10 +25,12 @@ __all__ = [
     "cli_clock",
     "emit_result",
     "load_scenarios",
+    "run_results_saving_scored",
     "scorer_settings",
 ]
 
 if TYPE_CHECKING:
+    from evals.results import RunResult
     from evals.scenario import Scenario
 
 EXIT_OK = 0
@@ -109,3 +111,12 @@ def load_scenarios(args: argparse.Namespace) -> list[tuple[Path, Scenario]]:
             "repository root, or pass --scenario FILE.yaml"
         )
     return [(p, load_scenario(p)) for p in paths]
+
+
+def run_results_saving_scored(path: Path, keywords_only: bool) -> list[RunResult]:
+    """The results of a run (:func:`evals.history.run_results`); traces scored now get their
+    ``results.json`` written, so the next command reads them instead of scoring again."""
+    from evals.history import run_results
+    from evals.scoring import save_scored
+
+    return save_scored(run_results(path, None if keywords_only else "default"))

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Literal
 
-from evals.cli._common import EXIT_OK
-from evals.history import run_results
+from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.report import (
     Reference,
     compare_to_baseline,
@@ -34,8 +32,9 @@ def _reference(args: argparse.Namespace) -> Reference:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    embedder: Literal["default"] | None = None if args.keywords_only else "default"
-    results = [r for d in args.run_dirs for r in run_results(Path(d), embedder)]
+    results = [
+        r for d in args.run_dirs for r in run_results_saving_scored(Path(d), args.keywords_only)
+    ]
     metrics = args.metric or None
     if metrics:
         validate_metrics(results, metrics)  # before anything is written

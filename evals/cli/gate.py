@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Literal
 
-from evals.cli._common import EXIT_OK
+from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.gate import (
     Check,
     baseline_from_results,
@@ -15,7 +14,6 @@ from evals.gate import (
     write_baseline,
     write_junit,
 )
-from evals.history import run_results
 from memsys.errors import ConfigError, GateConfigError, Regression, UsageError
 
 __all__ = ["register"]
@@ -24,16 +22,15 @@ __all__ = ["register"]
 def _gate(args: argparse.Namespace) -> int:
     if bool(args.baseline) == bool(args.write_baseline):
         raise UsageError("gate: give exactly one of --baseline or --write-baseline")
-    embedder: Literal["default"] | None = None if args.keywords_only else "default"
     if args.write_baseline:
-        results = run_results(Path(args.run_dir), embedder)
+        results = run_results_saving_scored(Path(args.run_dir), args.keywords_only)
         path = Path(args.write_baseline)
         write_baseline(baseline_from_results(results), path)
         print(f"wrote baseline {path} from {len(results)} runs")
         return EXIT_OK
     try:
         baseline = load_baseline(Path(args.baseline))  # config errors before any scoring
-        results = run_results(Path(args.run_dir), embedder)
+        results = run_results_saving_scored(Path(args.run_dir), args.keywords_only)
     except ConfigError as exc:
         if args.junit:  # CI shows why the gate could not run, not a missing report
             problem = Check("memeval gate", "configuration", False, str(exc), configuration=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cli._common import EXIT_OK
-from evals.history import resolve_run_dir, run_results
+from evals.cli._common import EXIT_OK, run_results_saving_scored
+from evals.history import resolve_run_dir
 from evals.report import write_report
 
 __all__ = ["register"]
@@ -14,7 +14,7 @@ __all__ = ["register"]
 
 def _report(args: argparse.Namespace) -> int:
     run_dir = resolve_run_dir(Path(args.run_dir))
-    results = run_results(run_dir, None if args.keywords_only else "default")
+    results = run_results_saving_scored(run_dir, args.keywords_only)
     out = Path(args.out) if args.out else (run_dir if run_dir.is_dir() else run_dir.parent)
     if out.is_dir() or not out.suffix:
         out = out / "report.html"

@@ -192,7 +192,8 @@ def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
     from evals.history import new_run_dir, point_latest
     from evals.report import summary_text, write_report
-    from evals.results import score_trace, write_results
+    from evals.results import write_results
+    from evals.scoring import score_trace
     from evals.trace import TRACE_FILE_NAME
 
     settings = scorer_settings(args)

@@ -16,7 +16,8 @@ from evals.gate import (
     write_baseline,
     write_junit,
 )
-from evals.results import RunResult, score_run_dir
+from evals.results import RunResult
+from evals.scoring import score_run_dir
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
 from tests.helpers.yaml_bombs import billion_laughs
 

@@ -13,10 +13,9 @@ from evals.results import (
     ResultsError,
     load_results,
     read_results,
-    results_for,
-    score_run_dir,
     write_results,
 )
+from evals.scoring import score_run_dir
 from evals.trace import TraceError
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
@@ -81,10 +80,3 @@ def test_unfinished_trace_is_an_error(tmp_path: Path) -> None:
     trace.write_text("\n".join(lines) + "\n")
     with pytest.raises(TraceError, match="no run_end record"):
         score_run_dir(tmp_path, None)
-
-
-def test_results_for_scores_once_then_reads(tmp_path: Path) -> None:
-    _runs(tmp_path)
-    first = results_for(tmp_path, None)
-    assert (tmp_path / "a" / "repeat-1" / "results.json").is_file()
-    assert results_for(tmp_path, None) == first

@@ -81,10 +81,10 @@ def test_rescoring_a_run_keeps_the_results_that_report_compare_and_gate_read_cur
     write_trace(tmp_path / "run" / "cell" / "repeat-1", GOOD_MEMORY)
     assert main(["score", str(tmp_path / "run"), "--keywords-only"]) == 0
     write_results(tmp_path / "run", read_results(tmp_path / "run/cell/repeat-1/results.json"))
-    [before] = run_results(tmp_path / "run")
+    [before] = run_results(tmp_path / "run").results
     assert before.scorer_settings.label() == "defaults"
     argv = ["score", str(tmp_path / "run"), "--keywords-only", "-S", "fact_threshold=0.8"]
     assert main(argv) == 0
     assert f"rewrote {tmp_path / 'run' / 'results.json'}" in capsys.readouterr().out
-    [after] = run_results(tmp_path / "run")
+    [after] = run_results(tmp_path / "run").results
     assert after.scorer_settings.label() == "fact_threshold=0.8"
