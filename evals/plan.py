@@ -10,6 +10,7 @@ from the i-th, the same on every machine given the same arguments.
 from __future__ import annotations
 
 import fnmatch
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,6 +35,8 @@ __all__ = [
     "resolve_variants",
     "variant_file",
 ]
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -188,8 +191,10 @@ def _cells(request: PlanRequest) -> list[tuple[str, str | None]]:
 
 def plan_runs(request: PlanRequest) -> list[PlannedRun]:
     """Every run: the asked-for cells, or the default suite plus every recorded real cell
-    of the chosen scenarios (replayed from ``cassettes/``). Each writes into its
-    :attr:`PlannedRun.cell_path` (relative; place the runs with :meth:`PlannedRun.under`).
+    of the chosen scenarios (replayed from ``cassettes/``; cells recorded from a variant
+    ``.toml`` are left out with a warning, since only ``--variant FILE`` gives their text).
+    Each writes into its :attr:`PlannedRun.cell_path` (relative; place the runs with
+    :meth:`PlannedRun.under`).
 
     Raises:
         UnknownNameError: a model, policy or scenario default that does not resolve.
@@ -197,6 +202,7 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
     from evals.cassette_audit import recorded_cells
 
     cells = _cells(request)
+    shipped, unshipped = set(available_variants()), set[str]()
     resolve_models([m for m, _ in cells])
     resolve_policies([p for _, p in cells if p is not None])
     runs: list[PlannedRun] = []
@@ -213,9 +219,18 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
         if request.models or request.policies or request.variants or not request.include_recorded:
             continue
         for cell in recorded_cells(request.cassettes):
-            if cell.scenario == scenario.name:
-                load_variant(cell.variant)  # a recording of a variant no longer shipped fails here
-                runs.append(_planned(cell, scenario, path, None, True))
+            if cell.scenario != scenario.name:
+                continue
+            if cell.variant not in shipped:  # recorded from a .toml: its text is not here
+                unshipped.add(cell.variant)
+                continue
+            runs.append(_planned(cell, scenario, path, None, True))
+    if unshipped:
+        _log.warning(
+            "not replayed: recorded cells of variant(s) %s, which are .toml files rather than "
+            "shipped variants; replay them with --model MODEL --variant FILE.toml",
+            ", ".join(sorted(unshipped)),
+        )
     return runs
 
 

@@ -40,6 +40,7 @@ def test_help_shows_no_rst_markup(command: str, capsys: pytest.CaptureFixture[st
         build_parser().parse_args([command, "--help"])
     text = capsys.readouterr().out
     assert "``" not in text and ":class:" not in text and ":func:" not in text
+    assert "%%" not in text  # an argparse %-escape printed as written
 
 
 def test_the_noxfile_docstring_names_every_session() -> None:

@@ -114,3 +114,24 @@ def test_a_variant_file_named_like_a_shipped_one_is_refused(tmp_path: Path) -> N
         resolve_variants([str(copy)])
     shipped = Path("memsys/tools/descriptions/v023-vague.toml")
     assert [v.name for v in resolve_variants(["v023-vague", str(shipped)])] == ["v023-vague"]
+
+
+def test_recorded_cells_of_a_variant_file_are_left_out_of_the_default_run_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import shutil
+
+    # `memeval record --variant mine/terse.toml` names its cassettes `terse`; a later plain
+    # `memeval run` cannot know that file's text, and used to stop with "unknown variant".
+    cell = "week-of-noise/openai-compatible__qwen2.5-coder-1.5b-instruct/guardrails"
+    source = Path(__file__).resolve().parents[2] / "cassettes" / cell / "v049-user-requested.yaml"
+    (tmp_path / cell).mkdir(parents=True)
+    for name in ("v049-user-requested", "terse"):
+        shutil.copy(source, tmp_path / cell / f"{name}.yaml")
+        shutil.copy(f"{source}.meta.json", tmp_path / cell / f"{name}.yaml.meta.json")
+    week = [(p, s) for p, s in LOADED if s.name == "week-of-noise"]
+    with caplog.at_level("WARNING", logger="evals.plan"):
+        runs = plan_runs(PlanRequest(scenarios=week, cassettes=tmp_path))
+    assert [r.spec.cell.variant for r in runs if r.real] == ["v049-user-requested"]
+    assert "not replayed: recorded cells of variant(s) terse" in caplog.text
+    assert "--variant FILE.toml" in caplog.text
