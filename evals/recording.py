@@ -50,8 +50,10 @@ RECORD_MATRIX: tuple[tuple[str, str], ...] = (
     ("unified", "v049-guardrails"),
 )
 """(policy, variant) recorded for every scenario."""
-REPEATED_SCENARIOS = ("week-of-noise", "compaction-pressure", "preference-five-phrasings")
-"""Scenarios whose guardrail variants are sampled several times."""
+REPEATED_SCENARIOS = ("week-of-noise", "chitchat-transient", "preference-five-phrasings")
+"""Scenarios whose guardrail variants are sampled several times: the ones where v049's
+guardrails (no transient state, no screenshots, no duplicates) have most to change, and
+short enough to sample (compaction-pressure's compactions ran up to 30 min a cell)."""
 REPEATED_VARIANTS = ("v049-guardrails", "v023-vague")
 REPEATS = 3
 REPEAT_TEMPERATURE = 0.7

@@ -9,7 +9,7 @@ OpenAI-compatible endpoint; give ``--model``).
 
 The suite: every scenario not marked ``cost: heavy`` x (guardrails, v049-guardrails),
 (guardrails, v023-vague), (guardrails, v049-user-requested), (unified, v049-guardrails);
-the guardrail variants v049-guardrails and v023-vague of week-of-noise, compaction-pressure
+the guardrail variants v049-guardrails and v023-vague of week-of-noise, chitchat-transient
 and preference-five-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) instead
 of once. Cells are recorded in an order that keeps a partial run useful: v049 and v023 for
 every scenario first, then the further samples, then the other pairs.
