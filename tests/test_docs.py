@@ -34,10 +34,25 @@ def test_readme_links_stay_inside_a_clone() -> None:
         assert path.is_relative_to(ROOT) and path.exists(), target
 
 
-@pytest.mark.parametrize("command", _commands())
-def test_help_shows_no_rst_markup(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+def _command_paths() -> list[list[str]]:
+    """Every command and sub-command (``memory search``, ``bench retrieval``...)."""
+    import argparse
+
+    def walk(parser: argparse.ArgumentParser, prefix: list[str]) -> list[list[str]]:
+        paths = [prefix] if prefix else []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in sorted(action.choices.items()):
+                    paths += walk(sub, [*prefix, name])
+        return paths
+
+    return walk(build_parser(), [])
+
+
+@pytest.mark.parametrize("command", _command_paths(), ids=" ".join)
+def test_help_shows_no_rst_markup(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        build_parser().parse_args([command, "--help"])
+        build_parser().parse_args([*command, "--help"])
     text = capsys.readouterr().out
     assert "``" not in text and ":class:" not in text and ":func:" not in text
     assert "%%" not in text  # an argparse %-escape printed as written
