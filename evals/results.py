@@ -8,8 +8,8 @@ frozen dataclass. This module is the file format only: scoring traces into resul
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -73,6 +73,10 @@ class RunResult:
     """Matching thresholds the scores were computed with (``-S key=value``)."""
     transcript: tuple[TranscriptEntry, ...] = ()
     """The run turn by turn (:mod:`evals.transcript`), for the report."""
+    quality_weights: Mapping[str, float] = field(default_factory=dict)
+    """Weight of each ``quality`` component this run was scored with (from the scorer
+    registrations), so the report shows them from the results alone; empty in results
+    saved before it was recorded."""
 
     @property
     def cell(self) -> Cell:

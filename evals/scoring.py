@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Literal
 
 from evals.results import RESULTS_FILE_NAME, RunResult, load_results, read_results, write_results
-from evals.scorers import DEFAULT_SCORER_SETTINGS, ScorerSettings, embed_run, load_run, score_run
+from evals.scorers import (
+    DEFAULT_SCORER_SETTINGS,
+    ScorerSettings,
+    embed_run,
+    load_run,
+    quality_weights,
+    score_run,
+)
 from evals.trace import TRACE_FILE_NAME, read_trace
 from evals.transcript import build_transcript
 from memsys.errors import ResultsError
@@ -70,6 +77,7 @@ def score_trace(
         errors=run.errors,
         scorer_settings=settings,
         transcript=build_transcript(read_trace(trace)),
+        quality_weights=dict(quality_weights()),
     )
 
 

@@ -37,7 +37,6 @@ from evals.report._view import (
     summary_rows,
 )
 from evals.results import RunResult
-from evals.scorers import QUALITY_WEIGHTS
 from memsys.errors import UsageError
 from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
@@ -59,6 +58,7 @@ __all__ = [
     "highlighted_lines",
     "known_metrics",
     "mean_ci",
+    "quality_weights_text",
     "render_report",
     "summary_text",
     "validate_metrics",
@@ -123,7 +123,7 @@ def render_report(
     template = _environment().get_template("report.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
         title=title,
-        quality_weights=list(QUALITY_WEIGHTS.items()),
+        quality_weights=quality_weights_text(results),
         results=results,
         groups=cells(results),
         kinds_note=kinds_note([r.model_kind for r in results]),
@@ -141,6 +141,23 @@ def render_report(
         diff_json=diff_json(diff_data(scenarios, diff_pair or _default_pair(results))),
     )
     return html
+
+
+def quality_weights_text(results: Sequence[RunResult]) -> str:
+    """How ``quality`` was weighted, as the results record it (each distinct set once)."""
+    sets: dict[tuple[tuple[str, float], ...], int] = {}
+    for result in results:
+        weights = tuple(result.quality_weights.items())
+        sets[weights] = sets.get(weights, 0) + 1
+    parts = []
+    for weights, runs in sets.items():
+        text = (
+            "weighted mean of " + ", ".join(f"{name} {weight:.2f}" for name, weight in weights)
+            if weights
+            else "weights not recorded in these results (re-score with `memeval score RUN_DIR`)"
+        )
+        parts.append(text + (f" in {runs} run{'s' if runs > 1 else ''}" if len(sets) > 1 else ""))
+    return "quality = " + "; ".join(parts)
 
 
 def _default_pair(results: Sequence[RunResult]) -> tuple[RunResult, RunResult] | None:

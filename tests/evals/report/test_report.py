@@ -148,3 +148,22 @@ def test_the_quality_weights_and_tool_errors_are_shown() -> None:
         assert f"{name} {weight:.2f}" in line.group(1)
     assert "<th>tool_errors</th>" in html
     assert "tool_errors" in summary_text(results_of()).splitlines()[0]
+
+
+def _weights_line(results: list[RunResult]) -> str:
+    line = re.search(r'<p id="quality-weights">(.*?)</p>', render_report(results), re.S)
+    assert line is not None
+    return line.group(1)
+
+
+def test_the_quality_weights_come_from_the_results_not_the_live_registry() -> None:
+    careful, naive = results_of()
+    assert careful.quality_weights and careful.quality_weights == naive.quality_weights
+    changed = dataclasses.replace(naive, quality_weights={"facts_recall": 0.6, "noise": 0.4})
+    line = _weights_line([changed])
+    assert "weighted mean of facts_recall 0.60, noise 0.40 (noise" in line
+    mixed = _weights_line([careful, changed])
+    assert "facts_recall 0.60, noise 0.40 in 1 run" in mixed
+    assert f"facts_recall {careful.quality_weights['facts_recall']:.2f}" in mixed
+    unrecorded = _weights_line([dataclasses.replace(naive, quality_weights={})])
+    assert "weights not recorded in these results" in unrecorded
