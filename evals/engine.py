@@ -33,7 +33,7 @@ from evals.scenario import EVENT_TYPES, CompactSpec, Event
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
-from memsys.events import MemoryEvent
+from memsys.events import EventKind, MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
@@ -92,8 +92,8 @@ class _Run:
         self.trace.write(kind, now, self.day, self.step, **fields)
 
     def emit(self, event: MemoryEvent) -> None:
-        self.record(event.kind, **dict(event.data))
-        if event.kind == "compaction":
+        self.record(event.kind.value, **dict(event.data))
+        if event.kind is EventKind.COMPACTION:
             self._backup_state()
 
     def _backup_state(self) -> None:
@@ -214,7 +214,7 @@ class _Run:
     def _compact(self, event: Event) -> None:
         if isinstance(event.compact, CompactSpec):
             fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
-            self.emit(MemoryEvent("compaction", fields))
+            self.emit(MemoryEvent(EventKind.COMPACTION, fields))
         else:
             self.rt.triggers.force_compact()
 

@@ -31,7 +31,7 @@ from memsys.clock import Clock
 from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
 from memsys.dailylog import DailyLogWriter, FlushOutcome
 from memsys.errors import MemEvalError
-from memsys.events import Emit, MemoryEvent, discard
+from memsys.events import Emit, EventKind, MemoryEvent, discard
 from memsys.policies.base import WritePolicy
 from memsys.sessions import SessionStore
 
@@ -205,7 +205,7 @@ class MemoryTriggerManager:
         self._flush_lock = threading.Lock()
 
     def _fire(self, trigger: Trigger, **data: object) -> None:
-        self._emit(MemoryEvent("trigger", {"trigger": trigger.value, **data}))
+        self._emit(MemoryEvent(EventKind.TRIGGER, {"trigger": trigger.value, **data}))
 
     def _flush(self, session_id: str | None, trigger: Trigger) -> None:
         with self._flush_lock:
@@ -213,7 +213,7 @@ class MemoryTriggerManager:
             if session is None:
                 self._emit(
                     MemoryEvent(
-                        "flush",
+                        EventKind.FLUSH,
                         {"trigger": trigger.value, "outcome": FlushOutcome.NO_SESSION.value},
                     )
                 )
@@ -221,7 +221,7 @@ class MemoryTriggerManager:
             result = self._writer.flush(session)
             self._emit(
                 MemoryEvent(
-                    "flush",
+                    EventKind.FLUSH,
                     {
                         "trigger": trigger.value,
                         "session": result.session_id,
@@ -283,7 +283,7 @@ class MemoryTriggerManager:
         if self._prefs.get("last_compaction_date") == today:
             self._emit(
                 MemoryEvent(
-                    "compaction",
+                    EventKind.COMPACTION,
                     {
                         "trigger": CompactionTrigger.AUTO.value,
                         "outcome": CompactionOutcome.ALREADY_TODAY.value,
@@ -300,14 +300,14 @@ class MemoryTriggerManager:
             **compaction_fields(result),
             "model": _asked(result, model),
         }
-        self._emit(MemoryEvent("compaction", fields))
+        self._emit(MemoryEvent(EventKind.COMPACTION, fields))
 
     def force_compact(self) -> None:
         """The settings screen's compact button (runs now, under the long-term lock)."""
         if self._compactor is None or not self._policy.compacts:
             self._emit(
                 MemoryEvent(
-                    "compaction",
+                    EventKind.COMPACTION,
                     {
                         "trigger": CompactionTrigger.MANUAL.value,
                         "outcome": CompactionOutcome.NOT_SUPPORTED_BY_POLICY.value,
@@ -322,7 +322,7 @@ class MemoryTriggerManager:
             **compaction_fields(result),
             "model": _asked(result, model),
         }
-        self._emit(MemoryEvent("compaction", fields))
+        self._emit(MemoryEvent(EventKind.COMPACTION, fields))
 
 
 def _asked(result: CompactionResult, model: str) -> str | None:

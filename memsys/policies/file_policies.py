@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memsys.events import EventKind
 from memsys.policies.base import WritePolicy, register_policy
 from memsys.prompts import PromotedFact
 from memsys.tools import ReadMemoryTool, SaveMemoryTool, Tool, UpdateMemoryTool
@@ -32,7 +33,7 @@ class AppendPolicy(WritePolicy):
         for fact in facts:
             self.ctx.manager.save_to_long_term_memory(fact.text)
             self.count("promoted")
-            self.report("promotion", text=fact.text, outcome="appended")
+            self.report(EventKind.PROMOTION, text=fact.text, outcome="appended")
 
 
 @register_policy
@@ -58,4 +59,4 @@ class GuardrailsPolicy(WritePolicy):
             result = save.execute({"content": fact.text, "category": fact.category})
             outcome = "saved" if result.ok else (result.code.value if result.code else "error")
             self.count(f"promotion_{outcome}")
-            self.report("promotion", text=fact.text, outcome=outcome)
+            self.report(EventKind.PROMOTION, text=fact.text, outcome=outcome)

@@ -34,6 +34,7 @@ from memsys.decisions import (
     parse_decision,
 )
 from memsys.errors import LLMError, MalformedOutput, MemoryFileError
+from memsys.events import EventKind
 from memsys.policies._unified_retrieval import (
     MANUAL_IMPORTANCE,
     USER_REQUESTED_PREFIX,
@@ -125,7 +126,7 @@ class UnifiedPolicy(WritePolicy):
         if decision.repair:
             self.count("repaired_decisions")
         self.report(
-            "decision",
+            EventKind.DECISION,
             candidate=candidate,
             op=decision.op.value,
             id=decision.id,
@@ -141,7 +142,9 @@ class UnifiedPolicy(WritePolicy):
     ) -> PipelineResult:
         self.count(counter)
         why = {"malformed" if counter == "malformed_decisions" else "error": problem}
-        self.report("decision", candidate=candidate, op=None, similar=[m.id for m in shown], **why)
+        self.report(
+            EventKind.DECISION, candidate=candidate, op=None, similar=[m.id for m in shown], **why
+        )
         return PipelineResult(None, problem)
 
     def _apply(self, decision: Decision, category: str, now: datetime) -> None:
@@ -226,7 +229,7 @@ class UnifiedPolicy(WritePolicy):
         if cold:
             self.store.set_status(cold, StoreStatus.ARCHIVED)
             self.count("archived", len(cold))
-            self.report("archive", ids=cold)
+            self.report(EventKind.ARCHIVE, ids=cold)
             self.render()
 
     def on_manual_edit(self) -> None:

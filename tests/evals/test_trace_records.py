@@ -70,3 +70,10 @@ def test_event_records_keep_the_events_own_fields() -> None:
     assert record_problem("event", {"type": "user", "user": "hi"}) is None
     assert record_problem("event", {"user": "hi"}) == "event record: missing field(s) type"
     assert EventRecord.OPEN and "event" in RECORD_TYPES
+
+
+def test_every_kind_of_memory_event_is_a_trace_record_kind() -> None:
+    # The engine writes each MemoryEvent as a record of its kind: a new kind needs its type.
+    from memsys.events import EventKind
+
+    assert {kind.value for kind in EventKind} <= set(RECORD_TYPES.names())
