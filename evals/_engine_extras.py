@@ -77,10 +77,6 @@ class HookedClient:
             hook()
         return self._inner.complete(request)
 
-    def __getattr__(self, name: str) -> object:
-        # base_url, temperature, seed... of a real client, for cassette labels.
-        return getattr(self._inner, name)
-
 
 @dataclass(frozen=True)
 class ScriptedReply:
