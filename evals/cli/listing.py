@@ -40,22 +40,31 @@ def _models(args: argparse.Namespace) -> list[Row]:
 
     from evals.cassette_audit import recorded_cells
     from evals.cell import DEFAULT_CASSETTE_ROOT as DEFAULT_ROOT
-    from memsys.llm.registry import registered_providers
+    from memsys.llm import ModelKind
+    from memsys.llm.registry import model_kind, registered_providers
     from memsys.llm.sim import SIM_MODELS
 
     rows = [
-        {"name": name, "kind": "simulated", "note": "keyword rules (calibration)"}
+        {"name": name, "kind": ModelKind.SIMULATED.value, "note": "keyword rules (calibration)"}
         for name in SIM_MODELS.names()
     ]
     recorded = Counter(key.model for key in recorded_cells(DEFAULT_ROOT))
     rows += [
-        {"name": model, "kind": "real", "note": f"{n} recorded cell(s) in {DEFAULT_ROOT}/"}
+        {
+            "name": model,
+            "kind": ModelKind.REAL.value,  # only real models are recorded
+            "note": f"{n} recorded cell(s) in {DEFAULT_ROOT}/",
+        }
         for model, n in sorted(recorded.items())
     ]
+    real = [p for p in registered_providers() if model_kind(f"{p}/<model>") is ModelKind.REAL]
     rows += [
-        {"name": f"{prefix}/<model>", "kind": "real", "note": "any model of this provider"}
-        for prefix in registered_providers()
-        if prefix != "sim"
+        {
+            "name": f"{prefix}/<model>",
+            "kind": ModelKind.REAL.value,
+            "note": "any model of this provider",
+        }
+        for prefix in real
     ]
     return rows
 

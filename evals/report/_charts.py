@@ -11,6 +11,7 @@ from typing import Any
 from evals.report._stats import Aggregate
 from evals.report._svg import Bar, Panel, panels_svg
 from evals.results import RunResult
+from memsys.llm.base import ModelKind
 
 __all__ = [
     "MetricPanel",
@@ -21,9 +22,9 @@ __all__ = [
 ]
 
 
-def kinds_note(kinds: Sequence[str]) -> str:
+def kinds_note(kinds: Sequence[ModelKind]) -> str:
     """``model kind: simulated`` or ``model kinds: real, simulated``."""
-    unique = sorted(set(kinds))
+    unique = sorted({kind.value for kind in kinds})
     return f"model kind{'s' if len(unique) > 1 else ''}: {', '.join(unique) or 'unknown'}"
 
 
@@ -62,7 +63,7 @@ def scenario_chart(scenario: str, panels: Sequence[MetricPanel]) -> str:
             Panel(
                 f"{p.metric} ({'higher' if p.higher_is_better else 'lower'} is better)",
                 [
-                    Bar(_cell_label(a), a.mean, a.low, a.high, a.model_kind == "simulated")
+                    Bar(_cell_label(a), a.mean, a.low, a.high, a.model_kind is ModelKind.SIMULATED)
                     for a in p.aggregates
                 ],
             )

@@ -22,6 +22,7 @@ from evals.cell import Cell
 from evals.report._stats import mean_ci
 from evals.results import RunResult, known_metrics
 from memsys.errors import ComparisonError, UnknownNameError
+from memsys.llm.base import ModelKind
 
 __all__ = [
     "CellGroup",
@@ -125,11 +126,11 @@ class Comparison:
 
     compared: CellGroup
     """(model, policy, variant) compared."""
-    compared_kind: str
+    compared_kind: ModelKind
     """``real`` or ``simulated``: the model kind of the compared runs."""
     baseline: CellGroup
     """(model, policy, variant) it is compared with."""
-    baseline_kind: str
+    baseline_kind: ModelKind
     """Model kind of the baseline runs."""
     scenarios: tuple[str, ...]
     """Scenarios with at least one pair."""

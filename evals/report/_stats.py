@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from evals.cell import Cell
 from evals.results import RunResult
+from memsys.llm.base import ModelKind
 
 __all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]
 
@@ -21,7 +22,7 @@ class Aggregate:
     """The cell (without repeat)."""
     label: str
     """Display label, with the model kind."""
-    model_kind: str
+    model_kind: ModelKind
     """``simulated`` or ``real``."""
     metric: str
     """Metric name."""

@@ -18,6 +18,7 @@ from evals.report._paired import (
 from evals.report._stats import aggregate, cells
 from evals.results import RunResult
 from evals.transcript import TranscriptEntry, error_count
+from memsys.llm.base import ModelKind
 
 __all__ = [
     "ComparisonView",
@@ -109,7 +110,7 @@ def _fmt(value: float | None, signed: bool = False) -> str:
 def comparison_views(comparisons: Sequence[Comparison]) -> list[ComparisonView]:
     """Verdict tables, real models first."""
     views = []
-    for comparison in sorted(comparisons, key=lambda c: c.compared_kind != "real"):
+    for comparison in sorted(comparisons, key=lambda c: c.compared_kind is not ModelKind.REAL):
         rows = [
             {
                 "metric": d.metric,

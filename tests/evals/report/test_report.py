@@ -9,6 +9,7 @@ from pathlib import Path
 from evals.report import render_report, write_report
 from evals.results import RunResult
 from evals.scoring import score_run_dir
+from memsys.llm import ModelKind
 from memsys.search.embedder import HashEmbedder
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
@@ -56,7 +57,7 @@ def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
 
 
 def test_real_model_kind_is_shown() -> None:
-    real = [dataclasses.replace(results_of()[0], model_kind="real")]
+    real = [dataclasses.replace(results_of()[0], model_kind=ModelKind.REAL)]
     html = render_report(real)
     assert "kind-real" in html and "model kind: real" in html
 
