@@ -128,7 +128,7 @@ class RealQueries:
         assert isinstance(chunks, Embedder) and isinstance(queries, Embedder)
         self.chunks, self.queries = chunks, queries
         self.dim = chunks.dim
-        self.model_id = getattr(chunks, "model_id", type(chunks).__name__)
+        self.model_id = chunks.model_id
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         model = self.queries if len(texts) == 1 else self.chunks

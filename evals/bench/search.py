@@ -52,7 +52,7 @@ class _CachedQueries:
         assert isinstance(inner, Embedder)
         self.inner = inner
         self.dim = inner.dim
-        self.model_id = getattr(inner, "model_id", type(inner).__name__)
+        self.model_id = inner.model_id
         self._cache = dict(zip(queries, inner.embed(list(queries)), strict=True))
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:

@@ -82,6 +82,8 @@ class Embedder(Protocol):
 
     dim: int
     """Number of dimensions of every vector."""
+    model_id: str
+    """Names the vector space: two embedders with one id give the same vectors."""
 
     def embed(self, texts: Sequence[str]) -> FloatMatrix:
         """``(len(texts), dim)`` float32 rows, each of unit length."""
@@ -91,10 +93,9 @@ class Embedder(Protocol):
 def embedder_id(embedder: Embedder) -> str:
     """A name for the vector space of ``embedder``: the index re-embeds when it changes.
 
-    An embedder may give its own ``model_id``; otherwise the class name and dimension are used.
+    Its ``model_id``, which every :class:`Embedder` declares.
     """
-    name = getattr(embedder, "model_id", None)
-    return str(name) if name else f"{type(embedder).__name__}/{embedder.dim}"
+    return embedder.model_id
 
 
 def _packaged_files() -> tuple[Path, Path, str]:
