@@ -31,8 +31,11 @@ from evals.scorers._types import (
 from evals.scorers.quality import composite_quality
 from evals.trace import TraceError, read_trace, typed_lines
 from evals.trace_records import (
+    BackupStateRecord,
     Checkpoint,
     CompactionAttempt,
+    DailyLog,
+    EventRecord,
     ModelCallRecord,
     RecordBody,
     RestoreAttempt,
@@ -40,6 +43,7 @@ from evals.trace_records import (
     RunStart,
     SearchProbe,
     Snapshot,
+    ToolCallRecord,
     TraceLine,
 )
 from memsys.llm.base import ModelKind
@@ -72,12 +76,7 @@ def load_run(path: Path) -> RunData:
         TraceError: the trace is unreadable, a record is malformed (named with its line),
             or it has no run_end record (the run crashed).
     """
-    raw = list(read_trace(path))
-    lines = list(typed_lines(raw))
-    by_kind: dict[str, list[Mapping[str, object]]] = {}
-    for record in raw:
-        by_kind.setdefault(str(record["kind"]), []).append(record)
-    get = by_kind.get
+    lines = list(typed_lines(read_trace(path)))
     start = lines[0].record
     if not isinstance(start, RunStart):
         raise TraceError(path, "line 1 is not a run_start record")
@@ -117,12 +116,11 @@ def load_run(path: Path) -> RunData:
         ),
         final_backups=tuple(end.backups),
         errors=tuple(end.errors),
-        # Checked records, read by the helpers that derive these parts.
-        tool_calls=parts.tool_calls(get("tool_call", [])),
-        backup_snapshots=parts.backup_snapshots(get("backup_state", [])),
-        log_days=parts.log_days(get("daily_log", [])),
-        screenshots=parts.screenshots(get("event", [])),
-        model_names=parts.model_names(get("event", [])),
+        tool_calls=parts.tool_calls(_of(lines, ToolCallRecord)),
+        backup_snapshots=parts.backup_snapshots(_of(lines, BackupStateRecord)),
+        log_days=parts.log_days(_of(lines, DailyLog)),
+        screenshots=parts.screenshots(_of(lines, EventRecord)),
+        model_names=parts.model_names(_of(lines, EventRecord)),
     )
 
 
