@@ -127,7 +127,7 @@ class _Run:
                         type=event.type,
                         **event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}),
                     )
-                    self._handlers[event.type](event)
+                    self._guarded(event.type, self._handlers[event.type], event)
                     self.rt.runner.drain()
             if not day.close_app:
                 with self.at_step(f"day {self.day} app left open"):
@@ -160,13 +160,20 @@ class _Run:
         self.rt.runner.drain()
 
     def memory_md(self) -> str:
-        # A file broken behind the run's back (an edit cut mid-character) is an error of the
-        # run, not a crash: the memory system refuses it and the run goes on.
+        # A file broken behind the run's back (an edit cut mid-character, over the size limit)
+        # is an error of the run, not a crash: the memory system refuses it and the run goes on.
         try:
             return self.rt.manager.read_long_term_memory()
         except MemoryFileError as exc:
             self.errors.append(f"{self.step}: {exc}")
             return ""
+
+    def _guarded(self, where: str, action: Callable[..., None], *args: object) -> None:
+        try:  # as in memory_md: the event that met the refused file fails, the run goes on
+            action(*args)
+        except MemoryFileError as exc:
+            self.errors.append(f"{self.step}: {exc}")
+            self.record("error", where=where, message=str(exc))
 
     def _snapshot(self, kind: str, **extra: object) -> None:
         storage = self.rt.manager.storage
@@ -207,7 +214,7 @@ class _Run:
 
         def hook() -> None:
             self.record("event", type=event.type, during=event.during, hooked_from=step)
-            action()
+            self._guarded(event.type, action)
 
         self.hooks.on_next(Purpose(event.during), hook)
 
@@ -314,9 +321,8 @@ class _Run:
         if not name or name == "latest":
             self.record("restore", name=None, ok=False, reason="no backups")
             return
-        expected = (
-            (storage.memory_dir / name).read_text(encoding="utf-8") if name in backups else None
-        )
+        path = storage.memory_dir / name  # a byte copy of a broken file: restore refuses it
+        expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
         ok = self.rt.manager.restore_from_backup(name)
         self.rt.policy.on_manual_edit()
         restored = self.rt.manager.read_long_term_memory()

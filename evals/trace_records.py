@@ -164,7 +164,8 @@ class Reply(RecordBody):
 @_kind
 @dataclass(frozen=True)
 class ErrorRecord(RecordBody):
-    """A model failure that ended a turn."""
+    """A model failure that ended a turn, or a MEMORY.md the memory system refused that ended
+    an event (``where`` is the event type)."""
 
     KIND = "error"
     where: str

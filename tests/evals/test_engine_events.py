@@ -1,26 +1,32 @@
 """The engine's events beyond a chat turn: sparse days, a session past midnight, bursts,
-``during``, scripted bad compactions, CRLF hand edits, and the records they leave."""
+``during``, scripted bad compactions, CRLF hand edits, a MEMORY.md broken between days, and
+the records they leave."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from evals.cell import Cell
-from evals.engine import RunSpec, run_scenario
+from evals.engine import DayHook, RunSpec, no_day_hook, run_scenario
 from evals.scenario import load_scenario
+from evals.trace import read_trace
 
 HEAD = "name: t\ndescription: x\nstart_date: 2026-03-02\ncovers: [exact_repeats]\n"
 
 
-def run(tmp_path: Path, body: str, model: str = "sim/careful", policy: str = "guardrails"):
+def run(
+    tmp_path: Path,
+    body: str,
+    model: str = "sim/careful",
+    policy: str = "guardrails",
+    between_days: DayHook = no_day_hook,
+):
     path = tmp_path / "t.yaml"
     path.write_text(HEAD + body)
     scenario = load_scenario(path)
     cell = Cell(scenario.name, model, policy, "v049-guardrails")
-    spec = RunSpec(cell, scenario, path, tmp_path / "out")
-    trace = run_scenario(spec, None)
-    return [json.loads(line) for line in trace.read_text().splitlines()]
+    spec = RunSpec(cell, scenario, path, tmp_path / "out", between_days=between_days)
+    return list(read_trace(run_scenario(spec, None)))
 
 
 def kinds(records, kind: str):
@@ -140,3 +146,40 @@ def test_a_probe_records_hit_texts_and_its_preference(tmp_path: Path) -> None:
     (probe,) = kinds(run(tmp_path, body), "search_probe")
     assert probe["prefer"] == {"current": "tea", "stale": "coffee"}
     assert probe["hits"] and all("text" in h for h in probe["hits"])
+
+
+def test_a_memory_md_cut_mid_character_between_days_is_an_error_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    broken = "# Long-term Memory\n\n## Notes\n- Likes café".encode()[:-1]  # half of "é"
+
+    def cut_mid_character(day: int, memory_dir: Path) -> None:
+        if day == 1:
+            (memory_dir / "MEMORY.md").write_bytes(broken)
+
+    body = (
+        "days:\n  - events:\n"
+        '      - manual_edit: {text: "# Long-term Memory\\n\\n## Notes\\n- Likes tea\\n"}\n'
+        "      - compact: {reply: too short}\n"  # rejected, but its backup is made
+        "  - events:\n"
+        "      - compact: true\n"
+        "      - compact: {reply: whatever}\n"
+        "      - manual_edit: {append: '- User requested: call me Sam'}\n"
+        "      - {manual_edit: {append: '- Likes jam'}, during: chat}\n"
+        "      - {at: '10:00', user: Hello}\n"
+        "      - restore_backup: latest\n"
+        "      - restore_backup: latest\n"  # now the byte copy of the broken file
+    )
+    records = run(tmp_path, body, between_days=cut_mid_character)
+    *errors, refused = kinds(records, "error")
+    assert [e["where"] for e in errors] == ["compact", "compact", "manual_edit", "manual_edit"]
+    memory = tmp_path / "out" / "memory"
+    assert all(str(memory / "MEMORY.md") in e["message"] for e in errors)
+    assert all("not valid UTF-8" in e["message"] for e in [*errors, refused])
+    assert refused["where"] == "restore_backup" and "MEMORY_backup_" in refused["message"]
+    assert len(records[-1]["errors"]) >= len(errors) + 1
+    # Nothing was lost: the restore kept the broken file byte for byte as a backup.
+    (restore,) = kinds(records, "restore")
+    assert restore["ok"] and restore["round_trip"]
+    assert records[-1]["memory_md"] == "# Long-term Memory\n\n## Notes\n- Likes tea\n"
+    assert broken in [p.read_bytes() for p in memory.glob("MEMORY_backup_*.md")]

@@ -12,17 +12,19 @@ import json
 import os
 import shutil
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evals.cell import Cell
 from evals.engine import DayHook, RunSpec, run_scenario
 from evals.scenario import load_scenario
+from evals.trace import read_trace
 from memsys.clock import ManualClock
 from memsys.compaction import USER_REQUESTED_PREFIX
 from memsys.sections import LineKind, line_kind, parse_entries
@@ -88,12 +90,23 @@ def _hook(log: DayLog, edits: list[Mutation | None], scratch: Path) -> DayHook:
     return between_days
 
 
-def _day_events(trace: Path) -> dict[int, list[dict[str, object]]]:
-    days: dict[int, list[dict[str, object]]] = {}
-    for line in trace.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        days.setdefault(int(record.get("day") or 0), []).append(record)
+def _day_events(trace: Path) -> dict[int, list[Mapping[str, object]]]:
+    # The trace reader splits on newlines only; str.splitlines() would also split inside JSON
+    # strings holding U+2028, U+0085 and the like.
+    days: dict[int, list[Mapping[str, object]]] = {}
+    for record in read_trace(trace):
+        days.setdefault(int(str(record.get("day") or 0)), []).append(record)
     return days
+
+
+def _cut_mid_character(data: bytes) -> bytes:
+    """An edit saved cut in the middle of a character: MEMORY.md is no longer UTF-8."""
+    return data + "\n- Prefers café".encode()[:-1]
+
+
+def _line_separators(data: bytes) -> bytes:
+    """Free text holding characters str.splitlines() breaks on but JSON does not escape."""
+    return data.replace(b"\n", b"\r\n") + "\nsee\u2028you\x85soon\x1cthen\r\n".encode()
 
 
 def _check_days(log: DayLog, trace: Path) -> None:
@@ -133,6 +146,11 @@ def _check_days(log: DayLog, trace: Path) -> None:
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+# Found by Hypothesis: a compaction from settings (and a hand edit after it) crashed the run
+# on a MEMORY.md cut mid-character; the test's own trace reading split records on U+2028.
+@example(scenario="week-of-noise", edits=[_cut_mid_character, None, None])
+@example(scenario="compaction-pressure", edits=[_cut_mid_character])
+@example(scenario="week-of-noise", edits=[_line_separators, None])
 @given(
     scenario=st.sampled_from(SCENARIOS),
     edits=st.lists(st.none() | hand_edit().map(lambda named: named[1]), max_size=8),
