@@ -23,7 +23,14 @@ def _dicts(value: object) -> list[Mapping[str, object]]:
 def tool_calls(lines: Sequence[tuple[TraceLine, ToolCallLine]]) -> tuple[ToolCallRecord, ...]:
     """``tool_call`` records, with the scenario step each was made in."""
     return tuple(
-        ToolCallRecord(name=r.name, ok=r.ok, code=r.code or None, message=r.message, step=line.step)
+        ToolCallRecord(
+            name=r.name,
+            ok=r.ok,
+            code=r.code or None,
+            message=r.message,
+            step=line.step,
+            from_text=bool(r.from_text),
+        )
         for line, r in lines
     )
 

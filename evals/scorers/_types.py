@@ -21,6 +21,7 @@ __all__ = [
     "LogDay",
     "ModelCall",
     "ProbeRecord",
+    "ReplyRecord",
     "RestoreRecord",
     "RunData",
     "Score",
@@ -114,6 +115,16 @@ class RestoreRecord:
 
 
 @dataclass(frozen=True)
+class ReplyRecord:
+    """The assistant's final text of one turn."""
+
+    step: str
+    """Trace step."""
+    text: str
+    """What the user saw."""
+
+
+@dataclass(frozen=True)
 class ProbeRecord:
     """A search probe and its hits."""
 
@@ -159,6 +170,8 @@ class ToolCallRecord:
     """The tool's result message (cut to 300 characters)."""
     step: str
     """Trace step."""
+    from_text: bool = False
+    """The model wrote it as JSON text and the client recovered it."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +250,8 @@ class RunData:
     """Matching thresholds (``-S key=value``)."""
     tool_calls: tuple[ToolCallRecord, ...] = ()
     """Every memory-tool call, in order."""
+    replies: tuple[ReplyRecord, ...] = ()
+    """The assistant's final text of every turn, in order."""
     backup_snapshots: tuple[BackupSnapshot, ...] = ()
     """Backups on disk after each compaction attempt."""
     log_days: tuple[LogDay, ...] = ()

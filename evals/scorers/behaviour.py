@@ -8,6 +8,8 @@ import re
 from evals.scenario import BackupExpect
 from evals.scorers._registry import scorer
 from evals.scorers._types import ProbeRecord, RunData, Score
+from memsys.tools import DEFAULT_VARIANT
+from memsys.tools.descriptions import load_variant
 
 __all__ = [
     "backup_retention",
@@ -15,7 +17,11 @@ __all__ = [
     "current_over_stale",
     "preference_rank",
     "tool_errors",
+    "unparsed_tool_calls",
 ]
+
+# The memory tools' names, from the shipped default descriptions (every variant has them).
+_TOOL_NAME = re.compile(r"\b(" + "|".join(load_variant(DEFAULT_VARIANT).tools) + r")\b")
 
 _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})(?:_(\d+))?\.md$")
 
@@ -44,6 +50,27 @@ def tool_errors(run: RunData) -> Score:
             **{f"code_{c}": n for c, n in codes.items()},
         },
         items=tuple(f"[{c.step}] {c.name}: {c.code}: {c.message[:120]}" for c in failed),
+    )
+
+
+@scorer("unparsed_tool_calls", higher_is_better=False)
+def unparsed_tool_calls(run: RunData) -> Score:
+    """Turns whose reply names a memory tool although no call was made: a call written in a
+    form no parser read (XML-ish tags, Python dicts, an imagined tool response), which the
+    user sees as text and the memory never gets. Calls recovered from JSON text are counted
+    beside it."""
+    called = {call.step for call in run.tool_calls}
+    unparsed = [r for r in run.replies if r.step not in called and _TOOL_NAME.search(r.text)]
+    recovered = sum(1 for call in run.tool_calls if call.from_text)
+    calls = len(run.tool_calls)
+    return Score(
+        "unparsed_tool_calls",
+        float(len(unparsed)),
+        f"{len(unparsed)} replies name a memory tool without calling it; {recovered} of "
+        f"{calls} tool calls were recovered from JSON text.",
+        higher_is_better=False,
+        metrics={"replies": len(run.replies), "recovered": recovered, "calls": calls},
+        items=tuple(f"[{r.step}] {r.text[:160]}" for r in unparsed),
     )
 
 

@@ -131,8 +131,9 @@ def write_trace(
         )
         for number, (kind, fields) in enumerate(records, start=1):
             day = int(str(fields.get("day", 1)))
-            extra = {k: v for k, v in fields.items() if k != "day"}
-            trace.write(kind, f"2026-03-0{1 + day}T10:00:00", day, f"day {day} #{number}", **extra)
+            step = str(fields.get("step", f"day {day} #{number}"))  # records may share a step
+            extra = {k: v for k, v in fields.items() if k not in ("day", "step")}
+            trace.write(kind, f"2026-03-0{1 + day}T10:00:00", day, step, **extra)
         trace.write(
             "run_end",
             "2026-03-08T22:00:00",

@@ -1,10 +1,15 @@
-"""tool_errors, backup_retention and current_over_stale."""
+"""tool_errors, unparsed_tool_calls, backup_retention and current_over_stale."""
 
 from __future__ import annotations
 
 import pytest
 
-from evals.scorers.behaviour import backup_retention, current_over_stale, tool_errors
+from evals.scorers.behaviour import (
+    backup_retention,
+    current_over_stale,
+    tool_errors,
+    unparsed_tool_calls,
+)
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import GOOD_MEMORY
 
@@ -31,6 +36,29 @@ def test_tool_errors_by_code(build_run: BuildRun) -> None:
     }
     assert score.items[1] == "[day 1 #3] update_memory: not_found: m"
     assert tool_errors(build_run(GOOD_MEMORY, embed=False)).value == 0.0
+
+
+def test_unparsed_tool_calls_are_replies_naming_a_tool_in_turns_without_a_call(
+    build_run: BuildRun,
+) -> None:
+    saved = {"name": "save_memory", "arguments": "{}", "ok": True, "code": None, "message": "m"}
+    records = [
+        # A call recovered from JSON text, then its turn's reply mentioning the tool: fine.
+        ("tool_call", {**saved, "step": "t1", "from_text": True}),
+        ("reply", {"step": "t1", "text": "I used save_memory to note that."}),
+        # A call written as XML-ish tags that nothing parsed: counted.
+        ("reply", {"step": "t2", "text": '<tools><function name="save_memory" arguments="{}"/>'}),
+        # A structured call, and an ordinary reply.
+        ("tool_call", {**saved, "step": "t3"}),
+        ("reply", {"step": "t4", "text": "Sure, light mode it is."}),
+        # A tool response the model imagined, naming update_memory: counted.
+        ("reply", {"step": "t5", "text": "<tool_response>update_memory: done</tool_response>"}),
+    ]
+    score = unparsed_tool_calls(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == 2.0 and score.higher_is_better is False
+    assert score.metrics == {"replies": 4, "recovered": 1, "calls": 2}
+    assert [item.split("]")[0] for item in score.items] == ["[t2", "[t5"]
+    assert unparsed_tool_calls(build_run(GOOD_MEMORY, embed=False)).value == 0.0
 
 
 def name(day: int) -> str:
