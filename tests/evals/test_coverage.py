@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -9,6 +10,9 @@ import pytest
 
 from evals._coverage import Cost, Coverage
 from evals._coverage_shapes import MIN_SCENARIOS, SHAPE_CHECKS
+from evals._runtime import shared_embedder
+from evals.cell import Cell
+from evals.engine import RunSpec, run_scenario
 from evals.scenario import Scenario, load_scenario
 
 SCENARIOS = sorted(Path("scenarios").glob("*.yaml"))
@@ -118,3 +122,22 @@ def test_the_readme_coverage_table_matches_the_files_and_the_checks() -> None:
             claimed[item.value].add(scenario.name)
     expected = {item.value: (SHAPE_CHECKS[item][0], claimed[item.value]) for item in Coverage}
     assert _coverage_table() == expected
+
+
+def test_archive_acts_in_at_least_two_long_horizon_scenarios(tmp_path: Path) -> None:
+    """Issue 11: two 60+ day scenarios where seed 004's archive must act. Run each
+    long_horizon scenario under the unified policy (sim/careful) and count those whose
+    trace archives something; archived rows stay in the store (policy_stats counts them)."""
+    embedder = shared_embedder()
+    archived: dict[str, int] = {}
+    for path in SCENARIOS:
+        scenario = _load(path)
+        if Coverage.LONG_HORIZON not in scenario.covers:
+            continue
+        cell = Cell(scenario.name, "sim/careful", "unified", "v049-guardrails")
+        trace = run_scenario(RunSpec(cell, scenario, path, tmp_path / scenario.name), embedder)
+        records = [json.loads(line) for line in trace.read_text().splitlines()]
+        ids = [i for r in records if r["kind"] == "archive" for i in r["ids"]]
+        assert records[-1]["policy_stats"]["archived"] == len(ids)
+        archived[scenario.name] = len(ids)
+    assert sum(1 for n in archived.values() if n) >= 2, archived
