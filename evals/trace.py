@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from evals.trace_records import HEADER_FIELDS, TraceLine, build_record, record_problem
+from evals._record_check import build_record, record_problem
+from evals.trace_records import HEADER_FIELDS, TraceLine
 from memsys.errors import TraceError
 from memsys.redact import redact_data
 

@@ -3,7 +3,9 @@
 A line of ``trace.jsonl`` is a header (``kind``, ``seq``, ``at``, ``day``, ``step``) and
 the fields of its kind's record. A field typed ``... | None = None`` may be left out (it
 did not apply: a trigger with no session, a compaction that never reached the model);
-every other field must be present, and no field a kind does not declare is accepted. So a
+every other field must be present, and no field a kind does not declare is accepted. A
+field typed with an enum (trigger, outcome, model kind...) holds one of its values, and
+reads back as the enum (:mod:`evals._record_check` checks and builds records). So a
 renamed field fails loudly, naming the record and the line, instead of scoring as a
 default. ``event`` records carry the scenario event's own fields besides ``type`` (they
 were checked when the scenario was loaded).
@@ -11,12 +13,17 @@ were checked when the scenario was loaded).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from memsys.compaction import CompactionOutcome
+from memsys.dailylog import FlushOutcome
+from memsys.decisions import Operation, Relation
+from memsys.llm.base import ModelKind, Purpose, StopReason
 from memsys.registry import Registry
+from memsys.tools.base import ToolErrorCode
+from memsys.triggers import CompactionTrigger, Trigger
 
 __all__ = [
     "HEADER_FIELDS",
@@ -44,8 +51,6 @@ __all__ = [
     "ToolCallRecord",
     "TraceLine",
     "TriggerRecord",
-    "build_record",
-    "record_problem",
 ]
 
 HEADER_FIELDS = ("kind", "seq", "at", "day", "step")
@@ -80,7 +85,7 @@ class RunStart(RecordBody):
     scenario_file: str
     description: str
     model: str
-    model_kind: str
+    model_kind: ModelKind
     policy: str
     variant: str
     repeat: int
@@ -130,11 +135,11 @@ class ModelCallRecord(RecordBody):
     """One chat call of a turn."""
 
     KIND = "model_call"
-    purpose: str
+    purpose: Purpose
     input_tokens: int
     output_tokens: int
     latency_ms: float
-    stop_reason: str
+    stop_reason: StopReason
 
 
 @_kind
@@ -146,7 +151,7 @@ class ToolCallRecord(RecordBody):
     name: str
     arguments: str
     ok: bool
-    code: str | None
+    code: ToolErrorCode | None
     message: str
     from_text: bool | None = None
     """The model wrote the call as JSON text and the client recovered it."""
@@ -178,7 +183,7 @@ class TriggerRecord(RecordBody):
     """A FEAT-023 trigger fired (or, with ``fired`` false, was rightly not fired)."""
 
     KIND = "trigger"
-    trigger: str
+    trigger: Trigger
     previous: str | None = None
     date: str | None = None
     fired: bool | None = None
@@ -192,8 +197,8 @@ class Flush(RecordBody):
     """A daily-log flush."""
 
     KIND = "flush"
-    trigger: str
-    outcome: str
+    trigger: Trigger
+    outcome: FlushOutcome
     session: str | None = None
     messages: int | None = None
     log_date: str | None = None
@@ -208,8 +213,8 @@ class CompactionAttempt(RecordBody):
     """A compaction attempt (the size fields are absent when it never started)."""
 
     KIND = "compaction"
-    trigger: str
-    outcome: str
+    trigger: CompactionTrigger
+    outcome: CompactionOutcome
     backup: str | None = None
     before_chars: int | None = None
     after_chars: int | None = None
@@ -261,11 +266,11 @@ class DecisionRecord(RecordBody):
     KIND = "decision"
     policy: str
     candidate: str
-    op: str | None
+    op: Operation | None
     similar: list[int]
     id: int | None = None
     content: str | None = None
-    relation: str | None = None
+    relation: Relation | None = None
     repair: str | None = None
     malformed: str | None = None
     error: str | None = None
@@ -359,36 +364,3 @@ class TraceLine:
     """Scenario step, e.g. ``day 2 #3 user``."""
     record: RecordBody
     """The record."""
-
-
-def record_problem(kind: object, fields: Mapping[str, object]) -> str | None:
-    """What is wrong with a record of ``kind`` having ``fields``, or None when it is valid."""
-    if not isinstance(kind, str) or kind not in RECORD_TYPES:
-        return f"unknown record kind {kind!r}"
-    cls = RECORD_TYPES.get(kind)
-    declared = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    if cls.OPEN:
-        declared = {n: f for n, f in declared.items() if n != "fields"}
-    required = [
-        n
-        for n, f in declared.items()
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    ]
-    missing = [n for n in required if n not in fields]
-    unknown = [] if cls.OPEN else sorted(set(fields) - set(declared))
-    problems = []
-    if missing:
-        problems.append(f"missing field(s) {', '.join(missing)}")
-    if unknown:
-        problems.append(f"unknown field(s) {', '.join(unknown)}")
-    return f"{kind} record: {'; '.join(problems)}" if problems else None
-
-
-def build_record(kind: str, fields: Mapping[str, object]) -> RecordBody:
-    """The typed record of ``kind``; call :func:`record_problem` first."""
-    cls = RECORD_TYPES.get(kind)
-    if cls.OPEN:
-        own = {n: v for n, v in fields.items() if n == "type"}
-        rest = {n: v for n, v in fields.items() if n != "type"}
-        return cls(**own, fields=rest)  # type: ignore[call-arg]
-    return cls(**fields)

@@ -48,7 +48,6 @@ from evals.trace_records import (
     ToolCallRecord,
     TraceLine,
 )
-from memsys.llm.base import ModelKind
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries
 
@@ -88,7 +87,7 @@ def load_run(path: Path) -> RunData:
     cell = Cell(start.scenario, start.model, start.policy, start.variant, start.repeat)
     return RunData(
         cell=cell,
-        model_kind=ModelKind(start.model_kind),
+        model_kind=start.model_kind,
         final=_target("end", end.memory_md, start.expect),
         checkpoints=tuple(
             _target("checkpoint" if r.label is None else r.label, r.memory_md, r.expect)

@@ -11,8 +11,11 @@ import numpy.typing as npt
 from evals.cell import Cell
 from evals.scenario import Expectations, FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
-from memsys.llm.base import ModelKind
+from memsys.compaction import CompactionOutcome
+from memsys.llm.base import ModelKind, Purpose
 from memsys.sections import MemoryEntry
+from memsys.tools.base import ToolErrorCode
+from memsys.triggers import CompactionTrigger
 
 __all__ = [
     "BackupSnapshot",
@@ -88,10 +91,10 @@ class Target:
 class CompactionRecord:
     """A compaction attempt from the trace."""
 
-    trigger: str
-    """``auto`` or ``manual``."""
-    outcome: str
-    """``CompactionOutcome`` value, or ``already_today``."""
+    trigger: CompactionTrigger
+    """The day-change job or the compact button."""
+    outcome: CompactionOutcome
+    """How the attempt ended."""
     backup: str | None
     """Backup made before the model call."""
     step: str
@@ -148,8 +151,8 @@ class ProbeRecord:
 class ModelCall:
     """One model call."""
 
-    purpose: str
-    """``chat``, ``daily_summary``, ``compaction`` or ``update_decision``."""
+    purpose: Purpose
+    """What the call was for."""
     input_tokens: int
     """Prompt tokens."""
     output_tokens: int
@@ -164,7 +167,7 @@ class ToolCallRecord:
     """Tool name."""
     ok: bool
     """The tool succeeded."""
-    code: str | None
+    code: ToolErrorCode | None
     """Error code (``invalid_arguments``, ``not_found``, ...) when it failed."""
     message: str
     """The tool's result message (cut to 300 characters)."""

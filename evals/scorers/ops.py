@@ -10,12 +10,8 @@ from evals.scenario import BackupExpect
 from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import ProbeRecord, RunData, Score
 from evals.scorers.quality import value_part
-from memsys.compaction import CompactionOutcome
 
-__all__ = ["REACHED_MODEL", "backups", "cost", "probe_ranks", "search"]
-
-REACHED_MODEL = frozenset(o.value for o in CompactionOutcome if o.reached_model)
-"""Compaction outcomes that mean the model was called (so a backup had to exist)."""
+__all__ = ["backups", "cost", "probe_ranks", "search"]
 
 
 @scorer(
@@ -26,7 +22,7 @@ def backups(run: RunData) -> Score:
     """Share of backup checks passed: one before each compaction, at most N kept, restores."""
     rules = run.final.expect.backups or BackupExpect()
     checks, items = 0, []
-    reached = [c for c in run.compactions if c.outcome in REACHED_MODEL]
+    reached = [c for c in run.compactions if c.outcome.reached_model]
     if rules.before_every_compaction:
         for compaction in reached:
             checks += 1

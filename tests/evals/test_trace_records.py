@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from evals._record_check import record_problem
 from evals.scorers import load_run
 from evals.trace import TraceWriter, read_records
-from evals.trace_records import RECORD_TYPES, EventRecord, SearchProbe, record_problem
+from evals.trace_records import RECORD_TYPES, EventRecord, SearchProbe
 from memsys.errors import TraceError
 from tests.helpers.traces import GOOD_MEMORY, standard_records, write_trace
 
@@ -52,6 +53,33 @@ def test_a_renamed_field_is_unknown_not_defaulted(tmp_path: Path) -> None:
     with pytest.raises(TraceError, match=rf"line {number}: .*missing field\(s\) latency_ms"):
         load_run(path)
     assert "unknown field(s) latency" in str(record_problem("search_probe", {"latency": 1}))
+
+
+def test_enum_fields_read_back_as_their_enum(tmp_path: Path) -> None:
+    from evals.trace_records import CompactionAttempt, ModelCallRecord, RunStart
+    from memsys.compaction import CompactionOutcome
+    from memsys.llm import ModelKind, Purpose
+
+    records = [line.record for line in read_records(_trace(tmp_path))]
+    start = records[0]
+    assert isinstance(start, RunStart) and start.model_kind is ModelKind.SIMULATED
+    calls = [r for r in records if isinstance(r, ModelCallRecord)]
+    assert {c.purpose for c in calls} == {Purpose.CHAT, Purpose.DAILY_SUMMARY}
+    compactions = [r for r in records if isinstance(r, CompactionAttempt)]
+    assert compactions and all(isinstance(c.outcome, CompactionOutcome) for c in compactions)
+
+
+def test_a_value_outside_its_enum_names_the_field_and_line(tmp_path: Path) -> None:
+    path = _trace(tmp_path)
+    number = _edit_line(path, "compaction", {"outcome": "compacted_ish"})
+    with pytest.raises(
+        TraceError, match=rf"line {number}: compaction record: outcome 'compacted_ish' is not "
+    ):
+        load_run(path)
+    path = _trace(tmp_path / "b")
+    _edit_line(path, "run_start", {"model_kind": "imagined"})
+    with pytest.raises(TraceError, match="line 1: run_start record: model_kind 'imagined'"):
+        load_run(path)
 
 
 def test_an_unknown_kind_is_an_error(tmp_path: Path) -> None:
