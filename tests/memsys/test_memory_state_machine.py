@@ -39,7 +39,7 @@ from memsys.compaction import CompactionOutcome, MemoryCompactor, user_requested
 from memsys.errors import LLMTransportError, MemoryFileError
 from memsys.llm.sim import CarefulSim
 from memsys.manager import MemoryManager
-from memsys.sections import STANDARD_SECTIONS, LineKind, line_kind
+from memsys.sections import STANDARD_SECTIONS, LineKind, line_kind, parse_entries
 from memsys.storage import MAX_BACKUPS
 from memsys.tools import SaveMemoryTool, UpdateMemoryTool, load_variant
 from tests.helpers.crash import CrashPoint, SimulatedCrash, crash_at
@@ -201,7 +201,10 @@ class MemoryDirMachine(RuleBasedStateMachine):
             for entry in user_requested_entries(before.text):
                 assert " ".join(entry.split()) in " ".join(after.split()), entry
             assert max(_headers(after).values(), default=1) == 1, after
-            self.confirmed = {e for e in self.confirmed if e in after}
+            # Whole entries, not substrings: "0" inside "User requested: 0" is no entry "0"
+            # (deleting it would then rightly hit the requested one).
+            kept = {" ".join(entry.text.split()) for entry in parse_entries(after)}
+            self.confirmed = {e for e in self.confirmed if " ".join(e.split()) in kept}
 
     def recorded(self) -> dict[str, bytes]:
         return {**self.planted, **{n: c for n, c, _ in self.made}}
@@ -411,3 +414,21 @@ def test_memory_dir_state_machine_runs_10000_steps() -> None:
     steps = STEPS["checks"] - STEPS["examples"]
     print(f"state machine: {STEPS['examples']} examples, {steps} steps")
     assert steps >= 10_000 or EXAMPLES < CI_EXAMPLES, f"only {steps} steps ran"
+
+
+def test_a_compacted_entry_that_only_survives_inside_a_requested_one_is_not_deletable() -> None:
+    """Hypothesis found it: "0" and "User requested: 0" saved, compaction keeps only the
+    requested one; the model must not count "0" as still confirmed (the substring would make
+    a delete of "0" take the requested entry)."""
+    machine = MemoryDirMachine()
+    machine.open_dir()
+    try:
+        machine.save(category="preferences", requested=False, text="0")
+        machine.save(category="preferences", requested=True, text="0")
+        machine.compact(compactor="sim/careful")
+        for entry in sorted(e for e in machine.confirmed if not e.startswith("User requested:")):
+            machine.do_delete(entry, machine.snapshot(), crashed=False)
+        machine.nothing_confirmed_is_lost()
+        assert "User requested: 0" in (machine.text() or "")
+    finally:
+        machine.teardown()
