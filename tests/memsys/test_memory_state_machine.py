@@ -414,21 +414,3 @@ def test_memory_dir_state_machine_runs_10000_steps() -> None:
     steps = STEPS["checks"] - STEPS["examples"]
     print(f"state machine: {STEPS['examples']} examples, {steps} steps")
     assert steps >= 10_000 or EXAMPLES < CI_EXAMPLES, f"only {steps} steps ran"
-
-
-def test_a_compacted_entry_that_only_survives_inside_a_requested_one_is_not_deletable() -> None:
-    """Hypothesis found it: "0" and "User requested: 0" saved, compaction keeps only the
-    requested one; the model must not count "0" as still confirmed (the substring would make
-    a delete of "0" take the requested entry)."""
-    machine = MemoryDirMachine()
-    machine.open_dir()
-    try:
-        machine.save(category="preferences", requested=False, text="0")
-        machine.save(category="preferences", requested=True, text="0")
-        machine.compact(compactor="sim/careful")
-        for entry in sorted(e for e in machine.confirmed if not e.startswith("User requested:")):
-            machine.do_delete(entry, machine.snapshot(), crashed=False)
-        machine.nothing_confirmed_is_lost()
-        assert "User requested: 0" in (machine.text() or "")
-    finally:
-        machine.teardown()

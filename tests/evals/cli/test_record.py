@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from evals.cassettes import read_label
+from evals.cassettes import CassetteLabel, read_label
 from evals.cli.main import main
 
 SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
@@ -66,13 +66,11 @@ def _calls(log: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-def test_records_then_skips_then_replays_offline(
-    tmp_path: Path,
-    server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    base_url, log = server
+def _record_one_cell(
+    tmp_path: Path, base_url: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[tuple[str, ...], Path, CassetteLabel | None]:
+    """Record week-of-noise's one unsampled cell (guardrails, v049-user-requested) into
+    ``tmp_path``; its record arguments, cassette and label."""
     shutil.copy(SCENARIO, tmp_path / "week.yaml")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
@@ -81,7 +79,17 @@ def test_records_then_skips_then_replays_offline(
     cassette = Path(
         "cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-user-requested.yaml"
     )
-    label = read_label(cassette)
+    return args, cassette, read_label(cassette)
+
+
+def test_records_then_skips_then_replays_offline(
+    tmp_path: Path,
+    server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base_url, log = server
+    args, _, label = _record_one_cell(tmp_path, base_url, monkeypatch)
     assert label is not None
     recorded = len(_calls(log))
     assert recorded > 0 and label.calls == recorded
@@ -227,15 +235,7 @@ def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base_url, log = text_calling_server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
-    args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
-    assert _record(*args) == 0
-    cassette = Path(
-        "cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-user-requested.yaml"
-    )
-    label = read_label(cassette)
+    args, cassette, label = _record_one_cell(tmp_path, base_url, monkeypatch)
     assert label is not None and label.text_tool_calls is True
     recorded = len(_calls(log))
 
