@@ -10,24 +10,25 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from pathlib import Path
 
 from evals.scenario import Burst, ManualEdit, Scenario, SearchProbe
+from evals.trace_records import BackupState
+from memsys.agent import TurnResult
 from memsys.clock import ManualClock
-from memsys.compaction import MemoryCompactor
+from memsys.compaction import CompactionOutcome, MemoryCompactor
+from memsys.events import CompactionAttempted, CompactionTrigger
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, Message, ModelKind, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.policies import WritePolicy
 from memsys.search.hits import SearchHit
 from memsys.sessions import Session, SessionStore
 from memsys.storage import MemoryFileStorage
-from memsys.triggers import compaction_fields
 
 __all__ = [
-    "BackupState",
     "HookedClient",
     "LogDay",
     "ScriptedReply",
@@ -38,9 +39,13 @@ __all__ = [
     "edited_text",
     "probe_fields",
     "scripted_compaction",
+    "turn_records",
 ]
 
 Hook = Callable[[], None]
+# Tool results in the trace (and so in the report's transcripts); a save's result quotes the
+# whole of MEMORY.md, which the transcript shows elsewhere.
+TOOL_MESSAGE_CHARS = 1_000
 
 
 class HookedClient:
@@ -97,11 +102,43 @@ class ScriptedReply:
 def scripted_compaction(
     manager: MemoryManager, policy: WritePolicy, reply: str
 ) -> dict[str, object]:
-    """The settings screen's compaction, answered by ``reply``: the compaction record."""
+    """The settings screen's compaction, answered by ``reply``: the compaction record (a
+    memory event's fields, marked ``scripted``; no model was asked)."""
     if not policy.compacts:
-        return {"trigger": "manual", "outcome": "not_supported_by_policy", "scripted": True}
+        outcome = CompactionOutcome.NOT_SUPPORTED_BY_POLICY
+        return {**CompactionAttempted(CompactionTrigger.MANUAL, outcome).fields(), "scripted": True}
     result = MemoryCompactor(manager, ScriptedReply(reply)).force_compact()
-    return {"trigger": "manual", "scripted": True, **compaction_fields(result)}
+    attempt = CompactionAttempted.of(CompactionTrigger.MANUAL, result, model=None).fields()
+    del attempt["model"]
+    return {"trigger": attempt.pop("trigger"), "scripted": True, **attempt}
+
+
+def turn_records(turn: TurnResult) -> Iterator[tuple[str, dict[str, object]]]:
+    """A conversation turn's trace records: its model calls, tool calls, then its reply."""
+    for call in turn.model_calls:
+        yield (
+            "model_call",
+            {
+                "purpose": call.purpose.value,
+                "input_tokens": call.usage.input_tokens,
+                "output_tokens": call.usage.output_tokens,
+                "latency_ms": round(call.latency_ms, 3),
+                "stop_reason": call.stop_reason.value,
+            },
+        )
+    for ex in turn.tool_executions:
+        yield (
+            "tool_call",
+            {
+                "name": ex.call.name,
+                "arguments": ex.call.arguments,
+                "ok": ex.result.ok,
+                "code": ex.result.code.value if ex.result.code else None,
+                "message": ex.result.message[:TOOL_MESSAGE_CHARS],
+                "from_text": ex.call.from_text or None,
+            },
+        )
+    yield "reply", {"text": turn.final_text}
 
 
 def probe_fields(
@@ -125,18 +162,6 @@ def probe_fields(
         ],
         "prefer": probe.prefer.model_dump() if probe.prefer else None,
     }
-
-
-@dataclass(frozen=True)
-class BackupState:
-    """A kept backup and whether it restores."""
-
-    name: str
-    """Backup file name."""
-    chars: int
-    """Its size."""
-    restorable: bool
-    """Restoring it (in a scratch copy) gives MEMORY.md equal to its text."""
 
 
 def backup_states(storage: MemoryFileStorage, now: ManualClock) -> list[BackupState]:

@@ -2,7 +2,9 @@
 
 A record of a kind must carry every field its type requires and no field it does not
 declare (``event`` records excepted: they carry the scenario event's own fields); a field
-typed with an enum must hold one of the enum's values, and is built as that enum.
+typed with an enum must hold one of the enum's values, and is built as that enum. A field
+typed as a list of a dataclass (a ``backup_state`` record's backups) holds objects checked
+the same way, each named by its place (``backups[1]``), and built as that dataclass.
 """
 
 from __future__ import annotations
@@ -17,28 +19,84 @@ from evals.trace_records import RECORD_TYPES, RecordBody
 __all__ = ["build_record", "record_problem"]
 
 
-_ENUM_FIELDS: dict[str, dict[str, type[Enum]]] = {}
+@dataclasses.dataclass(frozen=True)
+class _Shape:
+    """What the fields of a record type (or of an object nested in one) may hold."""
+
+    declared: frozenset[str]
+    required: tuple[str, ...]
+    enums: Mapping[str, type[Enum]]
+    nested: Mapping[str, type[object]]
+    """Fields holding a list of objects of a dataclass."""
 
 
-def _enum_fields(cls: type[RecordBody]) -> dict[str, type[Enum]]:
-    """The fields of ``cls`` typed with an enum (or an enum or None), and their enum."""
-    if cls.KIND not in _ENUM_FIELDS:
-        found: dict[str, type[Enum]] = {}
-        for name, hint in typing.get_type_hints(cls).items():
-            for option in typing.get_args(hint) or (hint,):
-                if isinstance(option, type) and issubclass(option, Enum):
-                    found[name] = option
-        _ENUM_FIELDS[cls.KIND] = found
-    return _ENUM_FIELDS[cls.KIND]
+_SHAPES: dict[type[object], _Shape] = {}
 
 
-def _enum_problems(cls: type[RecordBody], fields: Mapping[str, object]) -> list[str]:
+def _shape(cls: type[object]) -> _Shape:
+    if cls not in _SHAPES:
+        _SHAPES[cls] = _new_shape(cls)
+    return _SHAPES[cls]
+
+
+def _new_shape(cls: type[object]) -> _Shape:
+    hints = typing.get_type_hints(cls)
+    # An open record's ``fields`` holds the fields it does not declare: not a field itself.
+    is_open = issubclass(cls, RecordBody) and cls.OPEN
+    fields = [
+        f
+        for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        if not (is_open and f.name == "fields")
+    ]
+    enums: dict[str, type[Enum]] = {}
+    nested: dict[str, type[object]] = {}
+    for f in fields:
+        hint = hints[f.name]
+        for option in typing.get_args(hint) or (hint,):
+            if isinstance(option, type) and issubclass(option, Enum):
+                enums[f.name] = option
+        item = typing.get_args(hint)[0] if typing.get_origin(hint) is list else None
+        if isinstance(item, type) and dataclasses.is_dataclass(item):
+            nested[f.name] = item
+    required = tuple(
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    return _Shape(frozenset(f.name for f in fields), required, enums, nested)
+
+
+def _problems(shape: _Shape, fields: Mapping[str, object], open_fields: bool) -> list[str]:
     problems = []
-    for name, enum in _enum_fields(cls).items():
+    missing = [n for n in shape.required if n not in fields]
+    unknown = [] if open_fields else sorted(set(fields) - shape.declared)
+    if missing:
+        problems.append(f"missing field(s) {', '.join(missing)}")
+    if unknown:
+        problems.append(f"unknown field(s) {', '.join(unknown)}")
+    for name, enum in shape.enums.items():
         value = fields.get(name)
         allowed = [member.value for member in enum]
         if value is not None and value not in allowed:
             problems.append(f"{name} {value!r} is not one of {', '.join(map(str, allowed))}")
+    for name, item_type in shape.nested.items():
+        problems += _nested_problems(name, fields.get(name), _shape(item_type))
+    return problems
+
+
+def _nested_problems(name: str, items: object, shape: _Shape) -> list[str]:
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        return [f"{name} is not a list"]
+    problems = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            problems.append(f"{name}[{index}] is not an object")
+            continue
+        found = _problems(shape, item, open_fields=False)
+        if found:
+            problems.append(f"{name}[{index}]: {'; '.join(found)}")
     return problems
 
 
@@ -47,33 +105,30 @@ def record_problem(kind: object, fields: Mapping[str, object]) -> str | None:
     if not isinstance(kind, str) or kind not in RECORD_TYPES:
         return f"unknown record kind {kind!r}"
     cls = RECORD_TYPES.get(kind)
-    declared = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    if cls.OPEN:
-        declared = {n: f for n, f in declared.items() if n != "fields"}
-    required = [
-        n
-        for n, f in declared.items()
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    ]
-    missing = [n for n in required if n not in fields]
-    unknown = [] if cls.OPEN else sorted(set(fields) - set(declared))
-    problems = []
-    if missing:
-        problems.append(f"missing field(s) {', '.join(missing)}")
-    if unknown:
-        problems.append(f"unknown field(s) {', '.join(unknown)}")
-    problems += _enum_problems(cls, fields)
+    problems = _problems(_shape(cls), fields, cls.OPEN)
     return f"{kind} record: {'; '.join(problems)}" if problems else None
 
 
+def _build(cls: type[object], fields: Mapping[str, object]) -> object:
+    shape = _shape(cls)
+    typed: dict[str, object] = {}
+    for name, value in fields.items():
+        if name in shape.enums and value is not None:
+            value = shape.enums[name](value)
+        elif name in shape.nested and isinstance(value, list):
+            value = [_build(shape.nested[name], item) for item in value]
+        typed[name] = value
+    return cls(**typed)
+
+
 def build_record(kind: str, fields: Mapping[str, object]) -> RecordBody:
-    """The typed record of ``kind``, enum fields as their enum; call :func:`record_problem`
-    first."""
+    """The typed record of ``kind``, enum fields as their enum and nested objects as their
+    dataclass; call :func:`record_problem` first."""
     cls = RECORD_TYPES.get(kind)
     if cls.OPEN:
         own = {n: v for n, v in fields.items() if n == "type"}
         rest = {n: v for n, v in fields.items() if n != "type"}
         return cls(**own, fields=rest)  # type: ignore[call-arg]
-    enums = _enum_fields(cls)
-    typed = {n: enums[n](v) if n in enums and v is not None else v for n, v in fields.items()}
-    return cls(**typed)
+    record = _build(cls, fields)
+    assert isinstance(record, RecordBody)
+    return record

@@ -25,6 +25,7 @@ from evals._engine_extras import (
     edited_text,
     probe_fields,
     scripted_compaction,
+    turn_records,
 )
 from evals._runtime import BASE_PROMPT, Runtime, RuntimeConfig, build_runtime
 from evals.cassettes import step as cassette_step
@@ -33,7 +34,7 @@ from evals.scenario import EVENT_TYPES, CompactSpec, Event
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
-from memsys.events import EventKind, MemoryEvent
+from memsys.events import CompactionAttempted, MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
@@ -44,9 +45,6 @@ DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
 DEFAULT_SESSION = "main"
 _SWITCH = Trigger.SESSION_SWITCH.value
-# Tool results in the trace (and so in the report's transcripts); a save's result quotes the
-# whole of MEMORY.md, which the transcript shows elsewhere.
-TOOL_MESSAGE_CHARS = 1_000
 
 
 class _Run:
@@ -92,8 +90,8 @@ class _Run:
         self.trace.write(kind, now, self.day, self.step, **fields)
 
     def emit(self, event: MemoryEvent) -> None:
-        self.record(event.kind.value, **dict(event.data))
-        if event.kind is EventKind.COMPACTION:
+        self.record(event.kind.value, **event.fields())
+        if isinstance(event, CompactionAttempted):
             self._backup_state()
 
     def _backup_state(self) -> None:
@@ -221,7 +219,8 @@ class _Run:
     def _compact(self, event: Event) -> None:
         if isinstance(event.compact, CompactSpec):
             fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
-            self.emit(MemoryEvent(EventKind.COMPACTION, fields))
+            self.record("compaction", **fields)
+            self._backup_state()
         else:
             self.rt.triggers.force_compact()
 
@@ -260,26 +259,8 @@ class _Run:
             self.record("error", where="chat", message=str(exc))
             rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
             return
-        for call in turn.model_calls:
-            self.record(
-                "model_call",
-                purpose=call.purpose.value,
-                input_tokens=call.usage.input_tokens,
-                output_tokens=call.usage.output_tokens,
-                latency_ms=round(call.latency_ms, 3),
-                stop_reason=call.stop_reason.value,
-            )
-        for ex in turn.tool_executions:
-            self.record(
-                "tool_call",
-                name=ex.call.name,
-                arguments=ex.call.arguments,
-                ok=ex.result.ok,
-                code=ex.result.code.value if ex.result.code else None,
-                message=ex.result.message[:TOOL_MESSAGE_CHARS],
-                from_text=ex.call.from_text or None,
-            )
-        self.record("reply", text=turn.final_text)
+        for kind, fields in turn_records(turn):
+            self.record(kind, **fields)
         for message in turn.messages:
             rt.sessions.add(session, message, rt.clock.now())
 

@@ -2,9 +2,11 @@
 
 One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simulated
 time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
-Each kind is a frozen record type in :mod:`evals.trace_records`; the writer refuses, and
-the readers (:func:`read_trace`, :func:`read_records`) reject, a record with a missing or
-unknown field, naming its line. Kinds and their fields:
+Each kind is a frozen record type in :mod:`evals.trace_records`; the memory system's own
+records (trigger, flush, compaction, promotion, decision, archive) are its typed events'
+fields (:mod:`memsys.events`). The writer refuses, and the readers (:func:`read_trace`,
+:func:`read_records`) reject, a record with a missing or unknown field, naming its line.
+Kinds and their fields:
 
 ==============  ============================================================================
 run_start       schema_version, scenario, scenario_file, description, model, model_kind
@@ -21,7 +23,9 @@ trigger         trigger (first_launch, day_change, session_switch, app_backgroun
 flush           trigger, session, outcome, messages, log_date, promoted, error, model
 compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,
                 lost_user_requested, error, model (the model asked; None if none was)
-promotion       policy, text, outcome
+backup_state    backups [{name, chars, restorable}], after every compaction attempt (each
+                backup checked like a record: a missing field names its place and line)
+promotion       policy, text, outcome (appended, saved, or why save_memory refused it)
 decision        policy, candidate, op (None when no decision), id, content, relation, repair,
                 similar | malformed | error
 archive         policy, ids

@@ -20,15 +20,17 @@ from typing import ClassVar
 from memsys.compaction import CompactionOutcome
 from memsys.dailylog import FlushOutcome
 from memsys.decisions import Operation, Relation
+from memsys.events import CompactionTrigger, Trigger
 from memsys.llm.base import ModelKind, Purpose, StopReason
+from memsys.policies.file_policies import PromotionOutcome
 from memsys.registry import Registry
 from memsys.tools.base import ToolErrorCode
-from memsys.triggers import CompactionTrigger, Trigger
 
 __all__ = [
     "HEADER_FIELDS",
     "RECORD_TYPES",
     "Archive",
+    "BackupState",
     "BackupStateRecord",
     "Checkpoint",
     "CompactionAttempt",
@@ -225,13 +227,25 @@ class CompactionAttempt(RecordBody):
     scripted: JSON | None = None
 
 
+@dataclass(frozen=True)
+class BackupState:
+    """One backup on disk, in a ``backup_state`` record (checked like a record)."""
+
+    name: str
+    """Backup file name."""
+    chars: int
+    """Its size."""
+    restorable: bool
+    """Restoring it (in a scratch copy) gives MEMORY.md equal to its text."""
+
+
 @_kind
 @dataclass(frozen=True)
 class BackupStateRecord(RecordBody):
     """Every backup on disk after a compaction attempt, and whether it restores."""
 
     KIND = "backup_state"
-    backups: list[Mapping[str, JSON]]
+    backups: list[BackupState]
 
 
 @_kind
@@ -255,7 +269,7 @@ class Promotion(RecordBody):
     KIND = "promotion"
     policy: str
     text: str
-    outcome: str
+    outcome: PromotionOutcome
 
 
 @_kind

@@ -1,19 +1,52 @@
-"""What the memory system reports about itself while it runs (the engine traces it)."""
+"""What the memory system reports about itself while it runs (the engine traces it).
+
+Each :class:`EventKind` has one frozen event type, a subclass of :class:`MemoryEvent`
+whose ``KIND`` is that kind (:data:`EVENT_TYPES` checks there is exactly one per kind).
+An emitter builds the type of what happened, so a payload of the wrong shape is a type
+error, and a reader sees typed fields. :meth:`MemoryEvent.fields` gives the fields that
+apply, JSON-ready, in the order the trace has always written them: the engine writes
+each event as the trace record of its kind (``evals.trace_records``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, ClassVar
 
-__all__ = ["Emit", "EventKind", "MemoryEvent", "discard"]
+from memsys.compaction import CompactionOutcome, CompactionResult
+from memsys.decisions import Operation, Relation
+from memsys.registry import Registry
+
+if TYPE_CHECKING:  # both modules report through this one (imported for types only)
+    from memsys.dailylog import FlushOutcome
+    from memsys.policies.file_policies import PromotionOutcome
+
+__all__ = [
+    "EVENT_TYPES",
+    "Archived",
+    "CompactionAttempted",
+    "CompactionTrigger",
+    "Decided",
+    "Emit",
+    "EventKind",
+    "Flushed",
+    "MemoryEvent",
+    "Promoted",
+    "Trigger",
+    "TriggerFired",
+    "discard",
+]
 
 
 class EventKind(StrEnum):
     """What a :class:`MemoryEvent` reports; each is a record kind of the engine's trace."""
 
     TRIGGER = "trigger"
-    """A daily-log trigger fired (:class:`memsys.triggers.Trigger`)."""
+    """A daily-log trigger fired (:class:`Trigger`)."""
     FLUSH = "flush"
     """A session was flushed into the daily log, or had nothing to flush."""
     COMPACTION = "compaction"
@@ -26,15 +59,241 @@ class EventKind(StrEnum):
     """The unified policy archived memories nobody used."""
 
 
+class Trigger(StrEnum):
+    """What fired a daily-log flush (FEAT-023)."""
+
+    FIRST_LAUNCH = "first_launch"
+    """The app's first foreground: the date is stored, nothing is flushed."""
+    DAY_CHANGE = "day_change"
+    """The first foreground on a new day: flush, then compact if needed."""
+    SESSION_SWITCH = "session_switch"
+    """The user moved from one existing session to another."""
+    APP_BACKGROUND = "app_background"
+    """The app went to the background."""
+
+
+class CompactionTrigger(StrEnum):
+    """What started a compaction attempt (RFC-049 3G)."""
+
+    AUTO = "auto"
+    """The day-change job."""
+    MANUAL = "manual"
+    """The settings screen's compact button."""
+
+
+EVENT_TYPES: Registry[type[MemoryEvent]] = Registry("memory event kind")
+"""The event type of each :class:`EventKind`, by its value."""
+
+
+def _plain(value: object) -> object:
+    """``value`` as JSON-ready data: enums as their value, dates in ISO form, tuples as lists."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True)
 class MemoryEvent:
-    """Something the memory system did: a trigger fired, a daily log was written..."""
+    """Something the memory system did: a trigger fired, a daily log was written...
 
-    kind: EventKind
-    """What happened."""
-    data: Mapping[str, object] = field(default_factory=dict)
-    """JSON-serialisable details."""
+    Subclasses register themselves as the event type of their ``KIND``.
+    """
 
+    KIND: ClassVar[EventKind]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        EVENT_TYPES.add(cls.KIND.value, cls)  # a second type for a kind raises
+
+    @property
+    def kind(self) -> EventKind:
+        """What happened."""
+        return self.KIND
+
+    def fields(self) -> dict[str, object]:
+        """The fields that apply, JSON-ready, in trace order (here: every field, in order)."""
+        return self._pick(*(f.name for f in dataclass_fields(self)))
+
+    def _pick(self, *names: str) -> dict[str, object]:
+        return {name: _plain(getattr(self, name)) for name in names}
+
+
+@dataclass(frozen=True)
+class TriggerFired(MemoryEvent):
+    """A FEAT-023 trigger fired. Which fields apply depends on the trigger
+    (:data:`_TRIGGER_FIELDS`)."""
+
+    KIND = EventKind.TRIGGER
+    trigger: Trigger
+    """What fired."""
+    previous: dt.date | None = None
+    """The stored last active date (a day change)."""
+    date: dt.date | None = None
+    """Today (a first launch, a day change)."""
+    session: str | None = None
+    """The session to flush: the one left (a switch), the active one (background, day
+    change; None when no session is open). Not reported for a first launch."""
+
+    def fields(self) -> dict[str, object]:
+        """``trigger`` and the fields that apply to it."""
+        return self._pick("trigger", *_TRIGGER_FIELDS[self.trigger])
+
+
+_TRIGGER_FIELDS: dict[Trigger, tuple[str, ...]] = {
+    Trigger.FIRST_LAUNCH: ("date",),
+    Trigger.DAY_CHANGE: ("previous", "date", "session"),
+    Trigger.SESSION_SWITCH: ("session",),
+    Trigger.APP_BACKGROUND: ("session",),
+}
+
+
+@dataclass(frozen=True)
+class Flushed(MemoryEvent):
+    """A daily-log flush (:class:`memsys.dailylog.FlushResult`), or none: no session."""
+
+    KIND = EventKind.FLUSH
+    trigger: Trigger
+    """What fired it."""
+    outcome: FlushOutcome
+    """How it ended."""
+    session: str | None = None
+    """The session flushed; None when there was none (only trigger and outcome apply)."""
+    messages: int = 0
+    """Messages summarised (or attempted)."""
+    log_date: str | None = None
+    """The daily log written to."""
+    promoted: int = 0
+    """Facts handed to the write policy."""
+    error: str | None = None
+    """Why it was skipped."""
+    model: str | None = None
+    """The model that summarised."""
+
+    def fields(self) -> dict[str, object]:
+        """Trigger and outcome; the rest when a session was flushed."""
+        if self.session is None:
+            return self._pick("trigger", "outcome")
+        return self._pick(
+            "trigger", "session", "outcome", "messages", "log_date", "promoted", "error", "model"
+        )
+
+
+@dataclass(frozen=True)
+class CompactionAttempted(MemoryEvent):
+    """A compaction attempt (:class:`memsys.compaction.CompactionResult`), or one decided
+    before the compactor was asked (already today, a policy that does not compact)."""
+
+    KIND = EventKind.COMPACTION
+    trigger: CompactionTrigger
+    """What started it."""
+    outcome: CompactionOutcome
+    """How it ended."""
+    backup: str | None = None
+    """The backup made before calling the model."""
+    before_chars: int | None = None
+    """MEMORY.md size before; None when the compactor was not asked (then only trigger and
+    outcome apply)."""
+    after_chars: int | None = None
+    """MEMORY.md size after."""
+    pruned: tuple[str, ...] = ()
+    """Backups deleted by the retention policy."""
+    lost_user_requested: tuple[str, ...] = ()
+    """"User requested:" entries the model dropped."""
+    error: str | None = None
+    """The model error, when the call failed."""
+    model: str | None = None
+    """The model asked; None when none was."""
+
+    @classmethod
+    def of(
+        cls, trigger: CompactionTrigger, result: CompactionResult, model: str | None
+    ) -> CompactionAttempted:
+        """The event of a compactor's ``result``."""
+        return cls(
+            trigger,
+            result.outcome,
+            result.backup,
+            result.before_chars,
+            result.after_chars,
+            result.pruned,
+            result.lost_user_requested,
+            result.error,
+            model,
+        )
+
+    def fields(self) -> dict[str, object]:
+        """Trigger and outcome; the rest when the compactor was asked."""
+        if self.before_chars is None:
+            return self._pick("trigger", "outcome")
+        return super().fields()
+
+
+@dataclass(frozen=True)
+class Promoted(MemoryEvent):
+    """A fact a daily-log summary promoted to long-term memory, and what became of it."""
+
+    KIND = EventKind.PROMOTION
+    policy: str
+    """The write policy."""
+    text: str
+    """The fact."""
+    outcome: PromotionOutcome
+    """What became of it."""
+
+
+@dataclass(frozen=True)
+class Decided(MemoryEvent):
+    """One unified-pipeline decision, or why there was none (``malformed``/``error``)."""
+
+    KIND = EventKind.DECISION
+    policy: str
+    """The write policy."""
+    candidate: str
+    """The fact decided on."""
+    op: Operation | None
+    """The operation; None when there was no decision."""
+    similar: tuple[int, ...]
+    """Ids of the memories shown to the model."""
+    id: int | None = None
+    """The memory the operation names."""
+    content: str | None = None
+    """The text written."""
+    relation: Relation | None = None
+    """How the candidate relates to the memory it names."""
+    repair: str | None = None
+    """What was repaired so nothing is lost."""
+    malformed: str | None = None
+    """Why the reply could not be read (no decision)."""
+    error: str | None = None
+    """Why the model call failed (no decision)."""
+
+    def fields(self) -> dict[str, object]:
+        """The decision's fields, or (no decision) why there was none."""
+        if self.op is None:
+            why = [n for n in ("malformed", "error") if getattr(self, n) is not None]
+            return self._pick("policy", "candidate", "op", "similar", *why)
+        return self._pick(
+            "policy", "candidate", "op", "id", "content", "relation", "repair", "similar"
+        )
+
+
+@dataclass(frozen=True)
+class Archived(MemoryEvent):
+    """Memories the unified policy archived."""
+
+    KIND = EventKind.ARCHIVE
+    policy: str
+    """The write policy."""
+    ids: tuple[int, ...]
+    """The memories archived."""
+
+
+if set(EVENT_TYPES.names()) != {kind.value for kind in EventKind}:  # a kind needs its type
+    raise TypeError(f"event types {EVENT_TYPES.names()} != {[k.value for k in EventKind]}")
 
 Emit = Callable[[MemoryEvent], None]
 

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
-from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
@@ -31,7 +30,15 @@ from memsys.clock import Clock
 from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
 from memsys.dailylog import DailyLogWriter, FlushOutcome
 from memsys.errors import MemEvalError
-from memsys.events import Emit, EventKind, MemoryEvent, discard
+from memsys.events import (
+    CompactionAttempted,
+    CompactionTrigger,
+    Emit,
+    Flushed,
+    Trigger,
+    TriggerFired,
+    discard,
+)
 from memsys.policies.base import WritePolicy
 from memsys.sessions import SessionStore
 
@@ -45,7 +52,6 @@ __all__ = [
     "Trigger",
     "TriggerPrefs",
     "TriggerWiring",
-    "compaction_fields",
     "should_fire_switch",
 ]
 
@@ -53,28 +59,6 @@ log = logging.getLogger(__name__)
 
 PREFS_FILE_NAME = "memory_trigger_prefs.json"
 Job = Callable[[], None]
-
-
-class Trigger(StrEnum):
-    """What fired a daily-log flush (FEAT-023)."""
-
-    FIRST_LAUNCH = "first_launch"
-    """The app's first foreground: the date is stored, nothing is flushed."""
-    DAY_CHANGE = "day_change"
-    """The first foreground on a new day: flush, then compact if needed."""
-    SESSION_SWITCH = "session_switch"
-    """The user moved from one existing session to another."""
-    APP_BACKGROUND = "app_background"
-    """The app went to the background."""
-
-
-class CompactionTrigger(StrEnum):
-    """What started a compaction attempt (RFC-049 3G)."""
-
-    AUTO = "auto"
-    """The day-change job."""
-    MANUAL = "manual"
-    """The settings screen's compact button."""
 
 
 class BackgroundRunner(Protocol):
@@ -204,46 +188,35 @@ class MemoryTriggerManager:
         self._emit = wiring.emit
         self._flush_lock = threading.Lock()
 
-    def _fire(self, trigger: Trigger, **data: object) -> None:
-        self._emit(MemoryEvent(EventKind.TRIGGER, {"trigger": trigger.value, **data}))
-
     def _flush(self, session_id: str | None, trigger: Trigger) -> None:
         with self._flush_lock:
             session = self._sessions.get(session_id) if session_id else None
             if session is None:
-                self._emit(
-                    MemoryEvent(
-                        EventKind.FLUSH,
-                        {"trigger": trigger.value, "outcome": FlushOutcome.NO_SESSION.value},
-                    )
-                )
+                self._emit(Flushed(trigger, FlushOutcome.NO_SESSION))
                 return
             result = self._writer.flush(session)
             self._emit(
-                MemoryEvent(
-                    EventKind.FLUSH,
-                    {
-                        "trigger": trigger.value,
-                        "session": result.session_id,
-                        "outcome": result.outcome.value,
-                        "messages": result.messages,
-                        "log_date": result.log_date,
-                        "promoted": result.promoted,
-                        "error": result.error,
-                        "model": self._writer.model,
-                    },
+                Flushed(
+                    trigger,
+                    result.outcome,
+                    session=result.session_id,
+                    messages=result.messages,
+                    log_date=result.log_date,
+                    promoted=result.promoted,
+                    error=result.error,
+                    model=self._writer.model,
                 )
             )
 
     def on_session_switch(self, previous_session_id: str) -> None:
         """Flush the session being left (fire-and-forget)."""
-        self._fire(Trigger.SESSION_SWITCH, session=previous_session_id)
+        self._emit(TriggerFired(Trigger.SESSION_SWITCH, session=previous_session_id))
         self._runner.submit(lambda: self._flush(previous_session_id, Trigger.SESSION_SWITCH))
 
     def on_app_background(self) -> None:
         """Flush the active session; no compaction here (RFC-049 3G)."""
         active = self._sessions.active_id
-        self._fire(Trigger.APP_BACKGROUND, session=active)
+        self._emit(TriggerFired(Trigger.APP_BACKGROUND, session=active))
         self._runner.submit(lambda: self._flush(active, Trigger.APP_BACKGROUND))
 
     def on_app_foreground(self) -> bool:
@@ -252,15 +225,14 @@ class MemoryTriggerManager:
         stored = self._prefs.get("last_active_date")
         if stored is None:
             self._prefs.set("last_active_date", today)
-            self._fire(Trigger.FIRST_LAUNCH, date=today.isoformat())
+            self._emit(TriggerFired(Trigger.FIRST_LAUNCH, date=today))
             return False
         if stored == today:
             return False
-        self._fire(
-            Trigger.DAY_CHANGE,
-            previous=stored.isoformat(),
-            date=today.isoformat(),
-            session=self._sessions.active_id,
+        self._emit(
+            TriggerFired(
+                Trigger.DAY_CHANGE, previous=stored, date=today, session=self._sessions.active_id
+            )
         )
         self._runner.submit(lambda: self._day_change_job(today))
         return True
@@ -281,63 +253,25 @@ class MemoryTriggerManager:
         if self._compactor is None or not self._policy.compacts:
             return
         if self._prefs.get("last_compaction_date") == today:
-            self._emit(
-                MemoryEvent(
-                    EventKind.COMPACTION,
-                    {
-                        "trigger": CompactionTrigger.AUTO.value,
-                        "outcome": CompactionOutcome.ALREADY_TODAY.value,
-                    },
-                )
-            )
+            self._emit(CompactionAttempted(CompactionTrigger.AUTO, CompactionOutcome.ALREADY_TODAY))
             return
         model = self._compactor.model
         result = self._compactor.compact_if_needed()
         if result.backup is not None:
             self._prefs.set("last_compaction_date", today)
-        fields = {
-            "trigger": CompactionTrigger.AUTO.value,
-            **compaction_fields(result),
-            "model": _asked(result, model),
-        }
-        self._emit(MemoryEvent(EventKind.COMPACTION, fields))
+        self._emit(CompactionAttempted.of(CompactionTrigger.AUTO, result, _asked(result, model)))
 
     def force_compact(self) -> None:
         """The settings screen's compact button (runs now, under the long-term lock)."""
         if self._compactor is None or not self._policy.compacts:
-            self._emit(
-                MemoryEvent(
-                    EventKind.COMPACTION,
-                    {
-                        "trigger": CompactionTrigger.MANUAL.value,
-                        "outcome": CompactionOutcome.NOT_SUPPORTED_BY_POLICY.value,
-                    },
-                )
-            )
+            outcome = CompactionOutcome.NOT_SUPPORTED_BY_POLICY
+            self._emit(CompactionAttempted(CompactionTrigger.MANUAL, outcome))
             return
         model = self._compactor.model
         result = self._compactor.force_compact()
-        fields = {
-            "trigger": CompactionTrigger.MANUAL.value,
-            **compaction_fields(result),
-            "model": _asked(result, model),
-        }
-        self._emit(MemoryEvent(EventKind.COMPACTION, fields))
+        self._emit(CompactionAttempted.of(CompactionTrigger.MANUAL, result, _asked(result, model)))
 
 
 def _asked(result: CompactionResult, model: str) -> str | None:
     """The model, when the compaction reached it (a backup is made right before the call)."""
     return model if result.backup is not None else None
-
-
-def compaction_fields(result: CompactionResult) -> dict[str, object]:
-    """A CompactionResult as JSON-ready fields."""
-    return {
-        "outcome": result.outcome.value,
-        "backup": result.backup,
-        "before_chars": result.before_chars,
-        "after_chars": result.after_chars,
-        "pruned": list(result.pruned),
-        "lost_user_requested": list(result.lost_user_requested),
-        "error": result.error,
-    }

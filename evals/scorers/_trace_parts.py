@@ -1,7 +1,7 @@
 """Parts of :class:`~evals.scorers.RunData` read from typed trace records: tool calls,
 backups after each compaction, daily logs, screenshots and model names (used by
 :mod:`._adapter`). Every field read is one its record must have; only the JSON nested
-inside a record (a backup's details, a scenario event's own fields) is read by key."""
+inside a record without a type of its own (a scenario event's own fields) is read by key."""
 
 from __future__ import annotations
 
@@ -41,12 +41,11 @@ def backup_snapshots(
     """``backup_state`` records (one after each compaction attempt)."""
     out = []
     for line, r in lines:
-        backups = _dicts(r.backups)
         out.append(
             BackupSnapshot(
                 step=line.step,
-                names=tuple(str(b["name"]) for b in backups),
-                unrestorable=tuple(str(b["name"]) for b in backups if not b["restorable"]),
+                names=tuple(b.name for b in r.backups),
+                unrestorable=tuple(b.name for b in r.backups if not b.restorable),
             )
         )
     return tuple(out)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memsys.events import Emit, EventKind, MemoryEvent
+from memsys.events import Emit
 from memsys.injector import MemoryRecall
 from memsys.llm.base import LLMClient
 from memsys.manager import MemoryManager
@@ -103,10 +103,6 @@ class WritePolicy(ABC):
     def count(self, key: str, n: int = 1) -> None:
         """Bump a counter reported in the trace."""
         self.counters[key] = self.counters.get(key, 0) + n
-
-    def report(self, kind: EventKind, **data: object) -> None:
-        """Emit an event tagged with this policy."""
-        self.ctx.emit(MemoryEvent(kind, {"policy": self.name, **data}))
 
 
 POLICIES: Registry[type[WritePolicy]] = Registry("write policy")

@@ -34,7 +34,7 @@ from memsys.decisions import (
     parse_decision,
 )
 from memsys.errors import LLMError, MalformedOutput, MemoryFileError
-from memsys.events import EventKind
+from memsys.events import Archived, Decided
 from memsys.policies._unified_retrieval import (
     MANUAL_IMPORTANCE,
     USER_REQUESTED_PREFIX,
@@ -125,15 +125,17 @@ class UnifiedPolicy(WritePolicy):
         self.count(f"op_{decision.op.value.lower()}")
         if decision.repair:
             self.count("repaired_decisions")
-        self.report(
-            EventKind.DECISION,
-            candidate=candidate,
-            op=decision.op.value,
-            id=decision.id,
-            content=decision.content,
-            relation=decision.relation.value if decision.relation else None,
-            repair=decision.repair,
-            similar=[m.id for m in shown],
+        self.ctx.emit(
+            Decided(
+                self.name,
+                candidate,
+                decision.op,
+                tuple(m.id for m in shown),
+                id=decision.id,
+                content=decision.content,
+                relation=decision.relation,
+                repair=decision.repair,
+            )
         )
         return PipelineResult(decision)
 
@@ -141,9 +143,16 @@ class UnifiedPolicy(WritePolicy):
         self, counter: str, candidate: str, shown: Sequence[SimilarMemory], problem: str
     ) -> PipelineResult:
         self.count(counter)
-        why = {"malformed" if counter == "malformed_decisions" else "error": problem}
-        self.report(
-            EventKind.DECISION, candidate=candidate, op=None, similar=[m.id for m in shown], **why
+        malformed = counter == "malformed_decisions"
+        self.ctx.emit(
+            Decided(
+                self.name,
+                candidate,
+                None,
+                tuple(m.id for m in shown),
+                malformed=problem if malformed else None,
+                error=None if malformed else problem,
+            )
         )
         return PipelineResult(None, problem)
 
@@ -229,7 +238,7 @@ class UnifiedPolicy(WritePolicy):
         if cold:
             self.store.set_status(cold, StoreStatus.ARCHIVED)
             self.count("archived", len(cold))
-            self.report(EventKind.ARCHIVE, ids=cold)
+            self.ctx.emit(Archived(self.name, tuple(cold)))
             self.render()
 
     def on_manual_edit(self) -> None:

@@ -4,15 +4,39 @@ the writer refuses an invalid record before it reaches a file."""
 from __future__ import annotations
 
 import json
+from datetime import date
+from enum import Enum
 from pathlib import Path
 
 import pytest
 
-from evals._record_check import record_problem
+from evals._record_check import build_record, record_problem
 from evals.scorers import load_run
 from evals.trace import TraceWriter, read_records
-from evals.trace_records import RECORD_TYPES, EventRecord, SearchProbe
+from evals.trace_records import (
+    RECORD_TYPES,
+    BackupState,
+    BackupStateRecord,
+    EventRecord,
+    Promotion,
+    SearchProbe,
+)
+from memsys.compaction import CompactionOutcome, CompactionResult
+from memsys.dailylog import FlushOutcome
+from memsys.decisions import Operation
 from memsys.errors import TraceError
+from memsys.events import (
+    Archived,
+    CompactionAttempted,
+    CompactionTrigger,
+    Decided,
+    EventKind,
+    Flushed,
+    Promoted,
+    Trigger,
+    TriggerFired,
+)
+from memsys.policies.file_policies import PromotionOutcome
 from tests.helpers.traces import GOOD_MEMORY, standard_records, write_trace
 
 
@@ -100,8 +124,79 @@ def test_event_records_keep_the_events_own_fields() -> None:
     assert EventRecord.OPEN and "event" in RECORD_TYPES
 
 
-def test_every_kind_of_memory_event_is_a_trace_record_kind() -> None:
-    # The engine writes each MemoryEvent as a record of its kind: a new kind needs its type.
-    from memsys.events import EventKind
+def test_every_memory_event_is_a_valid_record_of_its_kind() -> None:
+    # The engine writes each MemoryEvent's fields as a record of its kind: a new kind, or a
+    # field its record does not declare, fails here rather than in a run.
+    events = [
+        TriggerFired(Trigger.DAY_CHANGE, previous=date(2026, 3, 2), date=date(2026, 3, 3)),
+        TriggerFired(Trigger.FIRST_LAUNCH, date=date(2026, 3, 2)),
+        Flushed(Trigger.APP_BACKGROUND, FlushOutcome.WRITTEN, "main", 2, "2026-03-02", 1),
+        Flushed(Trigger.DAY_CHANGE, FlushOutcome.NO_SESSION),
+        CompactionAttempted.of(
+            CompactionTrigger.AUTO, CompactionResult(CompactionOutcome.COMPACTED, "b.md", 9, 4), "m"
+        ),
+        CompactionAttempted(CompactionTrigger.MANUAL, CompactionOutcome.NOT_SUPPORTED_BY_POLICY),
+        Promoted("guardrails", "Uses JWT", PromotionOutcome.DUPLICATE_DETECTED),
+        Decided("unified", "Uses JWT", Operation.ADD, (1,), content="Uses JWT"),
+        Decided("unified", "Uses JWT", None, (), error="timeout"),
+        Archived("unified", (1, 2)),
+    ]
+    assert {e.kind for e in events} == set(EventKind)
+    for event in events:
+        fields = json.loads(json.dumps(event.fields()))
+        assert record_problem(event.kind.value, fields) is None, event
+        record = build_record(event.kind.value, fields)
+        enums = [n for n in fields if isinstance(getattr(event, n), Enum)]
+        assert all(getattr(record, n) is getattr(event, n) for n in enums)
+    promotion = build_record("promotion", json.loads(json.dumps(events[6].fields())))
+    assert isinstance(promotion, Promotion)
+    assert promotion.outcome is PromotionOutcome.DUPLICATE_DETECTED
 
-    assert {kind.value for kind in EventKind} <= set(RECORD_TYPES.names())
+
+def _with_backups(tmp_path: Path, backups: list[dict[str, object]]) -> tuple[Path, int]:
+    records = [*standard_records(GOOD_MEMORY), ("backup_state", {"day": 2, "backups": backups})]
+    path = write_trace(tmp_path / "run", GOOD_MEMORY, records=records)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if '"backup_state"' in line)
+    return path, number
+
+
+def test_backups_read_back_typed(tmp_path: Path) -> None:
+    path, _ = _with_backups(tmp_path, [{"name": "b.md", "chars": 9, "restorable": False}])
+    [state] = [line.record for line in read_records(path) if line.record.KIND == "backup_state"]
+    assert isinstance(state, BackupStateRecord)
+    assert state.backups == [BackupState("b.md", 9, False)]
+    assert load_run(path).backup_snapshots[0].unrestorable == ("b.md",)
+
+
+@pytest.mark.parametrize(
+    ("backups", "problem"),
+    [
+        (
+            [{"name": "a.md", "chars": 9, "restorable": True}, {"name": "b.md", "chars": 9}],
+            r"backups\[1\]: missing field\(s\) restorable",
+        ),
+        (
+            [{"name": "a.md", "size": 9, "restorable": True}],
+            r"backups\[0\]: missing field\(s\) chars; unknown field\(s\) size",
+        ),
+        (["a.md"], r"backups\[0\] is not an object"),
+    ],
+)
+def test_a_malformed_backup_names_its_place_and_line(
+    tmp_path: Path, backups: list[dict[str, object]], problem: str
+) -> None:
+    # Written by hand, past the writer's check: as a trace edited or from another version.
+    path, number = _with_backups(tmp_path, [])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[number - 1])
+    record["backups"] = backups
+    lines[number - 1] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(TraceError, match=rf"line {number}: backup_state record: {problem}"):
+        load_run(path)
+
+
+def test_the_writer_refuses_a_malformed_backup(tmp_path: Path) -> None:
+    with pytest.raises(TraceError, match=r"backups\[0\]: missing field\(s\) name"):
+        _with_backups(tmp_path, [{"chars": 9, "restorable": True}])

@@ -76,7 +76,7 @@ class Harness:
         self.runner.drain()
 
     def kinds(self, kind: str) -> list[dict[str, object]]:
-        return [dict(e.data) for e in self.events if e.kind == kind]
+        return [e.fields() for e in self.events if e.kind == kind]
 
 
 def test_session_switch_rule() -> None:

@@ -59,7 +59,7 @@ class Harness:
         return self.llm.requests[index].messages[-1].content
 
     def decisions(self) -> list[dict[str, object]]:
-        return [dict(e.data) for e in self.events if e.kind == "decision"]
+        return [e.fields() for e in self.events if e.kind == "decision"]
 
 
 def test_the_policy_is_a_context_that_closes_its_store(manager: MemoryManager) -> None:
@@ -335,7 +335,7 @@ def test_hand_edited_lines_can_be_archived_but_user_requested_ones_never(
         "User requested: never schedule meetings before 10am": StoreStatus.ACTIVE,
     }
     assert "bicycle" not in manager.read_long_term_memory()
-    assert [e.data["ids"] for e in h.events if e.kind == "archive"] == [[1]]
+    assert [e.fields()["ids"] for e in h.events if e.kind == "archive"] == [[1]]
 
 
 def test_a_shorter_correction_replaces_a_longer_memory_seed004_problem3(
