@@ -123,6 +123,7 @@ def load_run(path: Path) -> RunData:
         log_days=parts.log_days(_of(lines, DailyLog)),
         screenshots=parts.screenshots(_of(lines, EventRecord)),
         model_names=parts.model_names(_of(lines, EventRecord)),
+        user_texts=parts.user_texts(_of(lines, EventRecord)),
     )
 
 

@@ -2,13 +2,19 @@
 
 Pure functions over entry texts (and the raw file, for bullets that parse to nothing):
 
-- :func:`junk_reason`: ``None``/empty/placeholder entries (``[none]``, "No interests
-  listed"), the assistant's own chatter ("As an AI ...", "I'll remember that", "Sure! Here
-  is ...") and a tool call written out as text (``{"name": "weather", "arguments": ...}``);
+- :func:`junk_reason`: an entry that states no fact about the user, by the rules of
+  :data:`JUNK_RULES`: ``None``/empty/placeholder entries (``[none]``, "No interests listed",
+  "Notes: None", a section's name, a template slot like ``<bullet>``), the assistant's own
+  chatter ("As an AI ...", "I'll remember that", "Sure! Here is ..."), a tool call or tool
+  response written out as text (``{"name": "weather", "arguments": ...}``, ``old_text: ...``,
+  ``<tool_response>``), a raw data literal (``{"mood": "good"}``), a question ("What should I
+  pack?") and a log of the conversation ("User asked about penicillin");
 - :func:`junk_lines`: bullets that parse to no entry at all (``-``, ``- (empty)``);
-- :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Gemini, OneClaw, or a
-  name the run's model-switch notices used). "haiku", "sonnet" and "opus" are also poetry
-  and music words, so alone they count only beside "model" or "Claude";
+- :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Qwen, OneClaw, or a
+  name the run's model-switch notices used). Names that are also ordinary words (Gemini
+  the star sign, a llama, the mistral wind, an O-1 visa, a haiku, a sonnet, an opus) count
+  only as a model: beside "model", "LLM", "AI", "Claude" or "GPT", or followed by a
+  version, size or tier ("Gemini 2.5 Pro", "Llama 3", "Mistral 7B");
 - :func:`screenshot_overlap`: an entry made of a screenshot's details (most of its content
   words appear in one caption and its message, at least two of them).
 """
@@ -16,11 +22,12 @@ Pure functions over entry texts (and the raw file, for bullets that parse to not
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "AI_PRODUCT_WORDS",
     "CHATTER_PATTERNS",
+    "JUNK_RULES",
     "PLACEHOLDER_TEXTS",
     "content_words",
     "junk_lines",
@@ -54,16 +61,65 @@ PLACEHOLDER_TEXTS = frozenset(
 information."""
 
 _PLACEHOLDER_PHRASE = re.compile(
-    r"^(?:no|none|nothing)\b(?:\s+[\w-]+){0,3}\s+"
-    r"(?:mentioned|listed|specified|provided|given|recorded|noted|shared|identified)$"
+    r"^(?:there (?:are|is) )?(?:no|none|nothing)\b(?:\s+[\w-]+){0,3}?"
+    r"(?:\s+(?:is|are|was|were|has been|have been))?\s+"
+    r"(?:mentioned|listed|specified|provided|given|recorded|noted|shared|identified|yet|so far)$"
 )
 """A section filled with a sentence that says it is empty: "No interests listed", "no specific
-projects mentioned", "None mentioned" (what a real model writes under an empty header)."""
+projects mentioned", "There are no specific interests mentioned.", "no notes yet" (what a
+real model writes under an empty header)."""
+
+_CONTAINER_LABEL = re.compile(
+    r"^(?:(?:key|current|other|my|user)\s+)?(?:user profile|profile|preferences|interests|"
+    r"workflow|projects?|notes?|tasks?|details|info|information|items?|entries|facts?)\s*:\s*"
+)
+"""A label that names a container, not an attribute ("Notes: None", "Key projects: Project X";
+not "Allergies: none", which says something)."""
+
+_SECTION_WORDS = frozenset(
+    {"user profile", "profile", "preferences", "interests", "workflow", "projects", "notes"}
+)
+"""Section names: an entry made only of them ("Workflow", "workflow, projects") says nothing."""
+
+_TEMPLATE_SLOT = re.compile(r"^\s*(?:<[\w -]{1,30}>|\{\{?[\w -]{1,30}\}?\})\s*$")
+"""A slot of a template the model echoed instead of filling: ``<bullet>``, ``{fact}``."""
+
+_PLACEHOLDER_NAME = re.compile(
+    r"^(?:project|company|client|task|item|person|product|app|tool|name)\s+[xyz]$"
+    r"|^(?:foo|bar|baz|example|sample)$"
+)
+"""Names that stand for any name: "Project X", "Company Y", "example"."""
 
 _TOOL_CALL_TEXT = re.compile(
     r'^\W*\{.*"(?:name|function|tool)"\s*:.*"(?:arguments|parameters)"\s*:', re.S
 )
 """A tool call the model wrote out as JSON text instead of calling the tool."""
+
+_TOOL_TEXT = re.compile(
+    r"</?(?:tool_response|tool_call|tools?|function_call|function)\b[^>]*>"
+    r"|\b(?:old|new)_text\b|\b(?:old|new) text\b.*\bmemory\b"
+    r"|\bcurrent memory\.md content\b|\bavoid saving duplicates\b",
+    re.I,
+)
+"""The memory tools' own words in an entry: their tags, ``update_memory``'s ``old_text`` and
+``new_text`` arguments (spelt with a space, only beside "memory": "proofread new text" is an
+ordinary phrase), or the system prompt's wording about MEMORY.md."""
+
+_DATA_LITERAL = re.compile(r'^\s*[\[{]\s*".*["\d\]}]\s*[\]}]\s*$', re.S)
+"""An entry that is a JSON object, array or set of quoted strings: data, not a sentence."""
+
+_QUESTION = re.compile(r"\?\s*[)\]]*\s*$")
+"""An entry that ends in a question mark asks; it does not state."""
+
+_CONVERSATION_LOG = re.compile(
+    r"^(?:the )?user (?:asked|inquired|enquired|wondered|wanted to know)\s+"
+    r"(?:about|whether|if|how|what|which|when|where|why|a question)\b",
+    re.I,
+)
+"""A log of what was asked ("User asked about penicillin"), not what is true. (Not "asked to
+...", which is a request to keep.)"""
+
+_REQUEST_PREFIX = re.compile(r"^\W*user requested\s*(?::|to\b)?\s*", re.I)
 
 CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
@@ -85,16 +141,23 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
 """The assistant talking, not a fact about the user."""
 
 AI_PRODUCT_WORDS = re.compile(
-    r"\b(claude|gpt-?\d[\w.-]*|gemini|llama|mistral|mixtral|qwen|deepseek|oneclaw|"
-    r"o[134](?:-mini)?)\b",
-    re.I,
+    r"\b(claude|chatgpt|gpt-?\d[\w.-]*|o[134]-mini|mixtral|qwen[\w.-]*|deepseek|oneclaw)\b", re.I
 )
-"""Model families of a model picker, and the app itself: names that are models or AI
-products in any sentence. (Not "Gemma", a first name, nor tools the user may really use,
-such as Copilot: a run's own switch notices add the names it used.)"""
+"""Names that are models or AI products in any sentence. (Not "Gemma", a first name, nor
+tools the user may really use, such as Copilot: a run's own switch notices add the names it
+used.)"""
 
-_AMBIGUOUS = re.compile(r"\b(haiku|sonnet|opus)\b", re.I)
-_MODEL_CONTEXT = re.compile(r"\b(model|claude|llm)\b", re.I)
+_AMBIGUOUS_FAMILY = re.compile(r"\b(gemini|llama|mistral|o[134])\b", re.I)
+"""Model families whose names are also words: models with :data:`_MODEL_CONTEXT` or a
+:data:`_MODEL_SUFFIX`."""
+_TIER = re.compile(r"\b(haiku|sonnet|opus)\b", re.I)
+"""Claude's tiers, also poetry and music words: models only with :data:`_MODEL_CONTEXT`
+("Sonnet 18" and "opus 21" are a poem and a catalogue number)."""
+_MODEL_CONTEXT = re.compile(r"\b(?:models?|llms?|ai|claude|gpt-?\d[\w.-]*|chatbot)\b", re.I)
+_MODEL_SUFFIX = re.compile(
+    r"^[\s-]*(?:\d[\w.]*|pro|flash|ultra|nano|mini|instruct|turbo|large|small)\b", re.I
+)
+"""What follows a model family's name and not the word: a version, a size or a tier."""
 _EMPTY_BULLET = re.compile(r"^\s*[-*+]\s*(\(.*\))?\s*$")
 _WORD = re.compile(r"[^\W_]+", re.U)
 _STOP = frozenset(
@@ -107,18 +170,47 @@ _STOP = frozenset(
 )
 
 
-def junk_reason(text: str) -> str | None:
-    """Why an entry text is junk (``placeholder``, ``assistant chatter`` or ``tool call
-    text``), or None."""
-    if _TOOL_CALL_TEXT.match(text):
-        return "tool call text"
-    bare = text.strip().strip("*.:[](){}<>`'\" ").lower()
+def _bare(text: str) -> str:
+    return text.strip().strip("*.:;,[](){}<>`'\" ").lower()
+
+
+def _is_placeholder(text: str) -> bool:
+    bare = _bare(text)
     if not bare or bare in PLACEHOLDER_TEXTS or not any(c.isalnum() for c in bare):
-        return "placeholder"
-    if _PLACEHOLDER_PHRASE.match(bare):
-        return "placeholder"
-    if any(p.search(text) for p in CHATTER_PATTERNS):
-        return "assistant chatter"
+        return True
+    if _PLACEHOLDER_PHRASE.match(bare) or _TEMPLATE_SLOT.match(text):
+        return True
+    items = [_bare(item) for item in re.split(r",|\band\b", bare)]
+    if all(i in _SECTION_WORDS for i in items) or all(_PLACEHOLDER_NAME.match(i) for i in items):
+        return True
+    valued = _CONTAINER_LABEL.sub("", bare, count=1)
+    return valued != bare and _is_placeholder(valued)
+
+
+def _is_chatter(text: str) -> bool:
+    return any(p.search(text) for p in CHATTER_PATTERNS)
+
+
+JUNK_RULES: tuple[tuple[str, Callable[[str], object]], ...] = (
+    ("tool call text", _TOOL_CALL_TEXT.match),
+    ("tool call text", _TOOL_TEXT.search),
+    ("placeholder", _is_placeholder),
+    ("data literal", _DATA_LITERAL.match),
+    ("assistant chatter", _is_chatter),
+    ("question", _QUESTION.search),
+    ("conversation log", _CONVERSATION_LOG.match),
+)
+"""``(reason, test)`` in the order they are tried; an entry is junk for the first that holds.
+Each test sees the entry without its "User requested:" prefix (a request for a placeholder
+or a question is still junk)."""
+
+
+def junk_reason(text: str) -> str | None:
+    """Why an entry text is junk (a reason of :data:`JUNK_RULES`), or None."""
+    content = _REQUEST_PREFIX.sub("", text, count=1)
+    for reason, test in JUNK_RULES:
+        if test(content):
+            return reason
     return None
 
 
@@ -140,9 +232,13 @@ def model_name_in(text: str, run_names: Iterable[str] = ()) -> str | None:
     found = AI_PRODUCT_WORDS.search(text)
     if found:
         return found.group(0)
-    ambiguous = _AMBIGUOUS.search(text)
-    if ambiguous and _MODEL_CONTEXT.search(text):
-        return ambiguous.group(0)
+    in_context = _MODEL_CONTEXT.search(text) is not None
+    for family in _AMBIGUOUS_FAMILY.finditer(text):
+        if in_context or _MODEL_SUFFIX.match(text[family.end() :]):
+            return family.group(0)
+    tier = _TIER.search(text)
+    if tier and in_context:
+        return tier.group(0)
     return None
 
 

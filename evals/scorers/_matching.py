@@ -50,6 +50,7 @@ from evals.scorers._types import TextVectors
 from memsys.sections import MemoryEntry
 
 __all__ = [
+    "CHANGE_MARKER",
     "DUPLICATE_THRESHOLD",
     "FACT_THRESHOLD",
     "Match",
@@ -71,9 +72,27 @@ def normalise(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
+_UNDERSCORE = re.compile(r"_+")
+
+CHANGE_MARKER = re.compile(
+    r"\b(?:was|were|previously|formerly|former|used to|no longer|any ?more|instead|rather than|"
+    r"not|now|old|new|switched|changed|moved|left|replaced|upgraded|updated|sold|quit|stopped|"
+    r"gave up|got rid of|retired|from\b.+\bto)\b"
+    r"|->|→",
+    re.I,
+)
+"""Words by which an entry that names both sides of a contradiction records the change ("light
+mode, was dark mode", "moved from Lisbon to Porto", "sold the Honda; drives a Kia"): without
+one, "Porto, Lisbon" keeps the stale side beside the current one. Underscores count as spaces
+(``old_text: Maya - new_text: Mia``)."""
+
+
 def keyword_match(spec: FactSpec, text: str) -> bool:
-    """True when every keyword group of ``spec`` has a keyword in ``text`` (no groups: False)."""
-    lowered = text.lower()
+    """True when every keyword group of ``spec`` has a keyword in ``text`` (no groups: False).
+
+    Underscores count as spaces: a model's ``dark_mode`` states "dark mode".
+    """
+    lowered = _UNDERSCORE.sub(" ", text.lower())
     return bool(spec.keywords) and all(
         any(word.lower() in lowered for word in group) for group in spec.keywords
     )
@@ -110,14 +129,18 @@ def match_entries(
         rival: The other side of a contradiction. An entry whose cosine with the rival is
             higher than with ``spec`` is not a semantic match (MiniLM scores antonyms high).
         yield_keywords_to_rival: An entry matching both ``spec``'s and the rival's keywords
-            is left to the rival (set for the stale side: "light mode, was dark mode" records
-            the update, so it counts as current).
+            and recording the change (:data:`CHANGE_MARKER`) is left to the rival (set for the
+            stale side: "light mode, was dark mode" records the update, so it counts as
+            current; "Porto, Lisbon" keeps both, so it counts as stale too).
         threshold: Cosine at which an entry states the fact.
     """
     found: list[Match] = []
     for entry in entries:
         if keyword_match(spec, entry.text) and not (
-            yield_keywords_to_rival and rival is not None and keyword_match(rival, entry.text)
+            yield_keywords_to_rival
+            and rival is not None
+            and keyword_match(rival, entry.text)
+            and CHANGE_MARKER.search(_UNDERSCORE.sub(" ", entry.text))
         ):
             found.append(Match(entry, "keywords"))
             continue

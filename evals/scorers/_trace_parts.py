@@ -13,7 +13,14 @@ from evals.trace_records import BackupStateRecord, DailyLog, EventRecord, TraceL
 from evals.trace_records import ToolCallRecord as ToolCallLine
 from memsys.sections import parse_entries
 
-__all__ = ["backup_snapshots", "log_days", "model_names", "screenshots", "tool_calls"]
+__all__ = [
+    "backup_snapshots",
+    "log_days",
+    "model_names",
+    "screenshots",
+    "tool_calls",
+    "user_texts",
+]
 
 
 def _dicts(value: object) -> list[Mapping[str, object]]:
@@ -85,3 +92,34 @@ def model_names(events: Sequence[tuple[TraceLine, EventRecord]]) -> tuple[str, .
                 if switch.get(key):
                     names[str(switch[key])] = None
     return tuple(names)
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _event_user_texts(kind: str, fields: Mapping[str, object]) -> list[object]:
+    if kind == "user":
+        return [f"{fields.get('user') or ''} {fields.get('screenshot') or ''}".strip()]
+    if kind == "burst":
+        return [_mapping(fields.get("burst")).get("user")]
+    if kind == "manual_edit":
+        edit = _mapping(fields.get("manual_edit"))
+        return [edit.get("append"), edit.get("text"), _mapping(edit.get("replace")).get("new")]
+    if kind == "model_switch":
+        switch = _mapping(fields.get("model_switch"))
+        if switch:
+            return [f"switched the default model from {switch.get('from')} to {switch.get('to')}"]
+    return []
+
+
+def user_texts(events: Sequence[tuple[TraceLine, EventRecord]]) -> tuple[str, ...]:
+    """Everything the user said or wrote, in order: messages with their screenshot captions,
+    the user side of bursts, hand edits (appended, replacing or whole text) and the app's
+    model-switch notices."""
+    return tuple(
+        text
+        for _, e in events
+        for text in _event_user_texts(e.type, e.fields)
+        if isinstance(text, str) and text
+    )

@@ -263,6 +263,9 @@ class RunData:
     """Each screenshot's caption with the user message it came with."""
     model_names: tuple[str, ...] = ()
     """Model display names the run's model-switch notices mentioned."""
+    user_texts: tuple[str, ...] = ()
+    """What came from the user, in order: each message (with its screenshot's caption), each
+    hand edit of MEMORY.md and each of the app's model-switch notices."""
 
     @property
     def targets(self) -> tuple[Target, ...]:

@@ -37,7 +37,7 @@ def _snippet(text: str, limit: int = 90) -> str:
 @scorer(
     "facts_recall",
     uses_embeddings=True,
-    quality=QualityPart(0.25, value_part),
+    quality=QualityPart(0.20, value_part),
 )
 def facts_recall(run: RunData) -> Score:
     """Share of ``remember`` facts found in MEMORY.md (end and checkpoints)."""
@@ -79,7 +79,7 @@ def facts_recall(run: RunData) -> Score:
     "noise",
     higher_is_better=False,
     uses_embeddings=True,
-    quality=QualityPart(0.25, noise_part),
+    quality=QualityPart(0.20, noise_part),
 )
 def noise(run: RunData) -> Score:
     """Noise entries in MEMORY.md: forbidden facts and every entry a detector flags (junk,
@@ -138,9 +138,15 @@ def noise(run: RunData) -> Score:
     quality=QualityPart(0.15, value_part),
 )
 def contradictions_resolved(run: RunData) -> Score:
-    """Share of contradictions where the stale fact is gone and the current one present."""
+    """Share of contradictions where the stale fact is gone and the current one present.
+
+    Every entry still stating a stale side is evidence (and counted as ``stale_entries``): an
+    entry naming both sides is stale unless it records the change ("Porto, Lisbon" keeps
+    Lisbon; "Porto, not Lisbon" does not; see :func:`~evals.scorers.match_entries`).
+    """
     total, resolved, items = 0, 0, []
     lines: list[tuple[int, int, str]] = []
+    stale_lines: set[int] = set()
     threshold = run.settings.fact_threshold
     for target in run.targets:
         for pair in target.expect.contradictions:
@@ -164,7 +170,8 @@ def contradictions_resolved(run: RunData) -> Score:
                     f"[{target.label}] stale still present: line {m.entry.line_start} "
                     f"{_snippet(m.entry.text)!r} ({m.how}; stale: {pair.stale.fact})"
                 )
-                if target is run.final:
+                if target is run.final and m.entry.line_start not in stale_lines:
+                    stale_lines.add(m.entry.line_start)
                     lines.append((m.entry.line_start, m.entry.line_end, "stale"))
             if not current:
                 items.append(f"[{target.label}] current fact missing: {pair.current.fact}")
@@ -173,8 +180,9 @@ def contradictions_resolved(run: RunData) -> Score:
     return Score(
         "contradictions_resolved",
         resolved / total,
-        f"{resolved} of {total} contradictions resolved (stale gone, current present)." + _how(run),
-        metrics={"resolved": resolved, "expected": total},
+        f"{resolved} of {total} contradictions resolved (stale gone, current present); "
+        f"{len(stale_lines)} stale entries in the final MEMORY.md." + _how(run),
+        metrics={"resolved": resolved, "expected": total, "stale_entries": len(stale_lines)},
         items=tuple(items),
         lines=tuple(lines),
     )

@@ -6,13 +6,23 @@ them back from the registry.
 
 The weights (issue 11) are chosen from what a reader of MEMORY.md sees: every line that is
 noise (junk, model names, screenshot details, transient chit-chat) costs as much attention
-as a missing fact costs usefulness, so ``noise`` (0.25, as the share of clean entries) weighs
-as much as ``facts_recall`` (0.25); a stale contradiction misleads, so
-``contradictions_resolved`` comes next (0.15); then ``duplicates`` and lost explicit requests
-(``user_requested_preserved``), 0.10 each; where a fact is filed (``wrong_section``), the
-file's ``structure`` and the ``backups`` matter least to a reader (0.05 each). Five ``None``
-bullets in a seven-fact file cost 0.25 x 5/12 = 0.10 of quality; the former weights (noise
-0.20 x the share of listed forbidden facts present) did not see them at all.
+as a missing fact costs usefulness, so ``noise`` (0.20, as the share of clean entries) weighs
+as much as ``facts_recall`` (0.20); a stale contradiction misleads, so
+``contradictions_resolved`` comes next (0.15); then entries the user never said
+(``invented_entries``, 0.10 as the share of grounded entries: a line to strike out that no
+``forbid`` list names, and a false fact; its 0.10 came half from noise and half from facts
+recall), ``duplicates`` and lost explicit requests (``user_requested_preserved``), 0.10
+each; where a fact is filed (``wrong_section``), the file's ``structure`` and the
+``backups`` matter least to a reader (0.05 each). Five ``None`` bullets in a seven-fact file
+cost 0.20 x 5/12 = 0.08 of quality; the former weights (noise 0.20 x the share of listed
+forbidden facts present) did not see them at all.
+
+Measured on the default run (reports/real-cell-scorer-audit.md): with ``invented_entries`` in,
+quality follows a reader's judgement of the 41 real cells (half the share of entries a reader
+strikes out or corrects, half facts recall) with correlation 0.72 instead of 0.65, while the
+mean gap between ``sim/careful`` under ``guardrails`` and ``sim/naive`` (0.135) stays as it
+was (0.134); taking the weight from ``duplicates`` instead would have narrowed that gap to
+0.09.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from collections.abc import Sequence
 from evals.scorers._registry import get_scorer, quality_weights
 from evals.scorers._types import Score
 
-__all__ = ["composite_quality", "duplicates_part", "noise_part", "value_part"]
+__all__ = ["composite_quality", "duplicates_part", "grounded_part", "noise_part", "value_part"]
 
 
 def value_part(score: Score) -> float | None:
@@ -35,6 +45,13 @@ def noise_part(score: Score) -> float | None:
     fact: five ``None`` bullets among seven facts make it 7/12)."""
     share = score.metrics.get("clean_share")
     return None if share is None else float(share)
+
+
+def grounded_part(score: Score) -> float | None:
+    """The share of judged entries that are not invented (1 - invented / checked)."""
+    if score.value is None:
+        return None
+    return 1.0 - score.value / max(1.0, score.metrics.get("checked", 1.0), score.value)
 
 
 def duplicates_part(score: Score) -> float | None:

@@ -41,6 +41,45 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("Builds an AI assistant for radiologists", None),
         ("Is an AI assistant developer at a startup", None),
         ('Keeps settings in a JSON file like {"theme": "dark"}', None),
+        # Placeholders in the other forms the audit of 41 real cells found (issue 11):
+        # a container label with nothing after it, "no ... yet", a sentence saying a section
+        # is empty, section names as content, a template slot, names that stand for any name.
+        ("Notes: None", "placeholder"),
+        ("[projects: None]", "placeholder"),
+        ("Current tasks: n/a", "placeholder"),
+        ("no notes yet", "placeholder"),
+        ("Nothing so far.", "placeholder"),
+        ("There are no specific interests mentioned.", "placeholder"),
+        ("There is no workflow recorded", "placeholder"),
+        ("Workflow", "placeholder"),
+        ("interests, projects and notes", "placeholder"),
+        ("<bullet>", "placeholder"),
+        ("{fact}", "placeholder"),
+        ("Key projects: Project X, Project Y", "placeholder"),
+        # ... and what must stay: an attribute whose value is "none" says something.
+        ("Allergies: none", None),
+        ("Dietary restrictions: none known", None),
+        ("Project Phoenix, due in May", None),
+        ("Notes: reads German fluently", None),
+        ("Interested in workflow automation for small teams", None),
+        # The memory tools' own words and raw data.
+        ("<tool_response> units: km Current MEMORY.md content: </tool_response>", "tool call text"),
+        ("old_text: Maya - new_text: Mia", "tool call text"),
+        ("User requested: To update the old text in long-term memory.", "tool call text"),
+        ("Always proofread new text before sending it", None),
+        ('{"mood": "good", "humor": "good"}', "data literal"),
+        ('{"redox reactions", "programming"}', "data literal"),
+        ('["Python", "Go"]', "data literal"),
+        ("[travel, cycling, reading]", None),
+        ("[balcony faces south]", None),
+        # Questions and logs of the conversation state nothing about the user.
+        ("What should I pack for one night in Edinburgh?", "question"),
+        ("User requested: Which basil variety grows best in a pot?", "question"),
+        ('Likes to be asked "Anything else?" at the end', None),
+        ("User asked about penicillin.", "conversation log"),
+        ("The user wondered whether it would rain", "conversation log"),
+        ("User asked to always answer in British English", None),
+        ("User asked for short answers with bullet points", None),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:
@@ -63,6 +102,21 @@ def test_junk_lines_are_bullets_that_parse_to_nothing() -> None:
         ("Daughter Gemma starts school in September", (), None),
         ("Uses Gemma 3 for drafts", ("Gemma 3",), "Gemma 3"),
         ("Loves the opus of Mahler", (), None),
+        # Names that are also words count only where they are models.
+        ("User's laptop is a ThinkPad", (), None),
+        ("Is a Gemini, birthday in early June", (), None),
+        ("Keeps two llamas on the farm", (), None),
+        ("Sails when the mistral blows", (), None),
+        ("Reads Shakespeare's Sonnet 18 to the kids", (), None),
+        ("Listens to Beethoven's opus 131 while coding", (), None),
+        ("Applied for an O1 visa last spring", (), None),
+        ("Uses Gemini 2.5 Pro for drafts", (), "Gemini"),
+        ("Runs Llama 3 locally for code review", (), "Llama"),
+        ("Prefers the Mistral model for French", (), "Mistral"),
+        ("Switched to o3-mini for maths", (), "o3-mini"),
+        ("Qwen", (), "Qwen"),
+        ("Claude Opus to Claude Haiku", (), "Claude"),
+        ("Haiku was too terse, back on Sonnet", ("Claude Haiku",), None),
     ],
 )
 def test_model_name_in(text: str, names: tuple[str, ...], found: str | None) -> None:

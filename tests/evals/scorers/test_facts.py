@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evals.scenario import Expectations
 from evals.scorers.facts import (
     contradictions_resolved,
@@ -100,6 +102,58 @@ def test_contradiction_with_current_missing(build_run: BuildRun) -> None:
     score = contradictions_resolved(build_run(memory))
     assert score.value == 0.0
     assert score.items == ("[end] current fact missing: The user prefers light mode in all apps",)
+
+
+MOVE = Expectations.model_validate(
+    {
+        "contradictions": [
+            {
+                "stale": {"fact": "The user lives in Lisbon", "keywords": [["lisbon"]]},
+                "current": {"fact": "The user lives in Porto", "keywords": [["porto"]]},
+                "kind": "move",
+            },
+            {
+                "stale": {"fact": "The user prefers dark mode", "keywords": [["dark mode"]]},
+                "current": {"fact": "The user prefers light mode", "keywords": [["light mode"]]},
+                "kind": "preference_flip",
+            },
+        ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("entry", "stale"),
+    [
+        # Both places listed, nothing says which is current: a reader still sees Lisbon.
+        ("Personal context: Porto, Lisbon", True),
+        ("Cities: Lisbon and Porto", True),
+        # The entry records the change: only the current fact is stated.
+        ("Lives in Porto now, not Lisbon", False),
+        ("Moved from Lisbon to Porto", False),
+        ("Lives in Porto (previously Lisbon)", False),
+        ("Lisbon -> Porto", False),
+    ],
+)
+def test_an_entry_naming_both_sides_is_stale_unless_it_records_the_change(
+    build_run: BuildRun, entry: str, stale: bool
+) -> None:
+    memory = f"# Long-term Memory\n\n## User Profile\n- {entry}\n\n## Preferences\n- Light mode\n"
+    score = contradictions_resolved(build_run(memory, MOVE, embed=False))
+    assert score.metrics["stale_entries"] == (1 if stale else 0)
+    assert score.value == (0.5 if stale else 1.0)
+
+
+def test_every_stale_entry_is_counted_once_snake_case_included(build_run: BuildRun) -> None:
+    memory = (
+        "# Long-term Memory\n\n## User Profile\n- dark_mode\n- Lives in Lisbon\n"
+        "\n## Preferences\n- I am a backend engineer - dark_mode\n- Light mode in all apps\n"
+        "- Lives in Porto\n"
+    )
+    score = contradictions_resolved(build_run(memory, MOVE, embed=False))
+    assert sorted(line[0] for line in score.lines) == [4, 5, 8]
+    assert score.metrics["stale_entries"] == 3
+    assert "3 stale entries" in score.explanation
 
 
 def test_user_requested_preserved(build_run: BuildRun) -> None:

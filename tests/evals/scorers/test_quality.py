@@ -34,6 +34,7 @@ def _perfect() -> list[Score]:
         Score("wrong_section", 1.0, ""),
         Score("structure", 1.0, ""),
         Score("backups", 1.0, ""),
+        Score("invented_entries", 0.0, "", False, {"invented": 0, "checked": 10}),
     ]
 
 
@@ -45,7 +46,15 @@ def test_quality_is_the_weighted_mean() -> None:
     quality = composite_quality(scores)
     expected = 1 - QUALITY_WEIGHTS["facts_recall"] * 0.5 - QUALITY_WEIGHTS["duplicates"] * 0.5
     assert quality.value == pytest.approx(expected)
-    assert "facts_recall 0.50x0.25" in quality.explanation
+    assert "facts_recall 0.50x0.20" in quality.explanation
+
+
+def test_invented_entries_count_as_the_share_of_grounded_entries() -> None:
+    scores = _perfect()
+    scores[-1] = Score("invented_entries", 4.0, "", False, {"invented": 4, "checked": 10})
+    quality = composite_quality(scores)
+    assert quality.metrics["invented_entries"] == pytest.approx(0.6)
+    assert quality.value == pytest.approx(1 - QUALITY_WEIGHTS["invented_entries"] * 0.4)
 
 
 def test_unscored_components_are_left_out_and_said() -> None:

@@ -1,5 +1,5 @@
 """The issue-11 records, from an engine run to the scorers: backups after each compaction,
-daily logs with their transcript, screenshots and model names."""
+daily logs with their transcript, screenshots, model names and what the user said."""
 
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ def test_an_engine_trace_feeds_the_new_scorers(tmp_path: Path) -> None:
     run = load_run(run_scenario(spec, None))
     assert run.model_names == ("Claude Sonnet", "Claude Haiku")
     assert run.screenshots == ("Here is my desk A desk with a green lamp and a cactus",)
+    assert run.user_texts == (
+        "Remember that I prefer tea.",
+        "switched the default model from Claude Sonnet to Claude Haiku",
+        "Here is my desk A desk with a green lamp and a cactus",
+        "Ticket {n}: the site is down",
+    )
     assert len(run.backup_snapshots) == 2 and all(not s.unrestorable for s in run.backup_snapshots)
     (day,) = run.log_days
     assert day.messages >= 100 and [f.fact for f in day.expect_facts] == ["tickets"]

@@ -1,0 +1,117 @@
+"""Where an entry belongs, read from its own words (for the ``wrong_section`` scorer).
+
+The six standard sections are defined by the compaction prompt (RFC-049):
+User Profile (profession, background, personality), Preferences (stable preferences for
+tools, UI, workflow), Interests (hobbies, topics), Workflow (recurring tasks, automation
+preferences, tool usage), Projects (ongoing projects, tech stack details), Notes (anything
+that doesn't fit above). A :class:`SectionCue` is a form of words that places an entry by
+those definitions, whatever the scenario lists: "I work at Initrode as an SRE" and "New
+location: Porto" are the user's profile, so under Preferences a reader finds them misfiled.
+
+Cues are conservative: each names every section a reader would accept (a tech stack may sit
+under Projects, Workflow, Notes or the profile, as the scenarios accept; a preference under
+Preferences, Workflow, Interests or Notes), an entry with several cues may sit in any
+section one of them accepts, and an entry with no cue is not judged here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memsys.sections import Section
+
+__all__ = ["SECTION_CUES", "SectionCue", "cues_of", "misfiled_by", "standard_section"]
+
+_REQUEST_PREFIX = re.compile(r"^\W*user requested\s*(?::|to\b)?\s*", re.I)
+_OPENING = re.compile(r"^[\s\[(*]+")
+_CLAUSE = re.compile(r"[;.]\s+|,\s+(?=(?:and\s+)?(?:i|we|works?|lives?)\b)", re.I)
+
+
+@dataclass(frozen=True)
+class SectionCue:
+    """A form of words that says which sections an entry belongs in."""
+
+    kind: str
+    """What the words state: ``profession``, ``residence``, ``health``, ``tech stack``,
+    ``preference``."""
+    pattern: re.Pattern[str]
+    """The words (searched in the entry without its "User requested:" prefix)."""
+    belongs: frozenset[Section]
+    """The sections a reader accepts for such an entry."""
+
+
+def _cue(kind: str, belongs: set[Section], *patterns: str) -> SectionCue:
+    return SectionCue(kind, re.compile("|".join(patterns), re.I), frozenset(belongs))
+
+
+_SUBJECT = r"^(?:i|we|the user|user)?\s*(?:am\s+|is\s+|'m\s+|are\s+)?(?:now\s+|currently\s+)?"
+
+SECTION_CUES: tuple[SectionCue, ...] = (
+    _cue(
+        "profession",
+        {Section.USER_PROFILE},
+        _SUBJECT + r"(?:works?|working|employed)\s+(?:as|at|for)\b",
+        r"^(?:i am|i'm|(?:the )?user is|is)\s+(?:now\s+)?an?\s+[\w -]{2,40}?\s+"
+        r"(?:at|for|working)\s+\w",
+        r"^(?:new\s+)?(?:profession|professional|occupation|job(?: title)?|career|employer|"
+        r"company|workplace)\s*:",
+    ),
+    _cue(
+        "residence",
+        {Section.USER_PROFILE},
+        _SUBJECT + r"(?:lives?|living|resides?|based)\s+in\b",
+        r"^(?:i|we|the user|user)\s+(?:have\s+|has\s+)?moved\s+to\b",
+        r"^(?:new\s+)?(?:location|city|hometown|home town|residence|address)\s*:",
+    ),
+    _cue(
+        "health",
+        {Section.USER_PROFILE, Section.NOTES},
+        r"\b(?:allerg\w*|intoleran\w*|blood type|diabet\w*|asthma\w*)\b",
+    ),
+    _cue(
+        "tech stack",
+        {Section.PROJECTS, Section.WORKFLOW, Section.NOTES, Section.USER_PROFILE},
+        r"\bproject (?:uses|runs|is built|is written)\b|\bruns on\b|\btech stack\b",
+        r"^(?:framework|stack|database)\s*:",
+    ),
+    _cue(
+        "preference",
+        {Section.PREFERENCES, Section.WORKFLOW, Section.INTERESTS, Section.NOTES},
+        r"\b(?:prefers?|preferred|preferences?)\b",
+    ),
+)
+"""The cues, each with the sections that accept it."""
+
+
+def standard_section(header: str | None) -> Section | None:
+    """The standard section a ``## `` header names, or None.
+
+    A header that adds the prompt's description ("User Profile (profession, background,
+    personality)") still names its section: a reader sees the entry in User Profile.
+    """
+    if header is None:
+        return None
+    lowered = header.strip().lower()
+    for section in Section:
+        name = section.value.lower()
+        if lowered == name or re.match(rf"{re.escape(name)}\s*[(:\-]", lowered):
+            return section
+    return None
+
+
+def cues_of(text: str) -> tuple[SectionCue, ...]:
+    """The cues ``text`` states, clause by clause ("Lives in Glasgow; works as a translator"),
+    each read without a "User requested:" prefix or an opening bracket."""
+    content = _REQUEST_PREFIX.sub("", text, count=1)
+    clauses = [_OPENING.sub("", clause) for clause in _CLAUSE.split(content)]
+    return tuple(cue for cue in SECTION_CUES if any(cue.pattern.search(c) for c in clauses))
+
+
+def misfiled_by(text: str, section: Section) -> tuple[SectionCue, ...]:
+    """The cues of ``text`` when none of them accepts ``section`` (empty: not misfiled, or
+    no cue)."""
+    cues = cues_of(text)
+    if any(section in cue.belongs for cue in cues):
+        return ()
+    return cues

@@ -1,0 +1,145 @@
+"""Is an entry's content something the user said? Content-word overlap with light stemming.
+
+An entry is reduced to its *claim words*: words, with number words as digits ("twelve" ->
+"12"), minus function words and minus the framing every memory entry may add whatever it
+states (:data:`FRAMING`: "user", "requested", "prefers", "likes", "profession", ...). Each
+word becomes a key by :func:`word_key`: possessive and plural endings, "-ing"/"-ed", a doubled
+final consonant and a final "e" are dropped, and the rest is cut to 5 letters, so
+"allergic"/"allergy", "kilometers"/"kilometres", "planning"/"plan" and "cycling"/"cycle" meet.
+A claim word is supported when its key is among the keys of everything the user said.
+
+The share of supported claim words is paraphrase-tolerant in one direction only: a reworded
+fact keeps most of its content words ("shellfish allergy" for "I'm allergic to shellfish"),
+while an invented one brings its own ("Porto is the capital city of Portugal" after "I live
+in Porto now": 1 of 4). It cannot see an invented relation between words the user did use
+("User has a preference for logical replication" after a question about it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "FRAMING",
+    "Support",
+    "claim_words",
+    "names_in",
+    "support",
+    "user_keys",
+    "word_key",
+]
+
+_WORD = re.compile(r"[^\W_]+", re.U)
+
+_NUMBERS = {
+    word: str(value)
+    for value, word in enumerate(
+        re.findall(
+            r"\S+",
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen twenty",
+        )
+    )
+}
+
+_FUNCTION_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "a an the and or nor but of to in on at for with by from as into about over under than "
+        "then so if is are was were be been being am it its this that these those there here "
+        "i me my mine we us our you your he him his she her they them their what which who whom "
+        "whose when where why how do does did done doing can could would should will shall may "
+        "might must just very also too not no yes all any some each every other such own same "
+        "s t d ll m re ve",
+    )
+)
+"""English function words: they carry no claim."""
+
+FRAMING = frozenset(
+    re.findall(
+        r"\S+",
+        "user users user's requested request requests asked remember remembers remembered note "
+        "notes noted prefer prefers preferred preference preferences like likes liked enjoy "
+        "enjoys love loves want wants wanted use uses used using has have had having currently "
+        "now new key profession professional occupation job interest interests interested "
+        "workflow project projects profile detail details info information personal context "
+        "always never usually regularly set task tasks location city company career role hobby "
+        "hobbies type types things part",
+    )
+)
+"""Words a memory entry adds to frame any fact ("User requested:", "Prefers ...",
+"[profession: ...]", "Key projects:"): neutral, neither supported nor invented."""
+
+_STEM_SUFFIXES = ("'s", "ies", "ing", "ed", "es", "ly", "s")
+_IRREGULAR = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
+
+
+def word_key(word: str) -> str:
+    """The comparison key of one lower-case word (see the module docstring)."""
+    word = _IRREGULAR.get(word, _NUMBERS.get(word, word))
+    if word.isdigit() or len(word) <= 3:
+        return word
+    for suffix in _STEM_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+        word = word[:-1]  # planned -> plann -> plan
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]  # cycle -> cycl, as cycling
+    return word[:5]
+
+
+def claim_words(text: str) -> list[str]:
+    """The words of ``text`` that carry its claim (lower case, in order, each once)."""
+    words = (w.lower() for w in _WORD.findall(text))
+    skip = _FUNCTION_WORDS | FRAMING
+    return list(dict.fromkeys(w for w in words if w not in skip))
+
+
+def user_keys(texts: Iterable[str]) -> frozenset[str]:
+    """The keys of every word the user said."""
+    return frozenset(word_key(w.lower()) for text in texts for w in _WORD.findall(text))
+
+
+_SEGMENT = re.compile(r"[^:.;!?\[\]()]+")
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised words inside a phrase (not the first word of a sentence, a label's value
+    or a bracket): names such as "Google", "Java", "Paris" (lower case, each once)."""
+    names: dict[str, None] = {}
+    for segment in _SEGMENT.findall(text):
+        for word in _WORD.findall(segment)[1:]:
+            if word[0].isupper() and not word.isupper():
+                names[word.lower()] = None
+    return list(names)
+
+
+@dataclass(frozen=True)
+class Support:
+    """How much of an entry the user said."""
+
+    words: tuple[str, ...]
+    """Its claim words."""
+    unsupported: tuple[str, ...]
+    """Those the user never said (by key)."""
+    unsupported_names: tuple[str, ...] = ()
+    """Unsupported claim words written as names (:func:`names_in`)."""
+
+    @property
+    def share(self) -> float:
+        """Supported claim words / claim words (1.0 for an entry without claim words)."""
+        if not self.words:
+            return 1.0
+        return 1.0 - len(self.unsupported) / len(self.words)
+
+
+def support(text: str, keys: frozenset[str]) -> Support:
+    """The support ``keys`` (from :func:`user_keys`) give ``text``."""
+    words = claim_words(text)
+    unsupported = tuple(w for w in words if word_key(w) not in keys)
+    names = tuple(n for n in names_in(text) if n in unsupported)
+    return Support(tuple(words), unsupported, names)

@@ -1,0 +1,76 @@
+"""Content-word support: which of an entry's words the user said."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.scorers._support import claim_words, names_in, support, user_keys, word_key
+
+USER = [
+    "I'm a paramedic working twelve-hour shifts.",
+    "Remember that I'm allergic to penicillin.",
+    "Remember that I prefer metric units, kilometres and kilograms.",
+    "We moved! I live in Porto now, not Lisbon.",
+    "I'm planning a balcony garden: cherry tomatoes and basil.",
+    "I want to clean promotional emails from Gmail every week.",
+    "What's the weather like for cycling today?",
+]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("allergic", "allergy"),
+        ("allergies", "allergy"),
+        ("kilometers", "kilometres"),
+        ("planning", "plan"),
+        ("planned", "plans"),
+        ("cycling", "cycle"),
+        ("emails", "email"),
+        ("twelve", "12"),
+        ("weekly", "week"),
+        ("daily", "day"),
+    ],
+)
+def test_word_keys_meet_across_forms(a: str, b: str) -> None:
+    assert word_key(a) == word_key(b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("tea", "team"), ("plan", "planet"), ("red", "reading")])
+def test_word_keys_keep_different_words_apart(a: str, b: str) -> None:
+    assert word_key(a) != word_key(b)
+
+
+def test_claim_words_drop_function_words_and_framing() -> None:
+    assert claim_words("User requested: Prefers light mode in all apps") == [
+        "light",
+        "mode",
+        "apps",
+    ]
+    assert claim_words("[profession: gardener]") == ["gardener"]
+    assert claim_words("metric_units: km, kg") == ["metric", "units", "km", "kg"]
+
+
+@pytest.mark.parametrize(
+    ("entry", "share"),
+    [
+        ("Paramedic, 12-hour shifts", 1.0),
+        ("Penicillin allergy", 1.0),
+        ("Prefers kilometers and kilograms", 1.0),
+        ("Lives in Porto", 1.0),
+        ("Weekly task: clean promotional emails in Gmail", 1.0),
+        ("Porto is the capital city of Portugal", 1 / 3),  # "city" frames ("City: Porto")
+        ("Enjoys hiking, cooking and board games", 0.0),
+        ("Take breaks to avoid burnout", 0.0),
+    ],
+)
+def test_support_share(entry: str, share: float) -> None:
+    assert support(entry, user_keys(USER)).share == pytest.approx(share)
+
+
+def test_names_the_user_never_said_are_reported() -> None:
+    found = support("I work as a paramedic at Google, in Porto", user_keys(USER))
+    assert found.unsupported_names == ("google",)
+    assert names_in("Professional: Software Engineer") == ["engineer"]  # a value's first word
+    assert names_in("Uses Python, Java, and Git daily") == ["python", "java", "git"]
+    assert support("", user_keys(USER)).share == 1.0
