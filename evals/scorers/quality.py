@@ -17,12 +17,13 @@ each; where a fact is filed (``wrong_section``), the file's ``structure`` and th
 cost 0.20 x 5/12 = 0.08 of quality; the former weights (noise 0.20 x the share of listed
 forbidden facts present) did not see them at all.
 
-Measured on the default run (reports/real-cell-scorer-audit.md): with ``invented_entries`` in,
-quality follows a reader's judgement of the 41 real cells (half the share of entries a reader
-strikes out or corrects, half facts recall) with correlation 0.72 instead of 0.65, while the
-mean gap between ``sim/careful`` under ``guardrails`` and ``sim/naive`` (0.135) stays as it
-was (0.134); taking the weight from ``duplicates`` instead would have narrowed that gap to
-0.09.
+Measured on the default run (reports/real-cell-scorer-audit.md), the same scores weighted
+both ways: with ``invented_entries`` in, quality follows a reader's judgement of the 41 real
+cells (half the share of lines the reader strikes or corrects, half facts recall; built from
+the audit's labels, so not independent of the invented class) with correlation 0.71 instead
+of 0.64, while the mean gap between ``sim/careful`` under ``guardrails`` and ``sim/naive``
+(0.135) stays as it was (0.134); taking the weight from ``duplicates`` instead would have
+narrowed that gap to 0.09.
 """
 
 from __future__ import annotations

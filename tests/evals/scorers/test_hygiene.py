@@ -180,6 +180,18 @@ def test_wrong_section_sees_entries_whose_words_place_them_elsewhere(
     assert score.value == 3 / 7
 
 
+def test_a_listed_fact_placed_once_can_still_be_misfiled_again(build_run: BuildRun) -> None:
+    memory = GOOD_MEMORY.replace(
+        "## Preferences\n", "## Preferences\n- I am a backend engineer at a logistics startup\n"
+    )
+    score = wrong_section(build_run(memory, SECTIONED, embed=False))
+    assert score.metrics["placed"] == 4 and score.metrics["misfiled"] == 1
+    assert score.items == (
+        "line 7 in Preferences, expected User Profile (profession): "
+        "'I am a backend engineer at a logistics startup'",
+    )
+
+
 def test_wrong_section_unscored_when_nothing_places_an_entry(build_run: BuildRun) -> None:
     memory = "# Long-term Memory\n\n## Notes\n- Likes Sushi Go as a card game\n"
     assert wrong_section(build_run(memory, embed=False)).value is None
