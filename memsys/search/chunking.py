@@ -21,6 +21,7 @@ __all__ = [
     "DAILY_DIR_NAME",
     "Chunk",
     "chunk_file",
+    "chunk_id",
     "source_date",
     "source_for_path",
     "text_hash",
@@ -81,12 +82,17 @@ def source_date(source: str) -> date | None:
         return None
 
 
+def chunk_id(source: str, line_start: int, line_end: int) -> str:
+    """A chunk's id, ``source#Lstart-end``; the index derives it rather than storing it."""
+    return f"{source}#L{line_start}-{line_end}"
+
+
 def chunk_file(source: str, content: str) -> list[Chunk]:
     """The chunks of one file's ``content``; ``source`` as :func:`source_for_path` names it."""
     day = source_date(source)
     return [
         Chunk(
-            chunk_id=f"{source}#L{entry.line_start}-{entry.line_end}",
+            chunk_id=chunk_id(source, entry.line_start, entry.line_end),
             source=source,
             date=day,
             line_start=entry.line_start,

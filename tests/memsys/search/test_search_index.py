@@ -43,6 +43,32 @@ def test_round_trip(tmp_path: Path) -> None:
     assert "MEMORY.md" not in store.load(dim=4).files
 
 
+def test_ids_dates_and_hashes_are_derived_exactly_as_chunking_makes_them(tmp_path: Path) -> None:
+    log = "## Session 09:00\n- one\n  continued\n\nA paragraph.\n## Later\n- two\n"
+    memory = "# Long-term Memory\n## Preferences\n- tea\n"
+    store = IndexStore(tmp_path)
+    store.reset("x")
+    store.write([_update("daily/2026-03-01.md", log), _update("MEMORY.md", memory)])
+    # Rewriting one source leaves the other's rows alone.
+    store.write([_update("MEMORY.md", memory + "- coffee\n")])
+    contents = store.load(dim=4)
+    for source, content in (("daily/2026-03-01.md", log), ("MEMORY.md", memory + "- coffee\n")):
+        loaded = contents.chunks[source]
+        assert [s.chunk for s in loaded] == chunk_file(source, content)
+        assert [s.text_hash for s in loaded] == [text_hash(s.chunk.text) for s in loaded]
+
+
+def test_an_index_of_another_schema_version_is_reported_for_rebuild(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path)
+    store.reset("x")
+    import sqlite3
+
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    with pytest.raises(IndexCorruptError, match="schema version '2'"):
+        store.load(dim=4)
+
+
 def test_embeddings_are_stored_as_int8_and_come_back_as_stored_form_says(tmp_path: Path) -> None:
     rng = np.random.default_rng(1)
     vectors = rng.standard_normal((3, 384)).astype(np.float32)
