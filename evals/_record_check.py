@@ -27,7 +27,9 @@ class _Shape:
     required: tuple[str, ...]
     enums: Mapping[str, type[Enum]]
     nested: Mapping[str, type[object]]
-    """Fields holding a list of objects of a dataclass."""
+    """Fields holding an object of a dataclass, or a list of them."""
+    lists: frozenset[str]
+    """Which of ``nested`` hold a list."""
 
 
 _SHAPES: dict[type[object], _Shape] = {}
@@ -55,15 +57,22 @@ def _new_shape(cls: type[object]) -> _Shape:
         for option in typing.get_args(hint) or (hint,):
             if isinstance(option, type) and issubclass(option, Enum):
                 enums[f.name] = option
-        item = typing.get_args(hint)[0] if typing.get_origin(hint) is list else None
-        if isinstance(item, type) and dataclasses.is_dataclass(item):
-            nested[f.name] = item
+        if typing.get_origin(hint) is list:
+            options: tuple[object, ...] = typing.get_args(hint)[:1]
+        else:  # a single nested object, maybe optional
+            options = typing.get_args(hint) or (hint,)
+        for item in options:
+            if isinstance(item, type) and dataclasses.is_dataclass(item):
+                nested[f.name] = item
     required = tuple(
         f.name
         for f in fields
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     )
-    return _Shape(frozenset(f.name for f in fields), required, enums, nested)
+    lists = frozenset(
+        f.name for f in fields if f.name in nested and typing.get_origin(hints[f.name]) is list
+    )
+    return _Shape(frozenset(f.name for f in fields), required, enums, nested, lists)
 
 
 def _problems(shape: _Shape, fields: Mapping[str, object], open_fields: bool) -> list[str]:
@@ -80,13 +89,19 @@ def _problems(shape: _Shape, fields: Mapping[str, object], open_fields: bool) ->
         if value is not None and value not in allowed:
             problems.append(f"{name} {value!r} is not one of {', '.join(map(str, allowed))}")
     for name, item_type in shape.nested.items():
-        problems += _nested_problems(name, fields.get(name), _shape(item_type))
+        many = name in shape.lists
+        problems += _nested_problems(name, fields.get(name), _shape(item_type), many)
     return problems
 
 
-def _nested_problems(name: str, items: object, shape: _Shape) -> list[str]:
+def _nested_problems(name: str, items: object, shape: _Shape, many: bool) -> list[str]:
     if items is None:
         return []
+    if not many:
+        if not isinstance(items, Mapping):
+            return [f"{name} is not an object"]
+        found = _problems(shape, items, open_fields=False)
+        return [f"{name}: {'; '.join(found)}"] if found else []
     if not isinstance(items, list):
         return [f"{name} is not a list"]
     problems = []
@@ -117,6 +132,8 @@ def _build(cls: type[object], fields: Mapping[str, object]) -> object:
             value = shape.enums[name](value)
         elif name in shape.nested and isinstance(value, list):
             value = [_build(shape.nested[name], item) for item in value]
+        elif name in shape.nested and isinstance(value, Mapping):
+            value = _build(shape.nested[name], value)
         typed[name] = value
     return cls(**typed)
 

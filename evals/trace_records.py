@@ -5,10 +5,9 @@ the fields of its kind's record. A field typed ``... | None = None`` may be left
 did not apply: a trigger with no session, a compaction that never reached the model);
 every other field must be present, and no field a kind does not declare is accepted. A
 field typed with an enum (trigger, outcome, model kind...) holds one of its values, and
-reads back as the enum (:mod:`evals._record_check` checks and builds records). So a
-renamed field fails loudly, naming the record and the line, instead of scoring as a
-default. ``event`` records carry the scenario event's own fields besides ``type`` (they
-were checked when the scenario was loaded).
+reads back as the enum; nested objects (hits, backups) are checked the same way
+(:mod:`evals._record_check`). So a renamed field fails loudly, naming the record and the
+line, instead of scoring as a default. ``event`` records carry the scenario's own fields.
 """
 
 from __future__ import annotations
@@ -42,6 +41,8 @@ __all__ = [
     "Injection",
     "ModelCallRecord",
     "ModelSwitched",
+    "ProbeHit",
+    "ProbePreference",
     "Promotion",
     "RecordBody",
     "Reply",
@@ -312,6 +313,25 @@ class RestoreAttempt(RecordBody):
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class ProbeHit:
+    """One ``search_probe`` hit (checked like a record); ``text`` is cut to 300 characters."""
+
+    source: str
+    line_start: int
+    line_end: int
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class ProbePreference:
+    """A ``search_probe``'s two versions of a fact: ``current`` must rank above ``stale``."""
+
+    current: str
+    stale: str
+
+
 @_kind
 @dataclass(frozen=True)
 class SearchProbe(RecordBody):
@@ -322,8 +342,8 @@ class SearchProbe(RecordBody):
     k: int
     expected: list[str]
     latency_ms: float
-    hits: list[Mapping[str, JSON]]
-    prefer: Mapping[str, JSON] | None = None
+    hits: list[ProbeHit]
+    prefer: ProbePreference | None = None
 
 
 @_kind

@@ -133,10 +133,10 @@ def _probe(record: SearchProbe) -> ProbeRecord:
         query=record.query,
         k=record.k,
         expected=tuple(record.expected),
-        hits=tuple(str(hit["source"]) for hit in record.hits),
+        hits=tuple(hit.source for hit in record.hits),
         latency_ms=float(record.latency_ms),
-        hit_texts=tuple(str(hit.get("text", "")) for hit in record.hits),
-        prefer=(str(prefer["current"]), str(prefer["stale"])) if prefer is not None else None,
+        hit_texts=tuple(hit.text for hit in record.hits),
+        prefer=(prefer.current, prefer.stale) if prefer is not None else None,
     )
 
 

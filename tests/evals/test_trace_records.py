@@ -18,6 +18,8 @@ from evals.trace_records import (
     BackupState,
     BackupStateRecord,
     EventRecord,
+    ProbeHit,
+    ProbePreference,
     Promotion,
     SearchProbe,
 )
@@ -200,3 +202,32 @@ def test_a_malformed_backup_names_its_place_and_line(
 def test_the_writer_refuses_a_malformed_backup(tmp_path: Path) -> None:
     with pytest.raises(TraceError, match=r"backups\[0\]: missing field\(s\) name"):
         _with_backups(tmp_path, [{"chars": 9, "restorable": True}])
+
+
+def test_probe_hits_and_preference_read_back_typed(tmp_path: Path) -> None:
+    path = _trace(tmp_path)
+    _edit_line(path, "search_probe", {"prefer": {"current": "Porto", "stale": "Lisbon"}})
+    probe = next(line.record for line in read_records(path) if isinstance(line.record, SearchProbe))
+    assert probe.prefer == ProbePreference("Porto", "Lisbon")
+    assert probe.hits and all(isinstance(hit, ProbeHit) for hit in probe.hits)
+    assert load_run(path).probes[0].prefer == ("Porto", "Lisbon")
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (
+            {"hits": [{"source": "MEMORY.md", "line_start": 1, "line_end": 1, "score": 0.5}]},
+            r"hits\[0\]: missing field\(s\) text",
+        ),
+        ({"prefer": {"current": "Porto"}}, r"prefer: missing field\(s\) stale"),
+        ({"prefer": ["Porto", "Lisbon"]}, r"prefer is not an object"),
+    ],
+)
+def test_a_malformed_probe_names_its_place_and_line(
+    tmp_path: Path, change: dict[str, object], problem: str
+) -> None:
+    path = _trace(tmp_path)
+    number = _edit_line(path, "search_probe", change)
+    with pytest.raises(TraceError, match=rf"line {number}: search_probe record: {problem}"):
+        load_run(path)

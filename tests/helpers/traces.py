@@ -175,7 +175,10 @@ def probe(
             "k": 5,
             "expected": list(expected),
             "latency_ms": latency,
-            "hits": [{"source": s, "line_start": 1, "line_end": 1, "score": 0.5} for s in hits],
+            "hits": [
+                {"source": s, "line_start": 1, "line_end": 1, "score": 0.5, "text": f"from {s}"}
+                for s in hits
+            ],
         },
     )
 
