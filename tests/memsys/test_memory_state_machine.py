@@ -36,14 +36,13 @@ from hypothesis.stateful import (
 
 from memsys.clock import ManualClock
 from memsys.compaction import CompactionOutcome, MemoryCompactor, user_requested_entries
-from memsys.errors import LLMTransportError, MemoryFileError
-from memsys.llm.sim import CarefulSim
+from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
 from memsys.sections import STANDARD_SECTIONS, LineKind, line_kind, parse_entries
 from memsys.storage import MAX_BACKUPS
 from memsys.tools import SaveMemoryTool, UpdateMemoryTool, load_variant
+from tests.helpers.compactors import COMPACTORS, compactor_model
 from tests.helpers.crash import CrashPoint, SimulatedCrash, crash_at
-from tests.helpers.fakes import FakeLLM, reply
 from tests.helpers.mutations import hand_edit, one_line_text
 
 V049 = load_variant("v049-guardrails")
@@ -53,7 +52,6 @@ CI_EXAMPLES = 300
 EXAMPLES = int(os.environ.get("MEMEVAL_FUZZ_EXAMPLES", str(CI_EXAMPLES)))
 STEPS_PER_EXAMPLE = 60
 HOSTILE = ("\n## Preferences\n- injected", "\r\n- extra bullet", "\u2028## Notes", "\x85- x")
-COMPACTORS = ("sim/careful", "short reply", "drops user requested", "model error")
 OPS = ("save", "delete", "backup", "restore", "daily", "compact")
 STEPS = Counter[str]()
 
@@ -62,12 +60,9 @@ STEPS = Counter[str]()
 class Snapshot:
     """The directory before an operation."""
 
-    raw: bytes | None
-    """MEMORY.md's bytes (None: no file)."""
-    text: str | None
-    """MEMORY.md's text (None: no file, or not UTF-8)."""
-    backups: frozenset[str]
-    """Backup names listed."""
+    raw: bytes | None  # MEMORY.md's bytes (None: no file)
+    text: str | None  # its text (None: no file, or not UTF-8)
+    backups: frozenset[str]  # backup names listed
 
 
 def _headers(text: str) -> Counter[str]:
@@ -186,11 +181,11 @@ class MemoryDirMachine(RuleBasedStateMachine):
         if not crashed:
             if before.text is None and before.raw is not None:
                 try:
-                    MemoryCompactor(self.manager, _compactor(compactor, "")).force_compact()
+                    MemoryCompactor(self.manager, compactor_model(compactor, "")).force_compact()
                 except MemoryFileError:
                     return
                 raise AssertionError("compaction read a file that is not UTF-8")
-            client = _compactor(compactor, before.text or "")
+            client = compactor_model(compactor, before.text or "")
             result = MemoryCompactor(self.manager, client).force_compact()
             if result.outcome is not CompactionOutcome.COMPACTED:
                 assert self.raw() == before.raw
@@ -387,17 +382,6 @@ def _decodes(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _compactor(kind: str, text: str) -> CarefulSim | FakeLLM:
-    if kind == "sim/careful":
-        return CarefulSim("sim/careful")
-    if kind == "short reply":
-        return FakeLLM([reply("# Long-term Memory\n")])
-    if kind == "model error":
-        return FakeLLM([LLMTransportError("connection reset")])
-    kept = [line for line in text.splitlines() if "User requested:" not in line]
-    return FakeLLM([reply("# Long-term Memory\n\n## Notes\n" + "\n".join(kept) + "\n" * 60)])
 
 
 def test_memory_dir_state_machine_runs_10000_steps() -> None:
