@@ -21,6 +21,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.retrieval",
         "recall of old facts and current-over-stale over 200 days of logs, per decay setting",
     ),
+    "calibration": (
+        "evals.bench.calibration",
+        "does the composite quality follow a reader's labels of the real cells' MEMORY.md",
+    ),
     "concurrency": (
         "evals.bench.concurrency",
         "N processes and threads writing one memory dir: what they lost",

@@ -43,10 +43,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from evals.scenario import FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS
-from evals.scorers._types import TextVectors
+from evals.scorers._types import Target, TextVectors
 from memsys.sections import MemoryEntry
 
 __all__ = [
@@ -54,9 +55,11 @@ __all__ = [
     "DUPLICATE_THRESHOLD",
     "FACT_THRESHOLD",
     "Match",
+    "duplicate_pairs",
     "keyword_match",
     "match_entries",
     "normalise",
+    "repeats",
 ]
 
 FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
@@ -157,3 +160,44 @@ def match_entries(
                 continue
         found.append(Match(entry, f"cosine {similarity:.2f}"))
     return found
+
+
+def duplicate_pairs(
+    target: Target, vectors: TextVectors | None, threshold: float = DUPLICATE_THRESHOLD
+) -> list[tuple[int, int, str]]:
+    """Index pairs ``(i, j, how)`` of near-duplicate entries of ``target``.
+
+    ``how`` is ``same text`` (equal after :func:`normalise`) or ``cosine 0.95``.
+    """
+    pairs = []
+    for i, j in combinations(range(len(target.entries)), 2):
+        a, b = target.entries[i].text, target.entries[j].text
+        if normalise(a) == normalise(b):
+            pairs.append((i, j, "same text"))
+        elif vectors is not None:
+            similarity = vectors.cosine(a, b)
+            if similarity is not None and similarity >= threshold:
+                pairs.append((i, j, f"cosine {similarity:.2f}"))
+    return pairs
+
+
+def repeats(pairs: Sequence[tuple[int, int, str]]) -> list[int]:
+    """Indexes of the entries that only say again what an earlier entry says: near-duplicate
+    pairs joined into groups (transitively), every member of a group but its first.
+
+    A reader strikes these lines; unlike the pair count, which grows with the square of a
+    group's size, they grow with the file (ten copies of one line: 45 pairs, 9 repeats).
+    """
+    parent: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while parent.get(i, i) != i:
+            i = parent[i]
+        return i
+
+    for i, j, _ in pairs:
+        a, b = root(i), root(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    members = {i for i, j, _ in pairs} | {j for i, j, _ in pairs}
+    return sorted(i for i in members if root(i) != i)

@@ -7,7 +7,7 @@ lines are prefixed with ``[label]`` (``[end]`` or the checkpoint label).
 from __future__ import annotations
 
 from evals.scenario import FactSpec
-from evals.scorers._matching import match_entries, normalise
+from evals.scorers._matching import duplicate_pairs, match_entries, normalise, repeats
 from evals.scorers._noise import NoiseEntry, noise_entries
 from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import RunData, Score, Target
@@ -103,6 +103,9 @@ def noise(run: RunData) -> Score:
         bool(match_entries(spec, t.entries, run.vectors, threshold=threshold)) for t, spec in specs
     )
     entries = len(run.final.entries)
+    pairs = duplicate_pairs(run.final, run.vectors, run.settings.duplicate_threshold)
+    repeated = {run.final.entries[i].line_start for i in repeats(pairs)}
+    struck = len(repeated | {n.entry.line_start for n in final})
     kinds: dict[str, float] = {}
     for n in final:
         kinds[f"kind_{n.kind}"] = kinds.get(f"kind_{n.kind}", 0) + 1
@@ -122,6 +125,8 @@ def noise(run: RunData) -> Score:
             "final_noise": len(final),
             "final_entries": entries,
             "clean_share": 1.0 - len(final) / max(1, entries, len(final)),
+            # What quality counts: the lines a reader keeps, repeats struck like noise.
+            "kept_share": 1.0 - struck / max(1, entries, struck),
             "forbidden_present": present,
             "forbidden_specs": len(specs),
             "rate": present / len(specs) if specs else 0.0,

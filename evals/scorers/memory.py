@@ -3,37 +3,17 @@
 from __future__ import annotations
 
 import re
-from itertools import combinations
 
-from evals.scorers._matching import DUPLICATE_THRESHOLD, normalise
+from evals.scorers._matching import duplicate_pairs, repeats
 from evals.scorers._registry import QualityPart, scorer
-from evals.scorers._types import RunData, Score, Target, TextVectors
+from evals.scorers._types import RunData, Score
 from evals.scorers.quality import duplicates_part, value_part
 from memsys.injector import estimate_tokens
 from memsys.sections import HEADER, STANDARD_SECTIONS
 
-__all__ = ["duplicate_pairs", "duplicates", "memory_size", "structure"]
+__all__ = ["duplicate_pairs", "duplicates", "memory_size", "repeats", "structure"]
 
 _BULLET = re.compile(r"^[-*+]\s+\S")
-
-
-def duplicate_pairs(
-    target: Target, vectors: TextVectors | None, threshold: float = DUPLICATE_THRESHOLD
-) -> list[tuple[int, int, str]]:
-    """Index pairs ``(i, j, how)`` of near-duplicate entries of ``target``.
-
-    ``how`` is ``same text`` (equal after :func:`normalise`) or ``cosine 0.95``.
-    """
-    pairs = []
-    for i, j in combinations(range(len(target.entries)), 2):
-        a, b = target.entries[i].text, target.entries[j].text
-        if normalise(a) == normalise(b):
-            pairs.append((i, j, "same text"))
-        elif vectors is not None:
-            similarity = vectors.cosine(a, b)
-            if similarity is not None and similarity >= threshold:
-                pairs.append((i, j, f"cosine {similarity:.2f}"))
-    return pairs
 
 
 @scorer(
@@ -68,8 +48,12 @@ def duplicates(run: RunData) -> Score:
             over += 1
             items.append(f"[{target.label}] {count} duplicate pairs, ceiling {ceiling}")
     exact = sum(1 for *_, how in final_pairs if how == "same text")
+    repeated = len(repeats(final_pairs))
     explanation = f"{len(final_pairs)} near-duplicate pairs in the final MEMORY.md" + (
-        f" ({exact} with the same text)." if final_pairs else "."
+        f" ({exact} with the same text); {repeated} of {len(entries)} entries repeat an "
+        "earlier one."
+        if final_pairs
+        else "."
     )
     if run.vectors is None:
         explanation += " No embeddings: only identical texts were compared."
@@ -81,6 +65,7 @@ def duplicates(run: RunData) -> Score:
         metrics={
             "pairs": len(final_pairs),
             "same_text": exact,
+            "repeats": repeated,
             "entries": len(entries),
             "ceilings_exceeded": over,
         },

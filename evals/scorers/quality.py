@@ -24,6 +24,16 @@ the audit's labels, so not independent of the invented class) with correlation 0
 of 0.64, while the mean gap between ``sim/careful`` under ``guardrails`` and ``sim/naive``
 (0.135) stays as it was (0.134); taking the weight from ``duplicates`` instead would have
 narrowed that gap to 0.09.
+
+Repeats are lines a reader strikes too: the noise part is the share of entries a reader
+keeps (neither noise nor a repeat of an earlier entry), and the duplicates part counts
+repeated lines, not pairs (pairs grow with the square of a group, so one line saved ten
+times zeroed the part and nothing more could be lost). Before, a real file of 192 entries,
+181 of them repeats (compaction-pressure, v023-vague), scored 0.84 because every component
+but ``duplicates`` (weight 0.10) was near 1; now 0.63. On the same 41 cells correlation with
+the reader rises from 0.71 to 0.72 (0.70 to 0.76 when the reader also strikes exact
+repeats) and the ``sim/careful``/``sim/naive`` gap widens from 0.135 to 0.231 (``sim/naive``
+appends every repeat): ``memeval bench calibration RUN`` prints these figures for a run.
 """
 
 from __future__ import annotations
@@ -42,9 +52,10 @@ def value_part(score: Score) -> float | None:
 
 
 def noise_part(score: Score) -> float | None:
-    """The share of final MEMORY.md entries that are not noise (per line, not per forbidden
-    fact: five ``None`` bullets among seven facts make it 7/12)."""
-    share = score.metrics.get("clean_share")
+    """The share of final MEMORY.md entries a reader keeps: neither noise nor a repeat of an
+    earlier entry (per line, not per forbidden fact: five ``None`` bullets among seven facts
+    make it 7/12, and a fact saved ten times keeps 1 line of 10)."""
+    share = score.metrics.get("kept_share", score.metrics.get("clean_share"))
     return None if share is None else float(share)
 
 
@@ -56,11 +67,14 @@ def grounded_part(score: Score) -> float | None:
 
 
 def duplicates_part(score: Score) -> float | None:
-    """1 - duplicate pairs / entries (at least 0)."""
+    """1 - repeated entries / entries: the share of entries that say something no earlier
+    entry says (pairs would grow with the square of a group: one line saved ten times is 45
+    pairs but 9 lines to strike)."""
     if score.value is None:
         return None
     entries = max(1.0, score.metrics.get("entries", 1.0))
-    return max(0.0, 1.0 - score.value / entries)
+    repeated = score.metrics.get("repeats", score.value)
+    return max(0.0, 1.0 - repeated / entries)
 
 
 def composite_quality(scores: Sequence[Score]) -> Score:

@@ -205,4 +205,15 @@ def test_noise_counts_every_noise_entry_not_only_the_listed_ones(build_run: Buil
     }
     assert score.value == 10.0 and score.metrics["final_noise"] == 10
     assert score.metrics["clean_share"] == 1 - 10 / score.metrics["final_entries"]
+    assert score.metrics["kept_share"] <= score.metrics["clean_share"]
     assert any("'Desk setup'" in item and "screenshot_detail" in item for item in score.items)
+
+
+def test_kept_share_strikes_repeats_once_even_when_they_are_noise(build_run: BuildRun) -> None:
+    memory = "# Long-term Memory\n\n## Preferences\n" + "- Prefers dark mode\n" * 3
+    memory += "- None\n- None\n- Reviews pull requests every morning\n"
+    score = noise(build_run(memory))
+    # 6 entries: 2 junk ("None", the second also a repeat), 2 repeats of the preference.
+    assert score.metrics["final_noise"] == 2
+    assert score.metrics["clean_share"] == pytest.approx(4 / 6)
+    assert score.metrics["kept_share"] == pytest.approx(2 / 6)

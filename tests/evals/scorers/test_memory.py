@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evals.scorers.memory import duplicates, memory_size, structure
+from evals.scorers.memory import duplicates, memory_size, repeats, structure
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY
 
@@ -27,6 +27,24 @@ def test_duplicates_by_text_and_by_embedding(build_run: BuildRun) -> None:
     assert any("lines 9 and 10 (same text)" in item for item in score.items)
     assert "[end] 2 duplicate pairs, ceiling 0" in score.items
     assert (4, 4, "duplicate of line 5") in score.lines
+
+
+def test_repeats_are_the_lines_a_reader_strikes_not_the_pairs() -> None:
+    # One fact saved four times (0~1, 0~2, ... six pairs) and another twice: 3 + 1 repeats,
+    # each group keeping its first entry; a chain 5~6, 6~7 is one group.
+    group = [(i, j, "same text") for i in range(4) for j in range(i + 1, 4)]
+    pairs = [*group, (8, 9, "cosine 0.97"), (5, 6, "same text"), (6, 7, "same text")]
+    assert repeats(pairs) == [1, 2, 3, 6, 7, 9]
+    assert repeats([]) == []
+
+
+def test_one_line_saved_many_times_is_many_repeats(build_run: BuildRun) -> None:
+    memory = "# Long-term Memory\n\n## User Profile\n" + "- Lives in Berlin\n" * 10
+    memory += "- Works as a nurse\n"
+    score = duplicates(build_run(memory))
+    assert score.value == 45.0  # pairs, as the metric always counted them
+    assert score.metrics["repeats"] == 9 and score.metrics["entries"] == 11
+    assert "9 of 11 entries repeat an earlier one" in score.explanation
 
 
 def test_duplicates_without_embeddings_only_compare_text(build_run: BuildRun) -> None:

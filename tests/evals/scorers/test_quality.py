@@ -42,11 +42,24 @@ def test_quality_is_the_weighted_mean() -> None:
     assert composite_quality(_perfect()).value == pytest.approx(1.0)
     scores = _perfect()
     scores[0] = Score("facts_recall", 0.5, "")
-    scores[3] = Score("duplicates", 5.0, "", False, {"entries": 10})
+    scores[3] = Score("duplicates", 10.0, "", False, {"entries": 10, "repeats": 5})
     quality = composite_quality(scores)
     expected = 1 - QUALITY_WEIGHTS["facts_recall"] * 0.5 - QUALITY_WEIGHTS["duplicates"] * 0.5
     assert quality.value == pytest.approx(expected)
     assert "facts_recall 0.50x0.20" in quality.explanation
+
+
+def test_repeats_are_struck_like_noise_and_pairs_do_not_saturate() -> None:
+    # 20 entries: 2 noise, 10 copies of one fact (9 repeats, 45 pairs). A reader keeps 9.
+    scores = _perfect()
+    metrics = {"clean_share": 18 / 20, "kept_share": 9 / 20}
+    scores[1] = Score("noise", 2.0, "", False, metrics)
+    scores[3] = Score("duplicates", 45.0, "", False, {"entries": 20, "repeats": 9})
+    quality = composite_quality(scores)
+    assert quality.metrics["noise"] == pytest.approx(9 / 20)
+    assert quality.metrics["duplicates"] == pytest.approx(11 / 20)
+    lost = QUALITY_WEIGHTS["noise"] * 11 / 20 + QUALITY_WEIGHTS["duplicates"] * 9 / 20
+    assert quality.value == pytest.approx(1 - lost)
 
 
 def test_invented_entries_count_as_the_share_of_grounded_entries() -> None:

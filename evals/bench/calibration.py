@@ -1,0 +1,122 @@
+"""``memeval bench calibration RUN``: does ``quality`` follow a reader of MEMORY.md?
+
+A reader's labels (``reports/real-cell-audit-labels.json``: the final MEMORY.md line numbers
+a reader struck or corrected, per real cell) give each labelled cell a reader score: half the
+share of entries the reader keeps, half facts recall (what is there, and what is missing).
+With ``--strike-repeats`` the reader also strikes every entry whose text repeats an earlier
+one (the labels did not mark repeats; equal text is not a judgement call). The benchmark
+prints the correlation of the composite ``quality`` with that score over the labelled cells
+found in RUN, and the mean gap between ``sim/careful`` under ``guardrails`` and
+``sim/naive`` (a composite that cannot tell them apart cannot tell anything).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from evals.results import RunResult, load_results
+
+__all__ = ["add_arguments", "cell_key", "reader_score", "run", "sim_gap"]
+
+DEFAULT_LABELS = Path("reports/real-cell-audit-labels.json")
+
+_BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``memeval bench calibration``."""
+    parser.add_argument("run_dir", type=Path, help="a scored run (e.g. runs/latest)")
+    parser.add_argument(
+        "--labels", type=Path, default=DEFAULT_LABELS, help=f"default {DEFAULT_LABELS}"
+    )
+
+
+def cell_key(result: RunResult) -> str:
+    """How the labels file names a cell: ``scenario/policy/variant/rREPEAT``."""
+    return f"{result.scenario}/{result.policy}/{result.variant}/r{result.repeat}"
+
+
+def _score(result: RunResult, name: str) -> float | None:
+    return next((s.value for s in result.scores if s.name == name), None)
+
+
+def reader_score(
+    memory_md: str, struck: set[int], facts_recall: float | None, strike_repeats: bool
+) -> float:
+    """Half the share of bullet entries the reader keeps, half facts recall (1 if none is
+    expected); ``struck`` are 1-based line numbers."""
+    bullets = [
+        (number, match.group(1))
+        for number, line in enumerate(memory_md.splitlines(), start=1)
+        if (match := _BULLET.match(line))
+    ]
+    struck = set(struck)
+    if strike_repeats:
+        seen: set[str] = set()
+        for number, text in bullets:
+            key = re.sub(r"[^a-z0-9 ]", "", text.lower()).strip()
+            if key in seen:
+                struck.add(number)
+            seen.add(key)
+    kept = 1.0 - min(1.0, len(struck) / max(1, len(bullets)))
+    return 0.5 * kept + 0.5 * (1.0 if facts_recall is None else facts_recall)
+
+
+def sim_gap(results: Sequence[RunResult]) -> float | None:
+    """Mean quality of ``sim/careful`` under ``guardrails`` minus that of ``sim/naive``."""
+
+    def mean(model: str, policy: str | None) -> float | None:
+        values = [
+            q
+            for r in results
+            if r.model == model
+            and (policy is None or r.policy == policy)
+            and (q := _score(r, "quality")) is not None
+        ]
+        return statistics.fmean(values) if values else None
+
+    careful, naive = mean("sim/careful", "guardrails"), mean("sim/naive", None)
+    return None if careful is None or naive is None else careful - naive
+
+
+def _correlation(
+    results: Sequence[RunResult], labels: Mapping[str, Mapping[str, list[int]]], repeats: bool
+) -> tuple[int, float | None]:
+    quality, reader = [], []
+    for result in results:
+        cell = labels.get(cell_key(result))
+        q = _score(result, "quality")
+        if result.model_kind != "real" or cell is None or q is None:
+            continue
+        struck = {line for lines in cell.values() for line in lines}
+        quality.append(q)
+        reader.append(
+            reader_score(result.memory_md, struck, _score(result, "facts_recall"), repeats)
+        )
+    if len(quality) < 3 or len(set(quality)) < 2 or len(set(reader)) < 2:
+        return len(quality), None
+    return len(quality), statistics.correlation(quality, reader)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the figures; 2 when the labels cannot be read."""
+    try:
+        labels = json.loads(args.labels.read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"memeval bench calibration: cannot read labels {args.labels}: {exc}")
+        return 2
+    results = load_results(args.run_dir)
+    print(f"quality against a reader, {args.run_dir} (labels: {args.labels})")
+    for repeats, what in ((False, "labelled lines"), (True, "labelled lines + exact repeats")):
+        cells, corr = _correlation(results, labels, repeats)
+        shown = "n/a (fewer than 3 labelled cells, or all equal)" if corr is None else f"{corr:.3f}"
+        print(f"  correlation, reader strikes {what}: {shown} over {cells} real cells")
+    gap = sim_gap(results)
+    shown = "n/a" if gap is None else f"{gap:.3f}"
+    print(f"  mean quality gap sim/careful (guardrails) - sim/naive: {shown}")
+    return 0
