@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from memsys._model_wait import forget, model_wait_seconds
 from memsys._tool_args import parse_arguments
 from memsys.errors import AgentConfigError
 from memsys.llm.base import (
@@ -234,18 +235,30 @@ def _run_with_timeout(tool: Tool, arguments: Mapping[str, object]) -> ToolResult
 
     Python cannot stop a thread, so a timed-out call may still finish later; the message
     says so, and tells the model to check memory before retrying rather than to save twice.
+    Time the tool spends waiting on a model (the unified pipeline's decision) is not counted
+    (:mod:`memsys._model_wait`).
     """
     limit = tool.definition.timeout_seconds
     if limit is None:
         return _run_tool(tool, arguments)
     outcome: list[ToolResult] = []
+
+    def work() -> None:
+        forget(threading.get_ident())  # idents are reused: start from zero
+        outcome.append(_run_tool(tool, arguments))
+
     worker = threading.Thread(
-        target=lambda: outcome.append(_run_tool(tool, arguments)),
+        target=work,
         name=f"tool-{tool.definition.name}",
         daemon=True,  # a hung tool must not keep the process alive
     )
     worker.start()
-    worker.join(limit)
+    started = time.monotonic()
+    while worker.is_alive():
+        own = time.monotonic() - started - model_wait_seconds(worker.ident)
+        if own >= limit:
+            break
+        worker.join(limit - own)
     if outcome:
         return outcome[0]
     name = tool.definition.name

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memsys._model_wait import waiting_on_model
 from memsys.decisions import (
     Decision,
     Operation,
@@ -115,7 +116,9 @@ class UnifiedPolicy(WritePolicy):
         ]
         request = decision_request(candidate, shown)
         try:
-            decision = parse_decision(self.ctx.client.complete(request).text, candidate, shown)
+            with waiting_on_model():  # not the tool's own time (memsys._model_wait)
+                reply = self.ctx.client.complete(request).text
+            decision = parse_decision(reply, candidate, shown)
         except MalformedOutput as exc:
             # seed 004: malformed output is a safe no-op, and it is counted.
             return self._no_decision("malformed_decisions", candidate, shown, exc.problem)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pytest
 
+from memsys._model_wait import waiting_on_model
 from memsys._tool_args import LENIENT_NOTE
 from memsys.agent import AgentConfigError, AssistantLoop
 from memsys.llm.base import LLMError, Message, Purpose, Role, StopReason
@@ -281,3 +283,38 @@ def test_bad_configuration_fails_when_declared() -> None:
         AssistantLoop(FakeLLM([]), [RecordingTool(), RecordingTool()])
     with pytest.raises(AgentConfigError, match="max_tool_rounds"):
         AssistantLoop(FakeLLM([]), [], max_tool_rounds=-1)
+
+
+@dataclass
+class ModelWaitingTool:
+    """A tool that waits on a model (as the unified pipeline's decision does), then on itself."""
+
+    timeout: float
+    model_seconds: float
+    own_seconds: float = 0.0
+
+    @property
+    def definition(self) -> ToolDefinition:
+        return ToolDefinition("decide", "Asks a model.", (), timeout_seconds=self.timeout)
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        with waiting_on_model():
+            time.sleep(self.model_seconds)
+        time.sleep(self.own_seconds)
+        return ToolResult.success("decided")
+
+
+def test_time_waiting_on_a_model_does_not_count_against_the_tool_limit() -> None:
+    """A decision call slower than the limit is not a timed-out tool: a recording made on a
+    slow server must replay the same on a fast one."""
+    tool = ModelWaitingTool(timeout=0.1, model_seconds=0.4)
+    llm = FakeLLM([tool_reply(call("decide", {})), reply("Saved.")])
+    (execution,) = run_one(llm, [tool]).tool_executions
+    assert execution.result.ok and execution.result.message == "decided"
+
+
+def test_the_tool_own_time_after_a_model_wait_still_times_out() -> None:
+    tool = ModelWaitingTool(timeout=0.1, model_seconds=0.2, own_seconds=1.0)
+    llm = FakeLLM([tool_reply(call("decide", {})), reply("Sorry.")])
+    (execution,) = run_one(llm, [tool]).tool_executions
+    assert execution.result.code is ToolErrorCode.TIMEOUT
