@@ -74,11 +74,36 @@ SECTION_CUES: tuple[SectionCue, ...] = (
         {Section.PROJECTS, Section.WORKFLOW, Section.NOTES, Section.USER_PROFILE},
         r"\bproject (?:uses|runs|is built|is written)\b|\bruns on\b|\btech stack\b",
         r"^(?:framework|stack|database)\s*:",
+        # A versioned platform is a stack detail ("PostgreSQL 16, Ubuntu 22.04").
+        r"\b(?:postgres(?:ql)?|mysql|mariadb|sqlite|mongodb|redis|kafka|elasticsearch|ubuntu|"
+        r"debian|fedora|centos|alpine|python|java|node(?:\.?js)?|typescript|kotlin|golang|"
+        r"rust|php|ruby|rails|django|react|angular|vue|kubernetes|docker|terraform)"
+        r"\s*v?\d+(?:\.\d+)*\b",
     ),
     _cue(
         "preference",
         {Section.PREFERENCES, Section.WORKFLOW, Section.INTERESTS, Section.NOTES},
         r"\b(?:prefers?|preferred|preferences?)\b",
+        # Liking something is a preference or an interest, not the profile's background.
+        r"^(?:i|we|the user|user)?\s*(?:really\s+|also\s+)?(?:likes?|loves?|enjoys?|dislikes?|"
+        r"hates?)\b|\bfavou?rite\b",
+        # Settings of the interface and instructions on how the assistant should answer.
+        r"\b(?:dark|light)\s+(?:mode|theme)\b|\b(?:metric|imperial)\s+units?\b",
+        r"\b(?:always|never)\s+(?:use|give|show|write|reply|answer|respond|format|send|call)\b",
+    ),
+    _cue(
+        "ongoing effort",
+        {
+            Section.PROJECTS,
+            Section.NOTES,
+            Section.INTERESTS,
+            Section.WORKFLOW,
+            Section.USER_PROFILE,
+        },
+        # Something the user is working towards is a project (or a note), not a preference.
+        _SUBJECT + r"(?:training|preparing|studying|revising|saving)\s+for\b",
+        # (Not "planning a": a one-off plan is transient chit-chat, noise's to judge.)
+        _SUBJECT + r"(?:working on|building|writing)\s+(?:a|an|my|our|his|her|the)\b",
     ),
 )
 """The cues, each with the sections that accept it."""
@@ -103,7 +128,8 @@ def standard_section(header: str | None) -> Section | None:
 def cues_of(text: str) -> tuple[SectionCue, ...]:
     """The cues ``text`` states, clause by clause ("Lives in Glasgow; works as a translator"),
     each read without a "User requested:" prefix or an opening bracket."""
-    content = _REQUEST_PREFIX.sub("", text, count=1)
+    # Keys the model writes as identifiers read as words ("metric_units", "dark_mode").
+    content = _REQUEST_PREFIX.sub("", text.replace("_", " "), count=1)
     clauses = [_OPENING.sub("", clause) for clause in _CLAUSE.split(content)]
     return tuple(cue for cue in SECTION_CUES if any(cue.pattern.search(c) for c in clauses))
 

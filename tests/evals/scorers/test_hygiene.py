@@ -136,9 +136,10 @@ def test_wrong_section_checks_found_facts_that_name_a_section(build_run: BuildRu
     ).replace("## Notes\n", "## Notes\n- Likes Sushi Go as a card game\n")
     score = wrong_section(build_run(memory, SECTIONED, embed=False))
     # Sushi Go is found, but in Notes; shellfish names no section but its words place it
-    # (a health fact, fine in Notes): 4 of 5 placed entries are in their section.
-    assert score.value == 4 / 5
-    assert score.metrics == {"placed": 3, "checked": 4, "cue_checked": 1, "misfiled": 1}
+    # (a health fact, fine in Notes), and so do "Always answer in British English" (an
+    # instruction to the assistant: a preference, in Preferences): 5 of 6 placed entries.
+    assert score.value == 5 / 6
+    assert score.metrics == {"placed": 3, "checked": 4, "cue_checked": 2, "misfiled": 1}
     assert score.items[0].startswith("line ") and "in Notes, expected Interests" in score.items[0]
     assert wrong_section(build_run(GOOD_MEMORY, SECTIONED, embed=False)).value == 1.0
 
@@ -193,7 +194,7 @@ def test_a_listed_fact_placed_once_can_still_be_misfiled_again(build_run: BuildR
 
 
 def test_wrong_section_unscored_when_nothing_places_an_entry(build_run: BuildRun) -> None:
-    memory = "# Long-term Memory\n\n## Notes\n- Likes Sushi Go as a card game\n"
+    memory = "# Long-term Memory\n\n## Notes\n- The bakery is closed on Mondays\n"
     assert wrong_section(build_run(memory, embed=False)).value is None
 
 

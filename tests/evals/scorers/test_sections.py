@@ -53,7 +53,22 @@ def test_standard_section(header: str | None, section: Section | None) -> None:
         ("Prefers dashboards in Grafana over Kibana", Section.WORKFLOW, []),
         ("Prefers oat milk: lactose intolerant", Section.PREFERENCES, []),
         ("User's laptop is a ThinkPad", Section.PREFERENCES, []),
-        ("Likes Sushi Go as a card game", Section.USER_PROFILE, []),
+        ("Likes Sushi Go as a card game", Section.INTERESTS, []),
+        # Preferences without the word "prefer", stack details, efforts (second audit pass).
+        ("User likes Sushi Go as a card game.", Section.USER_PROFILE, ["preference"]),
+        ("metric_units: km, kg", Section.USER_PROFILE, ["preference"]),
+        ("dark_mode", Section.PROJECTS, ["preference"]),
+        ("User requested: Always answer in British English", Section.PROJECTS, ["preference"]),
+        ("PostgreSQL 16, Ubuntu 22.04", Section.PREFERENCES, ["tech stack"]),
+        (
+            "I'm training for the Berlin marathon in September.",
+            Section.PREFERENCES,
+            ["ongoing effort"],
+        ),
+        ("Studying for the CPA exam in November", Section.PROJECTS, []),
+        ("Prefers Python 3.12 for scripts", Section.PREFERENCES, []),
+        ("I'm planning a trip to Lisbon next month.", Section.PREFERENCES, []),  # noise's
+        ("Always works night shifts", Section.USER_PROFILE, []),
         ("Mia is a 5-year-old girl", Section.PREFERENCES, []),
     ],
 )
