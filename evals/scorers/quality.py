@@ -31,8 +31,9 @@ repeated lines, not pairs (pairs grow with the square of a group, so one line sa
 times zeroed the part and nothing more could be lost). Before, a real file of 192 entries,
 181 of them repeats (compaction-pressure, v023-vague), scored 0.84 because every component
 but ``duplicates`` (weight 0.10) was near 1; now 0.63. On the same 41 cells correlation with
-the reader stays 0.71 (0.70 -> 0.76 when the reader also strikes exact repeats) and the ``sim/careful``/``sim/naive`` gap widens from 0.135 to 0.231 (``sim/naive``
-appends every repeat): ``memeval bench calibration RUN`` prints these figures for a run.
+the reader stays 0.71 (0.70 -> 0.76 when the reader also strikes exact repeats), and the
+``sim/careful``/``sim/naive`` gap widens from 0.135 to 0.231 (``sim/naive`` appends every
+repeat): ``memeval bench calibration RUN`` prints these figures for a run.
 """
 
 from __future__ import annotations
