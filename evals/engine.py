@@ -251,7 +251,7 @@ class _Run:
             error=injection.error,
             memory=injection.prompt.removeprefix(BASE_PROMPT).strip(),
         )
-        history = [m.message for m in session.messages]
+        history = session.recent()
         try:
             turn = rt.loop.run_turn(injection.prompt, history, text)
         except LLMError as exc:

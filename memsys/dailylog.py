@@ -6,6 +6,11 @@ written and the messages are picked up by the next trigger (FEAT-013 error scena
 If the daily log file cannot be written (disk full, permissions), the error is logged, the
 pointer stays, and the caller goes on (FEAT-013 reliability: "log the error and continue";
 FEAT-023: a failed session-switch flush is logged and the switch proceeds).
+
+A very long session (FEAT-013's edge case: 1,000+ messages) is summarised in segments of at
+most :data:`SEGMENT_CHARS` characters of transcript, each its own heading in the log, with the
+pointer moved after each: one request for all of it would not fit a small model's context
+(8,192 tokens on our llama-server), fail every time, and never be logged.
 """
 
 from __future__ import annotations
@@ -18,10 +23,20 @@ from memsys.errors import MemEvalError, MemoryFileError
 from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.policies.base import WritePolicy
-from memsys.prompts import MalformedOutput, daily_summary_prompt, parse_daily_summary
-from memsys.sessions import Session
+from memsys.prompts import (
+    MalformedOutput,
+    daily_summary_prompt,
+    parse_daily_summary,
+    render_transcript,
+)
+from memsys.sessions import LoggedMessage, Session
 
-__all__ = ["DailyLogWriter", "FlushOutcome", "FlushResult"]
+__all__ = ["SEGMENT_CHARS", "DailyLogWriter", "FlushOutcome", "FlushResult", "segments"]
+
+SEGMENT_CHARS = 16_000
+"""Transcript characters per summary request (about 4,000 tokens: with the prompt and the
+800-token answer it fits an 8,192-token context; every recorded scenario's flush but the
+1,000-message day's is under 8,000)."""
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +86,26 @@ class DailyLogWriter:
         return self._client.name
 
     def flush(self, session: Session) -> FlushResult:
-        """Log the session's unlogged messages."""
+        """Log the session's unlogged messages, segment by segment (:func:`segments`).
+
+        A segment that fails ends the flush with its outcome; the segments before it stay
+        logged (the pointer is after them), and the next trigger resumes from there.
+        """
         pending = session.unlogged()
         if not pending:
             return FlushResult(FlushOutcome.NOTHING_NEW, session.id)
+        messages, promoted = 0, 0
+        result = FlushResult(FlushOutcome.NOTHING_NEW, session.id)
+        for segment in segments(pending, SEGMENT_CHARS):
+            result = self._flush_segment(session, segment)
+            if result.outcome is not FlushOutcome.WRITTEN:
+                return result
+            messages, promoted = messages + result.messages, promoted + result.promoted
+        return FlushResult(
+            FlushOutcome.WRITTEN, session.id, messages, result.log_date, promoted, result.error
+        )
+
+    def _flush_segment(self, session: Session, pending: list[LoggedMessage]) -> FlushResult:
         request = ChatRequest(
             (Message(Role.USER, daily_summary_prompt([m.message for m in pending])),),
             purpose=Purpose.DAILY_SUMMARY,
@@ -114,3 +145,19 @@ class DailyLogWriter:
         return FlushResult(
             FlushOutcome.WRITTEN, session.id, len(pending), day.isoformat(), len(summary.facts)
         )
+
+
+def segments(pending: list[LoggedMessage], budget: int) -> list[list[LoggedMessage]]:
+    """``pending`` in order, cut into runs whose transcript is at most ``budget`` characters
+    (a message longer than that alone is a run of its own)."""
+    runs: list[list[LoggedMessage]] = []
+    size = 0
+    for message in pending:
+        length = len(render_transcript([message.message])) + 1
+        if runs and size + length <= budget:
+            runs[-1].append(message)
+            size += length
+        else:
+            runs.append([message])
+            size = length
+    return runs

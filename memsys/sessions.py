@@ -6,9 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memsys.llm.base import Message
+from memsys.llm.base import Message, Role
 
-__all__ = ["LoggedMessage", "Session", "SessionStore"]
+__all__ = ["HISTORY_CHARS", "LoggedMessage", "Session", "SessionStore"]
+
+HISTORY_CHARS = 16_000
+"""Characters of earlier messages a chat turn sends (about 4,000 tokens). A chat app keeps a
+window, not the whole session: after FEAT-013's 1,000-message day the full history would
+not fit a small model's context (8,192 tokens on our llama-server) and every turn would
+fail. Every recorded scenario's history but that one stays under 7,000."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,20 @@ class Session:
     def unlogged(self) -> list[LoggedMessage]:
         """Messages after the daily-log pointer."""
         return [m for m in self.messages if m.id > self.last_logged_message_id]
+
+    def recent(self, budget: int = HISTORY_CHARS) -> list[Message]:
+        """The latest messages whose contents fit ``budget`` characters, starting at a user
+        message (never a tool result without the call it answers); the last user turn is
+        kept whole even when it alone is longer."""
+        messages = [m.message for m in self.messages]
+        start, size = len(messages), 0
+        for index in range(len(messages) - 1, -1, -1):
+            size += len(messages[index].content)
+            if size > budget and start < len(messages):
+                break
+            if messages[index].role is Role.USER:
+                start = index
+        return messages[start:]
 
 
 class SessionStore:
