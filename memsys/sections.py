@@ -88,6 +88,7 @@ def parse_sections(content: str) -> dict[str, str]:
     copies: dict[str, list[list[str]]] = {}
     current: list[str] | None = None
     for line in content.splitlines():
+        line = line.lstrip("\ufeff")  # a pasted file's mark is invisible (see line_kind)
         if line.startswith("## "):
             current = []
             copies.setdefault(line.removeprefix("## ").strip(), []).append(current)
@@ -125,12 +126,17 @@ class LineKind(StrEnum):
 
 
 def line_kind(line: str) -> LineKind:
-    """The kind of ``line``: any line starting with ``#`` (after spaces) is a header."""
+    """The kind of ``line``: any line starting with ``#`` (after spaces) is a header.
+
+    A byte-order mark a hand edit left at a line's start (not the file's: editors that
+    paste files together do this) is invisible to a reader, so it is read past too.
+    """
     if not line.strip():
         return LineKind.BLANK
-    if line.lstrip(" \t").startswith("#"):
+    visible = line.lstrip("\ufeff")
+    if visible.lstrip(" \t").startswith("#"):
         return LineKind.HEADER
-    return LineKind.BULLET if _BULLET.match(line) else LineKind.TEXT
+    return LineKind.BULLET if _BULLET.match(visible) else LineKind.TEXT
 
 
 def _characters_problem(text: str, name: str) -> str | None:

@@ -91,3 +91,20 @@ def test_concurrent_writes_never_lose_an_entry(tmp_path: Path, clock: ManualCloc
         t.join()
     body = lt.read_sections()["Notes"].splitlines()
     assert sorted(body) == sorted(f"- entry {n}-{i}" for n in range(8) for i in range(10))
+
+
+def test_deleting_next_to_a_stray_byte_order_mark_keeps_its_sections(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    """Found by the state machine: a pasted file left a BOM at a header mid-file; the delete
+    trims the file, the mark becomes the file's own (read past), and the sections a reader
+    saw must be the sections the parser saw before and after."""
+    from memsys.sections import parse_sections
+
+    before = "\n\ufeff## Preferences\n- 0\n- Uses vim\n\n## Notes\n- n\n"
+    lt = make(tmp_path, clock)
+    (tmp_path / "MEMORY.md").write_text(before, encoding="utf-8")
+    assert lt.replace_entry("0", "") == 1
+    after = lt.read_memory() or ""
+    assert parse_sections(after) == {"Preferences": "- Uses vim", "Notes": "- n"}
+    assert parse_sections(before) == {"Preferences": "- 0\n- Uses vim", "Notes": "- n"}

@@ -66,7 +66,8 @@ class Snapshot:
 
 
 def _headers(text: str) -> Counter[str]:
-    return Counter(line.strip() for line in text.splitlines() if line_kind(line) is LineKind.HEADER)
+    visible = (line.strip(" \t\r\n\ufeff") for line in text.splitlines())  # BOMs: invisible
+    return Counter(line for line in visible if line_kind(line) is LineKind.HEADER)
 
 
 class MemoryDirMachine(RuleBasedStateMachine):

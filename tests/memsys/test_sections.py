@@ -125,6 +125,12 @@ def test_parse_sections_keeps_every_copy_of_a_repeated_section() -> None:
         ("text", LineKind.TEXT),
         ("-dash", LineKind.TEXT),
         ("  \t", LineKind.BLANK),
+        # A byte-order mark a pasted file left mid-file is invisible (found by the state
+        # machine: trimming a file could turn it into the file's own mark, and the header
+        # it hid appeared).
+        ("\ufeff# Long-term Memory", LineKind.HEADER),
+        ("\ufeff- a", LineKind.BULLET),
+        ("\ufeff", LineKind.TEXT),
     ],
 )
 def test_line_kind(line: str, kind: LineKind) -> None:
