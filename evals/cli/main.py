@@ -21,6 +21,7 @@ from evals.cli import (
     report,
     run,
     score,
+    tables,
 )
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
 from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
@@ -51,6 +52,7 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     compare.register,
     gate.register,
     cassettes.register,
+    tables.register,
 )
 
 

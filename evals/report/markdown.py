@@ -1,0 +1,298 @@
+"""GitHub-markdown tables of a run's results, in the shapes the README shows them.
+
+Three tables (:data:`TABLES`, which ``memeval tables --kind`` chooses from):
+
+- ``simulated``: one row per scenario; each column shows the default suite's three
+  simulated cells (:data:`~evals.cell.DEFAULT_SUITE`) as ``a / b / c``, or one value when the
+  three agree;
+- ``real``: one row per real-model cell (scenario, policy, variant), means over its samples,
+  with the recording time its cassette labels give;
+- ``compare``: each real-model variant against the baseline variant, the paired difference,
+  its interval and the verdict of ``memeval compare`` (:func:`compare_to_baseline`).
+
+Pure functions: results (and, for ``real``, the cassette labels) in, a markdown string out.
+Columns are tables of :class:`Column` specs, so a new column is one line.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from evals.cassettes import CassetteLabel
+from evals.cell import DEFAULT_SUITE, Cell, SuiteCell
+from evals.report._paired import Comparison, PairedDiff, Reference, Verdict, compare_to_baseline
+from evals.report._stats import cells
+from evals.results import RunResult
+from memsys.errors import UsageError
+from memsys.llm.base import ModelKind
+from memsys.tools import DEFAULT_VARIANT
+
+__all__ = [
+    "COMPARE_METRICS",
+    "REAL_COLUMNS",
+    "SIMULATED_COLUMNS",
+    "TABLES",
+    "Column",
+    "Labels",
+    "Table",
+    "compact",
+    "compare_table",
+    "difference_text",
+    "markdown_table",
+    "real_table",
+    "recording_minutes",
+    "share",
+    "simulated_table",
+    "thousands",
+]
+
+Labels = Mapping[Cell, CassetteLabel | None]
+"""The cassette label of each real run, keyed by :attr:`RunResult.cell` (repeat included)."""
+
+
+def share(value: float) -> str:
+    """A share or rate, two decimals: ``0.50``, ``1.00``."""
+    return f"{value:.2f}"
+
+
+def compact(value: float) -> str:
+    """A count or mean, as short as it reads: ``1``, ``0.67``, ``10.33`` (at most two
+    decimals, none for a whole number)."""
+    rounded = round(float(value), 2)
+    return f"{rounded:.0f}" if rounded.is_integer() else f"{rounded:.2f}"
+
+
+def thousands(value: float) -> str:
+    """A size, rounded, with a thousands separator: ``1,214``."""
+    return f"{value:,.0f}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its header, the metric it shows (``RunResult.metric``) and its format."""
+
+    header: str
+    """Column header."""
+    metric: str
+    """Score (``quality``) or sub-metric (``search.recall_at_k``) name."""
+    fmt: Callable[[float], str]
+    """Formats a value (a mean over samples); a missing value is ``-``."""
+
+
+SIMULATED_COLUMNS: tuple[Column, ...] = (
+    Column("quality", "quality", share),
+    Column("facts recall", "facts_recall", share),
+    Column("noise entries", "noise", compact),
+    Column("contradictions resolved", "contradictions_resolved", share),
+    Column("duplicate pairs", "duplicates", compact),
+    Column("search recall@k", "search", share),
+    Column("current over stale", "current_over_stale", share),
+)
+"""The simulated table's columns, after ``scenario``."""
+
+REAL_COLUMNS: tuple[Column, ...] = (
+    Column("quality", "quality", compact),
+    Column("facts recall", "facts_recall", compact),
+    Column("noise", "noise", compact),
+    Column("junk entries", "junk_entries", compact),
+    Column("model names", "model_names", compact),
+    Column("invented entries", "invented_entries", compact),
+    Column("in their section", "wrong_section", compact),
+    Column("tool errors", "tool_errors", compact),
+    Column("unparsed tool calls", "unparsed_tool_calls", compact),
+    Column("duplicates", "duplicates", compact),
+    Column("memory size", "memory_size", thousands),
+)
+"""The real table's metric columns, between ``samples`` and ``recording min/sample``."""
+
+COMPARE_METRICS: tuple[str, ...] = (
+    "quality",
+    "facts_recall",
+    "noise",
+    "invented_entries",
+    "duplicates",
+    "tool_errors",
+    "unparsed_tool_calls",
+)
+"""The compare table's metrics, each a column headed by its name with spaces."""
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A GitHub-markdown table (no trailing newline)."""
+    lines = [header, ["---"] * len(header), *rows]
+    return "\n".join("| " + " | ".join(line) + " |" for line in lines)
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.fmean(present) if present else None
+
+
+def _text(value: float | None, fmt: Callable[[float], str]) -> str:
+    return "-" if value is None else fmt(value)
+
+
+def simulated_table(
+    results: Sequence[RunResult], suite: Sequence[SuiteCell] = DEFAULT_SUITE
+) -> str:
+    """The offline suite's table: per scenario and column the ``suite`` cells' values
+    (``a / b / c`` in suite order, one value when all agree, ``-`` for a missing score).
+
+    Raises:
+        UsageError: a suite cell ran under several variants in one scenario (the table has
+            room for one).
+    """
+    runs: dict[tuple[str, str, str], list[RunResult]] = {}
+    for result in results:
+        if result.model_kind is ModelKind.SIMULATED:
+            runs.setdefault((result.scenario, result.model, result.policy), []).append(result)
+    wanted = {(c.model, c.policy) for c in suite}
+    for (scenario, model, policy), group in runs.items():
+        variants = sorted({r.variant for r in group})
+        if (model, policy) in wanted and len(variants) > 1:
+            raise UsageError(
+                f"{scenario}: {model} under {policy} ran with variants {', '.join(variants)}; "
+                "the simulated table shows one (the default run's)"
+            )
+    scenarios = sorted({s for s, m, p in runs if (m, p) in wanted})
+    rows = []
+    for scenario in scenarios:
+        row = [scenario]
+        for column in SIMULATED_COLUMNS:
+            texts = [
+                _text(_mean(r.metric(column.metric) for r in cell_runs), column.fmt)
+                for cell_runs in (runs.get((scenario, c.model, c.policy), []) for c in suite)
+            ]
+            row.append(texts[0] if len(set(texts)) == 1 else " / ".join(texts))
+        rows.append(row)
+    return markdown_table(["scenario", *(c.header for c in SIMULATED_COLUMNS)], rows)
+
+
+def recording_minutes(label: CassetteLabel | None) -> float | None:
+    """Minutes a recording took (calls x seconds per call), or None when not labelled."""
+    if label is None or label.calls is None or label.seconds_per_call is None:
+        return None
+    return label.calls * label.seconds_per_call / 60
+
+
+def _real_runs(results: Sequence[RunResult]) -> list[RunResult]:
+    real = [r for r in results if r.model_kind is ModelKind.REAL]
+    models = sorted({r.model for r in real})
+    if len(models) > 1:
+        raise UsageError(
+            f"real results of {len(models)} models ({', '.join(models)}); the real tables "
+            "show one: choose it with --model"
+        )
+    return real
+
+
+def real_table(results: Sequence[RunResult], labels: Labels | None = None) -> str:
+    """The real model's table: one row per cell (scenario, policy, variant), means over its
+    samples; recording minutes per sample from the cassette ``labels``. A cell recorded
+    without tool calls recovered from text (no ``text_tool_calls`` in a label) gets `` \\*``.
+
+    Raises:
+        UsageError: real results of more than one model.
+    """
+    labels = labels or {}
+    rows = []
+    for cell, runs in sorted(cells(_real_runs(results)), key=lambda g: g[0].sort_key):
+        found = [labels.get(r.cell) for r in runs]
+        no_recovery = any(label is not None and not label.text_tool_calls for label in found)
+        rows.append(
+            [
+                cell.scenario + (" \\*" if no_recovery else ""),
+                cell.policy,
+                cell.variant,
+                str(len(runs)),
+                *(_text(_mean(r.metric(c.metric) for r in runs), c.fmt) for c in REAL_COLUMNS),
+                _text(_mean(recording_minutes(label) for label in found), "{:.1f}".format),
+            ]
+        )
+    header = ["scenario", "policy", "variant", "samples", *(c.header for c in REAL_COLUMNS)]
+    return markdown_table([*header, "recording min/sample"], rows)
+
+
+def difference_text(diff: PairedDiff) -> str:
+    """One paired difference as the README writes it: ``+0.455 [-1.21, +2.12]`` (three
+    decimals below 1, two from 1 up), ``**-0.545 [-1.02, -0.0756] better**`` when significant,
+    the difference alone without an interval, ``-`` when not scored on both sides."""
+    if diff.diff is None:
+        return "-"
+    text = f"{diff.diff:+.3f}" if abs(diff.diff) < 1 else f"{diff.diff:+.2f}"
+    if diff.low is not None:
+        text += f" {diff.interval()}"
+    return f"**{text} {diff.verdict}**" if diff.verdict in (Verdict.BETTER, Verdict.WORSE) else text
+
+
+def _pairs(comparison: Comparison) -> str:
+    n = len(comparison.scenarios)
+    return f"{comparison.pairs} ({n} scenario{'s' if n != 1 else ''})"
+
+
+def compare_table(
+    results: Sequence[RunResult],
+    baseline: str = DEFAULT_VARIANT,
+    metrics: Sequence[str] = COMPARE_METRICS,
+) -> str:
+    """The real model's variants against ``baseline``, as ``memeval compare`` pairs them (by
+    scenario, sample and policy): per metric the mean difference, its 95% interval, and the
+    verdict in bold when the interval excludes zero. A row is the variant (and its policy
+    when several policies have comparisons).
+
+    Raises:
+        UsageError: real results of more than one model.
+        ComparisonError: no real run has the baseline variant.
+    """
+    real = _real_runs(results)
+    header = [f"compared with {baseline}", "pairs", *(m.replace("_", " ") for m in metrics)]
+    if not real:
+        return markdown_table(header, [])
+    comparisons = sorted(
+        compare_to_baseline(real, Reference(variant=baseline), metrics), key=lambda c: c.compared
+    )
+    several_policies = len({c.compared[1] for c in comparisons}) > 1
+    rows = [
+        [
+            (f"{c.compared[1]} · " if several_policies else "") + c.compared[2],
+            _pairs(c),
+            *(difference_text(d) for d in c.diffs),
+        ]
+        for c in comparisons
+    ]
+    return markdown_table(header, rows)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A kind of table: what it shows (for ``--help``) and how it is built."""
+
+    help: str
+    """One sentence for ``memeval tables --help``."""
+    build: Callable[[Sequence[RunResult], Labels], str]
+    """Results and cassette labels in, markdown out."""
+
+
+TABLES: dict[str, Table] = {
+    "simulated": Table(
+        "one row per scenario; each column shows "
+        + " / ".join(f"{c.model} under {c.policy}" for c in DEFAULT_SUITE)
+        + ", or one value when they agree",
+        lambda results, _labels: simulated_table(results),
+    ),
+    "real": Table(
+        "one row per real-model cell (scenario, policy, variant): means over its samples, "
+        "and recording minutes per sample from the cassette labels (a trailing \\* marks a "
+        "cell recorded without tool calls recovered from text)",
+        real_table,
+    ),
+    "compare": Table(
+        f"each real-model variant against {DEFAULT_VARIANT}, paired by scenario and sample "
+        "as memeval compare does: mean difference, 95 percent interval, verdict in bold when "
+        "significant",
+        lambda results, _labels: compare_table(results),
+    ),
+}
+"""Every kind ``memeval tables --kind`` prints, in the order ``all`` prints them."""

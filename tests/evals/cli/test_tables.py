@@ -1,0 +1,83 @@
+"""``memeval tables RUN_DIR``: markdown tables of a run on standard output."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from evals.cli.main import main
+from evals.report.markdown import TABLES
+from evals.results import read_results, write_results
+from memsys.llm.base import ModelKind
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _run(out: Path) -> Path:
+    """The default run of chitchat-transient: 3 simulated cells, 8 real runs replayed."""
+    argv = ["run", "--scenario", "scenarios/chitchat-transient.yaml", "--out", str(out)]
+    assert main([*argv, "--report", str(out.parent / "r.html")]) == 0
+    return out
+
+
+def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)  # cassettes/ is found from the repository root
+    run = _run(tmp_path / "run")
+    capsys.readouterr()
+    assert main(["tables", str(run), "--kind", "real"]) == 0
+    real = capsys.readouterr().out
+    assert real.startswith("| scenario | policy | variant | samples |")
+    assert "sim/" not in real and "| append |" not in real
+    row = next(line for line in real.splitlines() if "| guardrails | v023-vague |" in line)
+    labels = sorted(
+        Path("cassettes/chitchat-transient/openai-compatible__qwen2.5-coder-1.5b-instruct")
+        .joinpath("guardrails/v023-vague")
+        .glob("repeat-*.yaml.meta.json")
+    )
+    meta = [json.loads(p.read_text(encoding="utf-8")) for p in labels]
+    minutes = statistics.fmean(m["calls"] * m["seconds_per_call"] / 60 for m in meta)
+    assert len(meta) == 3 and row.split(" | ")[3] == "3"  # samples
+    assert row.endswith(f" | {minutes:.1f} |")  # the mean of the three labels' minutes
+
+    assert main(["tables", str(run / "results.json")]) == 0
+    everything = capsys.readouterr().out
+    tables = everything.strip().split("\n\n")
+    assert [t.splitlines()[0].split(" | ")[0] for t in tables] == [
+        "| scenario",
+        "| scenario",
+        "| compared with v049-guardrails",
+    ]
+    assert tables[1] + "\n" == real
+
+    # A second real model: the tables show one, chosen with --model.
+    results = read_results(run / "results.json")
+    real_run = next(r for r in results if r.model_kind is ModelKind.REAL)
+    write_results(tmp_path / "two", [*results, dataclasses.replace(real_run, model="openai/x")])
+    assert main(["tables", str(tmp_path / "two"), "--kind", "real"]) == 2
+    assert "choose it with --model" in capsys.readouterr().err
+    assert main(["tables", str(tmp_path / "two"), "--kind", "real", "--model", real_run.model]) == 0
+    assert capsys.readouterr().out == real
+
+
+def test_a_run_dir_without_results_is_a_usage_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "cells").mkdir()
+    assert main(["tables", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path) in err and "no results.json" in err
+
+
+def test_help_explains_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tables", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for kind, table in TABLES.items():
+        assert f"{kind} {' '.join(table.help.split())}" in text  # each kind, then what it shows
+    assert "all each of them" in text

@@ -1,0 +1,262 @@
+"""The README's markdown tables, built from real runs: chitchat-transient (three samples of two
+real variants) and bad-compaction-restore, each with the three default simulated cells."""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from evals.cassettes import CassetteLabel, read_label
+from evals.cell import DEFAULT_SUITE, Cell
+from evals.cli.main import main
+from evals.report import compare_to_baseline
+from evals.report._paired import PairedDiff, Reference, Verdict
+from evals.report.markdown import (
+    SIMULATED_COLUMNS,
+    compact,
+    compare_table,
+    difference_text,
+    real_table,
+    simulated_table,
+    thousands,
+)
+from evals.results import RunResult, read_results
+from evals.scorers import Score
+from memsys.errors import UsageError
+from memsys.llm.base import ModelKind
+
+ROOT = Path(__file__).resolve().parents[3]
+SCENARIOS = ("chitchat-transient", "bad-compaction-restore")
+REAL = "openai-compatible/qwen2.5-coder-1.5b-instruct"
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[RunResult]]:
+    """The default run of the two scenarios: 3 simulated cells each, and every recorded real
+    cell replayed (chitchat-transient: 3 + 3 + 1 + 1 runs; bad-compaction-restore: 4)."""
+    out = tmp_path_factory.mktemp("run")
+    argv = ["run", "--out", str(out / "run"), "--report", str(out / "r.html")]
+    for name in SCENARIOS:
+        argv += ["--scenario", f"scenarios/{name}.yaml"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)  # scenarios and cassettes are found from the repository root
+        assert main(argv) == 0
+    yield read_results(out / "run" / "results.json")
+
+
+def _rows(table: str) -> dict[str, dict[str, str]]:
+    """Body rows by their first cells joined (scenario, or scenario|policy|variant)."""
+    lines = table.splitlines()
+    header = lines[0].strip("| ").split(" | ")
+    assert lines[1] == "| " + " | ".join(["---"] * len(header)) + " |"
+    rows = [line.strip("| ").split(" | ") for line in lines[2:]]
+    assert all(len(row) == len(header) for row in rows)
+    key = 3 if header[1] == "policy" else 1
+    return {"|".join(row[:key]): dict(zip(header, row, strict=True)) for row in rows}
+
+
+def _sim_values(results: list[RunResult], scenario: str, metric: str) -> list[float | None]:
+    """The metric of the three default simulated cells, in suite order."""
+    return [
+        next(
+            r.metric(metric)
+            for r in results
+            if (r.scenario, r.model, r.policy) == (scenario, c.model, c.policy)
+        )
+        for c in DEFAULT_SUITE
+    ]
+
+
+def test_simulated_cells_that_differ_show_all_three_in_suite_order(
+    results: list[RunResult],
+) -> None:
+    values = _sim_values(results, "chitchat-transient", "quality")
+    texts = [f"{v:.2f}" for v in values if v is not None]
+    assert len(set(texts)) > 1  # sim/naive keeps the chit-chat: a lower quality
+    row = _rows(simulated_table(results))["chitchat-transient"]
+    assert row["quality"] == " / ".join(texts)
+
+
+def test_three_equal_simulated_values_collapse_to_one(results: list[RunResult]) -> None:
+    values = _sim_values(results, "chitchat-transient", "facts_recall")
+    assert len(set(values)) == 1 and values[0] is not None  # precondition: all cells agree
+    assert _rows(simulated_table(results))["chitchat-transient"]["facts recall"] == (
+        f"{values[0]:.2f}"
+    )
+
+
+def test_a_missing_score_shows_a_dash_alone_or_in_its_place(results: list[RunResult]) -> None:
+    # chitchat-transient has no contradictions to resolve: None in every cell.
+    assert _sim_values(results, "chitchat-transient", "contradictions_resolved") == [None] * 3
+    row = _rows(simulated_table(results))["chitchat-transient"]
+    assert row["contradictions resolved"] == "-"
+    # One cell unscored, the others scored: the dash takes that cell's place.
+    values = _sim_values(results, "chitchat-transient", "noise")
+    careful_unified = next(
+        r
+        for r in results
+        if (r.scenario, r.model, r.policy) == ("chitchat-transient", "sim/careful", "unified")
+    )
+    unified = dataclasses.replace(careful_unified, scores=(Score("noise", None, "not scored"),))
+    changed = [unified if r.cell == unified.cell else r for r in results]
+    row = _rows(simulated_table(changed))["chitchat-transient"]
+    assert row["noise entries"] == f"{compact(values[0] or 0)} / - / {compact(values[2] or 0)}"
+
+
+def test_the_simulated_table_has_a_row_per_scenario_and_no_real_value(
+    results: list[RunResult],
+) -> None:
+    table = simulated_table(results)
+    assert list(_rows(table)) == sorted(SCENARIOS)
+    assert (
+        table.splitlines()[0]
+        == "| scenario | " + " | ".join(c.header for c in SIMULATED_COLUMNS) + " |"
+    )
+    # Without the simulated runs nothing is left: the real runs never reach this table.
+    assert _rows(simulated_table([r for r in results if r.model_kind is ModelKind.REAL])) == {}
+
+
+def test_a_simulated_cell_under_two_variants_is_refused(results: list[RunResult]) -> None:
+    sim = next(r for r in results if r.model == "sim/careful")
+    other = dataclasses.replace(sim, variant="v023-vague")
+    with pytest.raises(UsageError, match="sim/careful under guardrails ran with variants"):
+        simulated_table([*results, other])
+
+
+def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
+    results: list[RunResult],
+) -> None:
+    rows = _rows(real_table(results))
+    real_cells = {
+        f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
+    }
+    assert set(rows) == real_cells and len(real_cells) == 8
+    assert list(rows) == sorted(rows)  # by scenario, policy, variant
+    assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
+
+
+def test_real_values_are_means_over_the_samples(results: list[RunResult]) -> None:
+    samples = [
+        r
+        for r in results
+        if (r.scenario, r.policy, r.variant) == ("chitchat-transient", "guardrails", "v023-vague")
+    ]
+    assert len(samples) == 3
+    row = _rows(real_table(results))["chitchat-transient|guardrails|v023-vague"]
+    assert row["samples"] == "3"
+    for header, metric, fmt in (
+        ("quality", "quality", compact),
+        ("duplicates", "duplicates", compact),
+        ("memory size", "memory_size", thousands),
+    ):
+        values = [r.metric(metric) for r in samples]
+        assert row[header] == fmt(statistics.fmean(v for v in values if v is not None))
+    # The samples differ, so the mean is none of them: a first-sample table would fail.
+    qualities = {compact(r.metric("quality") or 0) for r in samples}
+    assert len(qualities) > 1 and row["quality"] not in qualities
+    assert row["recording min/sample"] == "-"  # no labels given
+
+
+def _labels(results: list[RunResult]) -> dict[Cell, CassetteLabel | None]:
+    """The committed labels of the replayed cassettes (sampled cells: repeat-N.yaml)."""
+    labels: dict[Cell, CassetteLabel | None] = {}
+    for r in results:
+        if r.model_kind is ModelKind.REAL:
+            sampled = r.cell.cassette_path(ROOT / "cassettes")
+            only = r.cell.group.cassette_path(ROOT / "cassettes")
+            labels[r.cell] = read_label(sampled) or read_label(only)
+    return labels
+
+
+def test_recording_minutes_are_the_mean_of_the_samples_labels(results: list[RunResult]) -> None:
+    labels = _labels(results)
+    row = _rows(real_table(results, labels))["chitchat-transient|guardrails|v049-guardrails"]
+    minutes = [
+        label.calls * label.seconds_per_call / 60
+        for cell, label in labels.items()
+        if cell.group == Cell("chitchat-transient", REAL, "guardrails", "v049-guardrails")
+        and label is not None
+        and label.calls is not None
+        and label.seconds_per_call is not None
+    ]
+    assert len(minutes) == 3
+    assert row["recording min/sample"] == f"{statistics.fmean(minutes):.1f}"
+
+
+def test_a_cell_recorded_without_text_tool_call_recovery_is_starred(
+    results: list[RunResult],
+) -> None:
+    labels = _labels(results)
+    assert all(label is not None and label.text_tool_calls for label in labels.values())
+    assert not any(key.endswith("\\*") for key in _rows(real_table(results, labels)))
+    # One sample's label written before the option existed: its cell is marked.
+    cell = Cell("chitchat-transient", REAL, "guardrails", "v023-vague", 2)
+    old = labels[cell]
+    assert old is not None
+    labels[cell] = dataclasses.replace(old, text_tool_calls=None)
+    starred = [key for key in _rows(real_table(results, labels)) if "\\*" in key]
+    assert starred == ["chitchat-transient \\*|guardrails|v023-vague"]
+
+
+def test_real_results_of_two_models_are_refused(results: list[RunResult]) -> None:
+    real = next(r for r in results if r.model_kind is ModelKind.REAL)
+    other = dataclasses.replace(real, model="openai/gpt-test")
+    for build in (real_table, compare_table):
+        with pytest.raises(UsageError, match="choose it with --model"):
+            build([*results, other])
+
+
+def test_compare_rows_are_memeval_compares_pairs_and_intervals(
+    results: list[RunResult],
+) -> None:
+    rows = _rows(compare_table(results))
+    assert list(rows) == ["v023-vague", "v049-user-requested"]  # unified has no other variant
+    # chitchat-transient's three samples pair by repeat, bad-compaction-restore's one.
+    assert rows["v023-vague"]["pairs"] == "4 (2 scenarios)"
+    assert rows["v049-user-requested"]["pairs"] == "2 (2 scenarios)"
+    real = [r for r in results if r.model_kind is ModelKind.REAL]
+    (vague,) = [
+        c
+        for c in compare_to_baseline(real, Reference(variant="v049-guardrails"))
+        if c.compared[2] == "v023-vague"
+    ]
+    for metric in ("quality", "noise", "tool_errors"):
+        paired = next(d for d in vague.diffs if d.metric == metric)
+        cell = rows["v023-vague"][metric.replace("_", " ")]
+        assert paired.diff is not None and paired.n == 4
+        assert float(cell.strip("*").split()[0]) == pytest.approx(paired.diff, abs=0.005)
+        assert paired.interval() in cell
+        significant = paired.verdict in (Verdict.BETTER, Verdict.WORSE)
+        assert cell.startswith("**") == significant
+        assert cell.endswith(f"{paired.verdict}**") == significant
+
+
+@pytest.mark.parametrize(
+    ("diff", "low", "high", "verdict", "text"),
+    [
+        (-0.545, -1.02, -0.0756, Verdict.BETTER, "**-0.545 [-1.02, -0.0756] better**"),
+        (0.0123, -0.01, 0.0346, Verdict.NO_CHANGE, "+0.012 [-0.01, +0.0346]"),
+        (459.3, -472.0, 1390.0, Verdict.NO_CHANGE, "+459.30 [-472, +1.39e+03]"),
+        (-2.5, None, None, Verdict.TOO_FEW, "-2.50"),
+        (None, None, None, Verdict.TOO_FEW, "-"),
+    ],
+)
+def test_a_difference_reads_like_the_readme(
+    diff: float | None, low: float | None, high: float | None, verdict: Verdict, text: str
+) -> None:
+    assert difference_text(PairedDiff("noise", False, 3, 1, 2, diff, low, high, verdict)) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(1.0, "1"), (2 / 3, "0.67"), (31 / 3, "10.33"), (0.5, "0.50"), (0, "0")]
+)
+def test_compact_numbers(value: float, text: str) -> None:
+    assert compact(value) == text
+
+
+def test_sizes_get_a_thousands_separator() -> None:
+    assert thousands(1214.4) == "1,214" and thousands(448.67) == "449"
