@@ -236,11 +236,14 @@ def compare_table(
     results: Sequence[RunResult],
     baseline: str = DEFAULT_VARIANT,
     metrics: Sequence[str] = COMPARE_METRICS,
+    baseline_policy: str = "guardrails",
 ) -> str:
     """The real model's variants against ``baseline``, as ``memeval compare`` pairs them (by
     scenario, sample and policy): per metric the mean difference, its 95% interval, and the
     verdict in bold when the interval excludes zero. A row is the variant (and its policy
-    when several policies have comparisons).
+    when several policies have comparisons); then each other write policy under
+    ``baseline`` against ``baseline_policy`` (``memeval compare --baseline-policy``), the
+    comparison seed 004's pipeline exists for.
 
     Raises:
         UsageError: real results of more than one model.
@@ -262,6 +265,16 @@ def compare_table(
         ]
         for c in comparisons
     ]
+    if any(r.policy == baseline_policy and r.variant == baseline for r in real):
+        by_policy = compare_to_baseline(
+            real, Reference(policy=baseline_policy, variant=baseline), metrics
+        )
+        rows += [
+            [f"policy {c.compared[1]} (against {baseline_policy})", _pairs(c)]
+            + [difference_text(d) for d in c.diffs]
+            for c in sorted(by_policy, key=lambda c: c.compared)
+            if c.compared[2] == baseline
+        ]
     return markdown_table(header, rows)
 
 

@@ -214,7 +214,21 @@ def test_compare_rows_are_memeval_compares_pairs_and_intervals(
     results: list[RunResult],
 ) -> None:
     rows = _rows(compare_table(results))
-    assert list(rows) == ["v023-vague", "v049-user-requested"]  # unified has no other variant
+    policy_row = "policy unified (against guardrails)"
+    assert list(rows) == ["v023-vague", "v049-user-requested", policy_row]
+    # unified has no other variant: its row pairs it with guardrails under v049-guardrails.
+    assert rows[policy_row]["pairs"] == "2 (2 scenarios)"
+    real = [r for r in results if r.model_kind is ModelKind.REAL]
+    reference = Reference(policy="guardrails", variant="v049-guardrails")
+    (unified,) = [
+        c
+        for c in compare_to_baseline(real, reference, ["quality"])
+        if c.compared[2] == "v049-guardrails"
+    ]
+    assert unified.compared[1] == "unified" and unified.diffs[0].diff is not None
+    assert float(rows[policy_row]["quality"].strip("*").split()[0]) == pytest.approx(
+        unified.diffs[0].diff, abs=0.005
+    )
     # chitchat-transient's three samples pair by repeat, bad-compaction-restore's one.
     assert rows["v023-vague"]["pairs"] == "4 (2 scenarios)"
     assert rows["v049-user-requested"]["pairs"] == "2 (2 scenarios)"
