@@ -196,9 +196,11 @@ def test_scenario_search_settings_reach_the_run(
 
 
 def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Path) -> None:
-    """The committed real-model recording (Qwen2.5-Coder 1.5B, unified policy) of the seed
-    004 lifecycle scenario, replayed offline: the plain negation DELETEs the memory it ends
-    (soft: the row stays, deleted), and five quiet weeks later cold memories are archived."""
+    """The committed real-model recording (Qwen2.5-Coder 1.5B, unified policy, tool calls
+    recovered from text) of the seed 004 lifecycle scenario, replayed offline: both plain
+    negations ("Milo died", "I no longer go to the climbing gym") DELETE the memory they
+    end (soft: the row stays, deleted), and five quiet weeks later cold memories are
+    archived; the stats count exactly those decisions."""
     from evals.cli.main import main
 
     model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
@@ -208,11 +210,11 @@ def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Pa
     records = [json.loads(line) for line in trace.read_text().splitlines()]
     assert records[0]["model_kind"] == "real"
     deletes = [r for r in records if r["kind"] == "decision" and r["op"] == "DELETE"]
-    assert [(r["candidate"], r["step"]) for r in deletes] == [
-        ("I no longer go to the climbing gym.", "day 7 close app")
-    ]
+    assert [r["step"] for r in deletes] == ["day 6 #1 user", "day 6 close app", "day 7 #1 user"]
+    assert "Milo died" in deletes[0]["candidate"]
+    assert deletes[2]["candidate"] == "I no longer go to the climbing gym."
     archives = [r for r in records if r["kind"] == "archive"]
     assert archives and archives[0]["step"] == "day 8 open app"
     stats = records[-1]["policy_stats"]
-    assert stats["deleted"] == 1 and stats["archived"] == len(archives[0]["ids"])
+    assert stats["deleted"] == len(deletes) and stats["archived"] == len(archives[0]["ids"])
     assert "climbing" not in str(records[-1]["memory_md"]).lower()
