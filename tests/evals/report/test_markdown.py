@@ -150,7 +150,7 @@ def test_real_values_are_means_over_the_samples(results: list[RunResult]) -> Non
     assert row["samples"] == "3"
     for header, metric, fmt in (
         ("quality", "quality", compact),
-        ("duplicates", "duplicates", compact),
+        ("repeated entries", "duplicates.repeats", compact),
         ("memory size", "memory_size", thousands),
     ):
         values = [r.metric(metric) for r in samples]
