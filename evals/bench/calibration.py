@@ -110,7 +110,9 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"memeval bench calibration: cannot read labels {args.labels}: {exc}")
         return 2
-    results = load_results(args.run_dir)
+    # A scored run also has a results.json beside each trace: read the run's own once.
+    top = args.run_dir / "results.json"
+    results = load_results(top if top.is_file() else args.run_dir)
     print(f"quality against a reader, {args.run_dir} (labels: {args.labels})")
     for repeats, what in ((False, "labelled lines"), (True, "labelled lines + exact repeats")):
         cells, corr = _correlation(results, labels, repeats)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
 from evals.scorers._matching import match_entries
+from evals.scorers._support import Support, support, user_keys
 from evals.scorers._types import RunData, Target
 from memsys.sections import MemoryEntry
 
@@ -68,3 +69,23 @@ def noise_entries(target: Target, run: RunData) -> list[NoiseEntry]:
     for number, line in junk_lines(target.memory_md):
         found.setdefault(number, NoiseEntry(MemoryEntry("", None, number, number), "junk", line))
     return [found[k] for k in sorted(found)]
+
+
+INVENTED_SHARE = 0.5
+"""An entry is invented when fewer than this share of its claim words were said by the user."""
+
+
+def invented_in(run: RunData) -> tuple[int, list[tuple[MemoryEntry, Support]]]:
+    """The final MEMORY.md's entries checked against what the user said (junk and model
+    names are their scorers'), and those invented: fewer than :data:`INVENTED_SHARE` of
+    their claim words said, or a name the user never used (``invented_entries`` explains)."""
+    keys = user_keys(run.user_texts)
+    checked, invented = 0, []
+    for entry in run.final.entries:
+        if junk_reason(entry.text) or model_name_in(entry.text, run.model_names):
+            continue
+        checked += 1
+        found = support(entry.text, keys)
+        if found.share < INVENTED_SHARE or found.unsupported_names:
+            invented.append((entry, found))
+    return checked, invented

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from evals.scenario import FactSpec
 from evals.scorers._matching import duplicate_pairs, match_entries, normalise, repeats
-from evals.scorers._noise import NoiseEntry, noise_entries
+from evals.scorers._noise import NoiseEntry, invented_in, noise_entries
 from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import RunData, Score, Target
 from evals.scorers.quality import noise_part, value_part
@@ -105,7 +105,8 @@ def noise(run: RunData) -> Score:
     entries = len(run.final.entries)
     pairs = duplicate_pairs(run.final, run.vectors, run.settings.duplicate_threshold)
     repeated = {run.final.entries[i].line_start for i in repeats(pairs)}
-    struck = len(repeated | {n.entry.line_start for n in final})
+    invented = {e.line_start for e, _ in invented_in(run)[1]} if run.user_texts else set()
+    struck = len(repeated | invented | {n.entry.line_start for n in final})
     kinds: dict[str, float] = {}
     for n in final:
         kinds[f"kind_{n.kind}"] = kinds.get(f"kind_{n.kind}", 0) + 1
@@ -125,7 +126,8 @@ def noise(run: RunData) -> Score:
             "final_noise": len(final),
             "final_entries": entries,
             "clean_share": 1.0 - len(final) / max(1, entries, len(final)),
-            # What quality counts: the lines a reader keeps, repeats struck like noise.
+            # What quality counts: the lines a reader keeps; repeats and invented entries
+            # are struck like noise.
             "kept_share": 1.0 - struck / max(1, entries, struck),
             "forbidden_present": present,
             "forbidden_specs": len(specs),

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from evals.scorers._detect import junk_lines, junk_reason, model_name_in
 from evals.scorers._matching import match_entries
+from evals.scorers._noise import INVENTED_SHARE, invented_in
 from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._sections import cues_of, standard_section
-from evals.scorers._support import support, user_keys
 from evals.scorers._types import RunData, Score
 from evals.scorers.quality import grounded_part, value_part
 from memsys.sections import MemoryEntry
@@ -164,10 +164,6 @@ def wrong_section(run: RunData) -> Score:
     )
 
 
-INVENTED_SHARE = 0.5
-"""An entry is invented when fewer than this share of its claim words were said by the user."""
-
-
 @scorer(
     "invented_entries",
     higher_is_better=False,
@@ -202,16 +198,9 @@ def invented_entries(run: RunData) -> Score:
     """
     if not run.user_texts:
         return Score("invented_entries", None, "No user message to check entries against.")
-    keys = user_keys(run.user_texts)
-    checked, items = 0, []
-    lines: list[tuple[int, int, str]] = []
-    for entry in run.final.entries:
-        if junk_reason(entry.text) or model_name_in(entry.text, run.model_names):
-            continue
-        checked += 1
-        found = support(entry.text, keys)
-        if found.share >= INVENTED_SHARE and not found.unsupported_names:
-            continue
+    checked, invented = invented_in(run)
+    items, lines = [], []
+    for entry, found in invented:
         said = len(found.words) - len(found.unsupported)
         why = ", ".join(found.unsupported_names or found.unsupported[:4])
         items.append(

@@ -217,3 +217,12 @@ def test_kept_share_strikes_repeats_once_even_when_they_are_noise(build_run: Bui
     assert score.metrics["final_noise"] == 2
     assert score.metrics["clean_share"] == pytest.approx(4 / 6)
     assert score.metrics["kept_share"] == pytest.approx(2 / 6)
+
+
+def test_kept_share_strikes_invented_entries(build_run: BuildRun) -> None:
+    said = [("event", {"type": "user", "user": "I review pull requests every morning."})]
+    memory = "# Long-term Memory\n\n## Workflow\n- Reviews pull requests every morning\n"
+    memory += "- Plays the cello in the Berlin Philharmonic\n"
+    score = noise(build_run(memory, records=said))
+    assert score.metrics["clean_share"] == 1.0  # not noise
+    assert score.metrics["kept_share"] == pytest.approx(1 / 2)  # but made up
