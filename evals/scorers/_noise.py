@@ -17,7 +17,7 @@ from evals.scorers._support import Support, support, user_keys
 from evals.scorers._types import RunData, Target
 from memsys.sections import MemoryEntry
 
-__all__ = ["NoiseEntry", "noise_entries"]
+__all__ = ["INVENTED_SHARE", "NoiseEntry", "invented_in", "noise_entries"]
 
 
 @dataclass(frozen=True)
