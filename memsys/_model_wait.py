@@ -50,7 +50,7 @@ def model_wait_seconds(ident: int | None) -> float:
         return total
 
 
-def forget(ident: int | None) -> None:
-    """Drop a finished thread's count (idents are reused)."""
+def forget(ident: int) -> None:
+    """Drop a thread's count (idents are reused)."""
     with _lock:
-        _done.pop(ident or 0, None)
+        _done.pop(ident, None)

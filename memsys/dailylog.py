@@ -94,15 +94,20 @@ class DailyLogWriter:
         pending = session.unlogged()
         if not pending:
             return FlushResult(FlushOutcome.NOTHING_NEW, session.id)
-        messages, promoted = 0, 0
-        result = FlushResult(FlushOutcome.NOTHING_NEW, session.id)
+        written = []
         for segment in segments(pending, SEGMENT_CHARS):
             result = self._flush_segment(session, segment)
             if result.outcome is not FlushOutcome.WRITTEN:
                 return result
-            messages, promoted = messages + result.messages, promoted + result.promoted
+            written.append(result)
         return FlushResult(
-            FlushOutcome.WRITTEN, session.id, messages, result.log_date, promoted, result.error
+            FlushOutcome.WRITTEN,
+            session.id,
+            sum(r.messages for r in written),
+            written[-1].log_date,
+            sum(r.promoted for r in written),
+            # A segment whose promotion failed is still logged; say so, whichever it was.
+            next((r.error for r in written if r.error), None),
         )
 
     def _flush_segment(self, session: Session, pending: list[LoggedMessage]) -> FlushResult:

@@ -19,7 +19,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evals.results import RunResult, load_results
+from evals.history import run_results
+from evals.results import RunResult
 
 __all__ = ["add_arguments", "cell_key", "reader_score", "run", "sim_gap"]
 
@@ -39,10 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def cell_key(result: RunResult) -> str:
     """How the labels file names a cell: ``scenario/policy/variant/rREPEAT``."""
     return f"{result.scenario}/{result.policy}/{result.variant}/r{result.repeat}"
-
-
-def _score(result: RunResult, name: str) -> float | None:
-    return next((s.value for s in result.scores if s.name == name), None)
 
 
 def reader_score(
@@ -76,7 +73,7 @@ def sim_gap(results: Sequence[RunResult]) -> float | None:
             for r in results
             if r.model == model
             and (policy is None or r.policy == policy)
-            and (q := _score(r, "quality")) is not None
+            and (q := r.metric("quality")) is not None
         ]
         return statistics.fmean(values) if values else None
 
@@ -90,13 +87,13 @@ def _correlation(
     quality, reader = [], []
     for result in results:
         cell = labels.get(cell_key(result))
-        q = _score(result, "quality")
+        q = result.metric("quality")
         if result.model_kind != "real" or cell is None or q is None:
             continue
         struck = {line for lines in cell.values() for line in lines}
         quality.append(q)
         reader.append(
-            reader_score(result.memory_md, struck, _score(result, "facts_recall"), repeats)
+            reader_score(result.memory_md, struck, result.metric("facts_recall"), repeats)
         )
     if len(quality) < 3 or len(set(quality)) < 2 or len(set(reader)) < 2:
         return len(quality), None
@@ -110,9 +107,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"memeval bench calibration: cannot read labels {args.labels}: {exc}")
         return 2
-    # A scored run also has a results.json beside each trace: read the run's own once.
-    top = args.run_dir / "results.json"
-    results = load_results(top if top.is_file() else args.run_dir)
+    results = run_results(args.run_dir).results  # the run's own results.json, read once
     print(f"quality against a reader, {args.run_dir} (labels: {args.labels})")
     for repeats, what in ((False, "labelled lines"), (True, "labelled lines + exact repeats")):
         cells, corr = _correlation(results, labels, repeats)

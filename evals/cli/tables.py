@@ -14,28 +14,12 @@ from pathlib import Path
 from evals.cassettes import CassetteLabel, read_label
 from evals.cell import DEFAULT_CASSETTE_ROOT, Cell
 from evals.cli._common import EXIT_OK
-from evals.history import resolve_run_dir
+from evals.history import run_results
 from evals.report.markdown import TABLES, Labels
-from evals.results import RESULTS_FILE_NAME, RunResult, read_results
-from memsys.errors import ResultsError
+from evals.results import RunResult
 from memsys.llm.base import ModelKind
 
 __all__ = ["register"]
-
-
-def _results(path: Path) -> list[RunResult]:
-    """The results of ``RUN_DIR/results.json`` (or of the results file named).
-
-    Raises:
-        ResultsError: no results.json there (naming the path).
-    """
-    run_dir = resolve_run_dir(path)
-    file = run_dir if run_dir.is_file() else run_dir / RESULTS_FILE_NAME
-    if not file.is_file():
-        raise ResultsError(
-            run_dir, f"no {RESULTS_FILE_NAME}; score the run first with `memeval score {path}`"
-        )
-    return read_results(file)
 
 
 def _label(cell: Cell, root: Path) -> CassetteLabel | None:
@@ -55,7 +39,8 @@ def _labels(results: Sequence[RunResult], root: Path) -> Labels:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    results = _results(Path(args.run_dir))
+    # Its results.json when it has one, else its traces scored now (nothing written).
+    results = list(run_results(Path(args.run_dir)).results)
     if args.model:
         results = [
             r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == args.model

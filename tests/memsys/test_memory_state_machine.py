@@ -7,8 +7,7 @@ every confirmed entry is still there, rejected operations leave MEMORY.md byte-i
 tools never add headers, at most 5 backups -- exactly the newest ones, each holding the
 bytes it was made with -- daily logs hold every line, and no temp file outlives a restart.
 
-CI runs at least 10,000 steps (the test asserts the count); ``MEMEVAL_FUZZ_EXAMPLES`` scales
-it up for ``nox -s fuzz``.
+CI runs at least 10,000 steps (asserted); ``MEMEVAL_FUZZ_EXAMPLES`` scales it for ``nox -s fuzz``.
 """
 
 from __future__ import annotations
