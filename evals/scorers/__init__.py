@@ -22,6 +22,7 @@ from evals.scorers._matching import (
     keyword_match,
     match_entries,
     normalise,
+    values_conflict,
 )
 from evals.scorers._registry import (
     QualityPart,
@@ -99,4 +100,5 @@ __all__ = [
     "score_run",
     "scorer",
     "texts_to_embed",
+    "values_conflict",
 ]

@@ -36,6 +36,12 @@ closer to the other side of the contradiction is not a semantic match (see
 :func:`match_entries`'s ``rival``). :data:`DUPLICATE_THRESHOLD` = 0.90 flags repeats of one
 fact in other words and stays above antonyms (0.85) and paraphrases (0.81), so a duplicate
 is a real repeat, never two different facts.
+
+MiniLM also scores one sentence with different details high ("The on-call rotation changes
+every 24 hours" against "... every Monday at 9am", "Uses Python 3.11" against "Uses Python
+3.12"), so a semantic match must not state other values than the fact: when each side has a
+value (number, weekday, month) the other lacks, the entry states a different fact
+(:func:`values_conflict`). An entry that leaves a detail out still matches.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from itertools import combinations
 
 from evals.scenario import FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS
+from evals.scorers._support import numbers_in
 from evals.scorers._types import Target, TextVectors
 from memsys.sections import MemoryEntry
 
@@ -60,6 +67,7 @@ __all__ = [
     "match_entries",
     "normalise",
     "repeats",
+    "values_conflict",
 ]
 
 FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
@@ -88,6 +96,29 @@ CHANGE_MARKER = re.compile(
 mode, was dark mode", "moved from Lisbon to Porto", "sold the Honda; drives a Kia"): without
 one, "Porto, Lisbon" keeps the stale side beside the current one. Underscores count as spaces
 (``old_text: Maya - new_text: Mia``)."""
+
+
+_NAMED_VALUE = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
+    r"april|june|july|august|september|october|november|december)s?\b",
+    re.I,
+)
+
+
+def _values(text: str) -> set[str]:
+    """The details a sentence pins down: its numbers (:func:`numbers_in`: ``9:00`` is ``9``)
+    and weekday or month names (plural folded: "Mondays" is "monday")."""
+    named = {m.lower().removesuffix("s") for m in _NAMED_VALUE.findall(text)}
+    return numbers_in(text) | named
+
+
+def values_conflict(fact: str, entry: str) -> bool:
+    """True when ``entry`` states values ``fact`` does not and lacks values ``fact`` states:
+    the same sentence about another number, day or month. Leaving details out is no conflict
+    ("changes weekly" against "changes every Monday at 9am"), nor is adding some ("Monday at
+    9am, in the team channel")."""
+    wanted, stated = _values(fact), _values(entry)
+    return bool(wanted - stated) and bool(stated - wanted)
 
 
 def keyword_match(spec: FactSpec, text: str) -> bool:
@@ -122,6 +153,7 @@ def match_entries(
     rival: FactSpec | None = None,
     yield_keywords_to_rival: bool = False,
     threshold: float = FACT_THRESHOLD,
+    same_values: bool = True,
 ) -> list[Match]:
     """Entries that state ``spec``'s fact.
 
@@ -136,6 +168,8 @@ def match_entries(
             stale side: "light mode, was dark mode" records the update, so it counts as
             current; "Porto, Lisbon" keeps both, so it counts as stale too).
         threshold: Cosine at which an entry states the fact.
+        same_values: A semantic match must not state other values (:func:`values_conflict`);
+            off for forbidden facts, where a trip on another date is the same noise.
     """
     found: list[Match] = []
     for entry in entries:
@@ -153,6 +187,8 @@ def match_entries(
             continue
         similarity = _semantic(spec, entry, vectors)
         if similarity is None or similarity < threshold:
+            continue
+        if same_values and values_conflict(spec.fact, entry.text):
             continue
         if rival is not None:
             other = vectors.cosine(rival.fact, entry.text)

@@ -48,7 +48,10 @@ def noise_entries(target: Target, run: RunData) -> list[NoiseEntry]:
     found: dict[int, NoiseEntry] = {}
     threshold = run.settings.fact_threshold
     for spec in target.expect.forbid:
-        for m in match_entries(spec, target.entries, run.vectors, threshold=threshold):
+        matches = match_entries(
+            spec, target.entries, run.vectors, threshold=threshold, same_values=False
+        )
+        for m in matches:
             key = m.entry.line_start
             found.setdefault(key, NoiseEntry(m.entry, spec.kind, f"forbidden: {spec.fact}"))
     legit = _legit(target, run) if run.screenshots else set()
@@ -78,7 +81,8 @@ INVENTED_SHARE = 0.5
 def invented_in(run: RunData) -> tuple[int, list[tuple[MemoryEntry, Support]]]:
     """The final MEMORY.md's entries checked against what the user said (junk and model
     names are their scorers'), and those invented: fewer than :data:`INVENTED_SHARE` of
-    their claim words said, or a name the user never used (``invented_entries`` explains)."""
+    their claim words said, or a name or number the user never used (``invented_entries``
+    explains)."""
     keys = user_keys(run.user_texts)
     checked, invented = 0, []
     for entry in run.final.entries:
@@ -86,6 +90,6 @@ def invented_in(run: RunData) -> tuple[int, list[tuple[MemoryEntry, Support]]]:
             continue
         checked += 1
         found = support(entry.text, keys)
-        if found.share < INVENTED_SHARE or found.unsupported_names:
+        if found.share < INVENTED_SHARE or found.unsupported_names or found.unsupported_numbers:
             invented.append((entry, found))
     return checked, invented

@@ -26,6 +26,7 @@ __all__ = [
     "Support",
     "claim_words",
     "names_in",
+    "numbers_in",
     "support",
     "user_keys",
     "word_key",
@@ -100,8 +101,11 @@ def claim_words(text: str) -> list[str]:
 
 
 def user_keys(texts: Iterable[str]) -> frozenset[str]:
-    """The keys of every word the user said."""
-    return frozenset(word_key(w.lower()) for text in texts for w in _WORD.findall(text))
+    """The keys of every word the user said, and ``#N`` for every number (:func:`numbers_in`)."""
+    texts = list(texts)
+    words = (word_key(w.lower()) for text in texts for w in _WORD.findall(text))
+    numbers = (f"#{n}" for text in texts for n in numbers_in(text))
+    return frozenset([*words, *numbers])
 
 
 _SEGMENT = re.compile(r"[^:.;!?\[\]()]+")
@@ -128,6 +132,9 @@ class Support:
     """Those the user never said (by key)."""
     unsupported_names: tuple[str, ...] = ()
     """Unsupported claim words written as names (:func:`names_in`)."""
+    unsupported_numbers: tuple[str, ...] = ()
+    """Numbers the entry states and the user never said (:func:`numbers_in`; "21 kilometers"
+    for "How far is a half marathon?", "at 9am" for "every week"): a detail made up."""
 
     @property
     def share(self) -> float:
@@ -142,4 +149,25 @@ def support(text: str, keys: frozenset[str]) -> Support:
     words = claim_words(text)
     unsupported = tuple(w for w in words if word_key(w) not in keys)
     names = tuple(n for n in names_in(text) if n in unsupported)
-    return Support(tuple(words), unsupported, names)
+    stated = numbers_in(text, with_one=False)
+    numbers = tuple(sorted(n for n in stated if f"#{n}" not in keys))
+    return Support(tuple(words), unsupported, names, numbers)
+
+
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_ISO_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b")
+
+
+def numbers_in(text: str, with_one: bool = True) -> set[str]:
+    """The numbers ``text`` states, one spelling each: digits with their decimals ("13.1"),
+    thousands separators dropped ("1,000" is "1000"), ":00" dropped ("9:00" is "9"), leading
+    zeros dropped, number words as digits ("twelve" is "12"; "one" only ``with_one``: "from
+    one database to another" states no number). A date stamp (``2026-05-18``) is left out:
+    the assistant knows the date without the user saying it."""
+    found = set()
+    for raw in _NUMBER.findall(_ISO_DATE.sub(" ", text)):
+        number = raw.replace(",", "").removesuffix(":00")
+        found.add(number.lstrip("0") or "0")
+    words = _WORD.findall(text.lower())
+    found.update(_NUMBERS[w] for w in words if w in _NUMBERS and (with_one or w != "one"))
+    return found

@@ -176,7 +176,9 @@ def invented_entries(run: RunData) -> Score:
     (content words without the framing any entry adds: "User requested:", "Prefers ...",
     "[profession: ...]") were said by the user (in a message, a screenshot they sent, a hand
     edit of MEMORY.md or a model-switch notice), compared by stemmed keys, or when it names a
-    capitalised name the user never used ("... at Google", "Python, Java, and Git"). Junk and
+    capitalised name the user never used ("... at Google", "Python, Java, and Git") or states
+    a number the user never said ("a half marathon, which is 21 kilometers", "Mia is a
+    5-year-old girl"; :func:`~evals.scorers._support.numbers_in`). Junk and
     model-name entries are left to their own scorers; an entry the assistant's reply or the
     model's own knowledge supplied ("Porto is the capital city of Portugal", "Take breaks to
     avoid burnout") is invented however true.
@@ -202,7 +204,8 @@ def invented_entries(run: RunData) -> Score:
     items, lines = [], []
     for entry, found in invented:
         said = len(found.words) - len(found.unsupported)
-        why = ", ".join(found.unsupported_names or found.unsupported[:4])
+        made_up = found.unsupported_names + found.unsupported_numbers
+        why = ", ".join(made_up or found.unsupported[:4])
         items.append(
             f"line {entry.line_start}: {said} of {len(found.words)} words said by the user "
             f"(never said: {why}): {_snippet(entry.text)!r}"

@@ -225,6 +225,7 @@ GROUNDED_AND_INVENTED = """# Long-term Memory
 - Globex is a company that provides travel services.
 - Porto is the capital city of Portugal.
 - I work as a software engineer at Google.
+- Has a shellfish allergy since age 5
 
 ## Preferences
 - Prefers tea, no sugar
@@ -239,10 +240,11 @@ GROUNDED_AND_INVENTED = """# Long-term Memory
 def test_invented_entries_are_those_the_user_never_said(build_run: BuildRun) -> None:
     run = build_run(GROUNDED_AND_INVENTED, records=CONVERSATION, embed=False)
     score = invented_entries(run)
-    assert [line[0] for line in score.lines] == [8, 9, 10, 18]
-    assert score.metrics == {"invented": 4, "checked": 9}  # "None" and the model are not judged
+    assert [line[0] for line in score.lines] == [8, 9, 10, 11, 19]
+    assert score.metrics == {"invented": 5, "checked": 10}  # "None" and the model are not judged
     assert "never said: google" in score.items[2]
-    assert score.value == 4.0
+    assert "never said: 5" in score.items[3]  # every other word of it was said
+    assert score.value == 5.0
 
 
 def test_invented_entries_unscored_without_anything_the_user_said(build_run: BuildRun) -> None:

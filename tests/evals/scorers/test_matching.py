@@ -10,6 +10,7 @@ from evals.scorers import (
     keyword_match,
     match_entries,
     normalise,
+    values_conflict,
 )
 from memsys.search.embedder import Embedder
 from memsys.sections import MemoryEntry
@@ -87,3 +88,28 @@ def test_stale_keywords_yield_to_current_in_the_same_entry() -> None:
     entries = _entries("Prefers light mode now (was dark mode)")
     assert match_entries(stale, entries, None, current, yield_keywords_to_rival=True) == []
     assert len(match_entries(current, entries, None, stale)) == 1
+
+
+def test_values_conflict_when_each_side_pins_a_detail_the_other_lacks() -> None:
+    fact = "The on-call rotation changes every Monday at 9am"
+    assert values_conflict(fact, "The on-call rotation changes every 24 hours")
+    assert values_conflict(fact, "On-call changes every Friday at 9am")
+    assert values_conflict("Uses Python 3.12", "Uses Python 3.11")
+    assert values_conflict("Has 1,000 tickets a day", "Has 100 tickets a day")
+    # Details left out or added are no conflict; formats of one value agree.
+    assert not values_conflict(fact, "The on-call rotation changes weekly")
+    assert not values_conflict(fact, "On-call changes Mondays at 9:00, in #ops")
+    assert not values_conflict("Has 1,000 tickets a day", "Has 1000 tickets a day")
+    assert not values_conflict("Likes sushi", "Likes sushi")
+
+
+def test_semantic_match_rejects_the_same_sentence_with_other_values(minilm: Embedder) -> None:
+    spec = FactSpec(fact="The on-call rotation changes every Monday at 9am")
+    wrong, vague = "The on-call rotation changes every 24 hours.", "On-call rotates weekly."
+    right = "On-call rotation changes on Mondays at 9."
+    vectors = _vectors(minilm, [spec.fact, wrong, vague, right])
+    assert (vectors.cosine(spec.fact, wrong) or 0) >= FACT_THRESHOLD  # why the rule exists
+    found = {m.entry.text for m in match_entries(spec, _entries(wrong, right), vectors)}
+    assert found == {right}
+    loose = match_entries(spec, _entries(wrong), vectors, same_values=False)
+    assert [m.entry.text for m in loose] == [wrong]

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from evals.scorers._support import claim_words, names_in, support, user_keys, word_key
+from evals.scorers._support import (
+    claim_words,
+    names_in,
+    numbers_in,
+    support,
+    user_keys,
+    word_key,
+)
 
 USER = [
     "I'm a paramedic working twelve-hour shifts.",
@@ -74,3 +81,28 @@ def test_names_the_user_never_said_are_reported() -> None:
     assert names_in("Professional: Software Engineer") == ["engineer"]  # a value's first word
     assert names_in("Uses Python, Java, and Git daily") == ["python", "java", "git"]
     assert support("", user_keys(USER)).share == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("Half marathon: 13.1 miles (21.1 km)", {"13.1", "21.1"}),
+        ("Has 1,000 tickets at 9:00, shift 07:30", {"1000", "9", "7:30"}),
+        ("Works twelve-hour shifts, 2 days on", {"12", "2"}),
+        ("Moved on 2026-04-01 to Porto", set()),  # a date stamp the assistant knows
+        ("No numbers here", set()),
+    ],
+)
+def test_numbers_in_spells_each_number_once(text: str, numbers: set[str]) -> None:
+    assert numbers_in(text) == numbers
+
+
+def test_numbers_the_user_never_said_are_reported() -> None:
+    keys = user_keys([*USER, "My shift starts at 7:00."])
+    assert support("Works 12-hour shifts", keys).unsupported_numbers == ()  # "twelve"
+    assert support("Shift starts at 7am", keys).unsupported_numbers == ()
+    assert support("Copies data from one database to another", keys).unsupported_numbers == ()
+    assert support("Lives in Porto, 1 cat", user_keys(["I have one cat"])).unsupported_numbers == ()
+    made_up = support("Cleans promotional emails every week at 9:30, 25 minutes", keys)
+    assert made_up.share >= 0.5  # the words alone would pass
+    assert made_up.unsupported_numbers == ("25", "9:30")
