@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
 from evals.scorers._matching import match_entries
-from evals.scorers._support import Support, support, user_keys
+from evals.scorers._support import Support, statements, support, user_keys
 from evals.scorers._types import RunData, Target
 from memsys.sections import MemoryEntry
 
@@ -83,7 +83,7 @@ def invented_in(run: RunData) -> tuple[int, list[tuple[MemoryEntry, Support]]]:
     names are their scorers'), and those invented: fewer than :data:`INVENTED_SHARE` of
     their claim words said, or a name or number the user never used (``invented_entries``
     explains)."""
-    keys = user_keys(run.user_texts)
+    keys = user_keys(statements(run.user_texts))
     checked, invented = 0, []
     for entry in run.final.entries:
         if junk_reason(entry.text) or model_name_in(entry.text, run.model_names):

@@ -11,8 +11,10 @@ A claim word is supported when its key is among the keys of everything the user 
 The share of supported claim words is paraphrase-tolerant in one direction only: a reworded
 fact keeps most of its content words ("shellfish allergy" for "I'm allergic to shellfish"),
 while an invented one brings its own ("Porto is the capital city of Portugal" after "I live
-in Porto now": 1 of 4). It cannot see an invented relation between words the user did use
-("User has a preference for logical replication" after a question about it).
+in Porto now": 1 of 4). Words the user only asked about in a plain question support nothing
+(:func:`statements`: "User has a preference for logical replication" after "Any gotchas with
+logical replication?"). It cannot see a relation read into words the user did state ("User
+is a student" from "my students").
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "claim_words",
     "names_in",
     "numbers_in",
+    "statements",
     "support",
     "user_keys",
     "word_key",
@@ -98,6 +101,36 @@ def claim_words(text: str) -> list[str]:
     words = (w.lower() for w in _WORD.findall(text))
     skip = _FUNCTION_WORDS | FRAMING
     return list(dict.fromkeys(w for w in words if w not in skip))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?:])\s+|\n+")
+_ASKS = re.compile(
+    r"^\W*(?:what|what's|whats|how|why|when|where|which|who|whose|is|are|was|were|do|does|did|"
+    r"any|anything|will|would|should|shall|can|could|has|have|had)\b",
+    re.I,
+)
+_TELLS = re.compile(
+    r"\b(?:i|i'm|im|me|my|mine|we|our|us)\b|^\W*(?:can|could|would|will) you\b|\bplease\b",
+    re.I,
+)
+
+
+def statements(texts: Iterable[str]) -> list[str]:
+    """The sentences of ``texts`` that tell something: all but plain questions, those that
+    open with a question word, neither speak of the user nor ask for something ("Any gotchas
+    with logical replication?", "Quick one: how many grams in a cup of rice?"). "Can you plan
+    my meals around night shifts?", "Could you stick to grams and litres?" and "Il fait beau
+    à Vienne, non ?" tell as much as statements."""
+    return [
+        sentence
+        for text in texts
+        for sentence in _SENTENCE_END.split(text)
+        if not (
+            sentence.rstrip().endswith("?")
+            and _ASKS.search(sentence)
+            and not _TELLS.search(sentence)
+        )
+    ]
 
 
 def user_keys(texts: Iterable[str]) -> frozenset[str]:

@@ -175,7 +175,8 @@ def invented_entries(run: RunData) -> Score:
     Rule (:mod:`._support`): an entry is invented when fewer than half of its claim words
     (content words without the framing any entry adds: "User requested:", "Prefers ...",
     "[profession: ...]") were said by the user (in a message, a screenshot they sent, a hand
-    edit of MEMORY.md or a model-switch notice), compared by stemmed keys, or when it names a
+    edit of MEMORY.md or a model-switch notice; a plain question such as "Any gotchas with
+    logical replication?" tells nothing), compared by stemmed keys, or when it names a
     capitalised name the user never used ("... at Google", "Python, Java, and Git") or states
     a number the user never said ("a half marathon, which is 21 kilometers", "Mia is a
     5-year-old girl"; :func:`~evals.scorers._support.numbers_in`). Junk and
@@ -188,9 +189,9 @@ def invented_entries(run: RunData) -> Score:
     with the name rule flags 48 of the 74 and 5 of the 288 (each a vague filler or a
     distorted transient: "[planning, preparation, execution]", "Traveling, packing for a
     trip"); "at most half" would flag 62 and 14 (adding label fragments such as "[travel]
-    Edinburgh" and "Python as preferred language"). The rule misses invented relations
-    between words the user did say ("User has a preference for logical replication" after a
-    question about it; "User is a student" from "my students").
+    Edinburgh" and "Python as preferred language"). With numbers and plain questions (third
+    pass) it flags 58 of the labelled lines and 7 others. It misses relations read into
+    words the user did state ("User is a student" from "my students").
 
     In ``quality`` (0.10, as the share of entries that are not invented): an invented fact
     misleads the assistant as a stale one does and is noise no ``forbid`` list names, and at

@@ -209,6 +209,7 @@ CONVERSATION = [
         "And we moved! I live in Porto now, not Lisbon.",
         "My laptop is a ThinkPad, can you help me set up Python on it?",
         "Remember that I'm allergic to shellfish.",
+        "What's the weather like for cycling today?",
     ),
     ("event", {"type": "manual_edit", "manual_edit": {"append": "- Prefers tea, no sugar"}}),
     ("event", {"type": "model_switch", "model_switch": {"from": "GPT-4o", "to": "Claude Haiku"}}),
@@ -226,6 +227,7 @@ GROUNDED_AND_INVENTED = """# Long-term Memory
 - Porto is the capital city of Portugal.
 - I work as a software engineer at Google.
 - Has a shellfish allergy since age 5
+- Enjoys cycling
 
 ## Preferences
 - Prefers tea, no sugar
@@ -240,11 +242,12 @@ GROUNDED_AND_INVENTED = """# Long-term Memory
 def test_invented_entries_are_those_the_user_never_said(build_run: BuildRun) -> None:
     run = build_run(GROUNDED_AND_INVENTED, records=CONVERSATION, embed=False)
     score = invented_entries(run)
-    assert [line[0] for line in score.lines] == [8, 9, 10, 11, 19]
-    assert score.metrics == {"invented": 5, "checked": 10}  # "None" and the model are not judged
+    assert [line[0] for line in score.lines] == [8, 9, 10, 11, 12, 20]
+    assert score.metrics == {"invented": 6, "checked": 11}  # "None" and the model are not judged
     assert "never said: google" in score.items[2]
     assert "never said: 5" in score.items[3]  # every other word of it was said
-    assert score.value == 5.0
+    assert "never said: cycling" in score.items[4]  # asked about the weather, no more
+    assert score.value == 6.0
 
 
 def test_invented_entries_unscored_without_anything_the_user_said(build_run: BuildRun) -> None:

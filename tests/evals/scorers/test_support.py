@@ -8,6 +8,7 @@ from evals.scorers._support import (
     claim_words,
     names_in,
     numbers_in,
+    statements,
     support,
     user_keys,
     word_key,
@@ -106,3 +107,26 @@ def test_numbers_the_user_never_said_are_reported() -> None:
     made_up = support("Cleans promotional emails every week at 9:30, 25 minutes", keys)
     assert made_up.share >= 0.5  # the words alone would pass
     assert made_up.unsupported_numbers == ("25", "9:30")
+
+
+def test_plain_questions_tell_nothing_requests_and_questions_about_the_user_do() -> None:
+    said = [
+        "Any gotchas with logical replication on the new Postgres version?",
+        "Quick one: how many grams in a cup of rice? Thanks.",
+        "Can you plan my meals around night shifts?",
+        "Could you stick to grams and litres?",
+        "Il fait très beau à Vienne aujourd'hui, non ?",
+        "Ticket 7: customer says their site is down, draft a reply?",
+    ]
+    assert statements(said) == [
+        "Quick one:",
+        "Thanks.",
+        "Can you plan my meals around night shifts?",
+        "Could you stick to grams and litres?",
+        "Il fait très beau à Vienne aujourd'hui, non ?",
+        "Ticket 7:",
+        "customer says their site is down, draft a reply?",
+    ]
+    keys = user_keys(statements(said))
+    assert support("Prefers logical replication", keys).share == 0.0  # only asked about
+    assert support("Night shifts", keys).share == 1.0
