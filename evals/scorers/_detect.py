@@ -108,8 +108,15 @@ ordinary phrase), or the system prompt's wording about MEMORY.md."""
 _DATA_LITERAL = re.compile(r'^\s*[\[{]\s*".*["\d\]}]\s*[\]}]\s*$', re.S)
 """An entry that is a JSON object, array or set of quoted strings: data, not a sentence."""
 
-_QUESTION = re.compile(r"\?\s*[)\]]*\s*$")
-"""An entry that ends in a question mark asks; it does not state."""
+_QUESTION = re.compile(
+    r"\?\s*[)\]]*\s*$"
+    r"|^\W*(?:how|what|which|when|where|why|who)(?:'s\b|\s+(?:is|are|was|were|do|does|did|can|"
+    r"could|should|would|will|many|much|far|long|often)\b)(?!.*:)",
+    re.I,
+)
+"""An entry that ends in a question mark, or opens as a question ("how far is a half
+marathon", "What is VACUUM FULL"), asks; it does not state. (Not a label: "What is on the
+shopping list: milk".)"""
 
 _CONVERSATION_LOG = re.compile(
     r"^(?:the )?user (?:asked|inquired|enquired|wondered|wanted to know)\s+"

@@ -76,6 +76,12 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("What should I pack for one night in Edinburgh?", "question"),
         ("User requested: Which basil variety grows best in a pot?", "question"),
         ('Likes to be asked "Anything else?" at the end', None),
+        ("how far is a half marathon", "question"),  # a question without its mark
+        ("User requested: What is VACUUM FULL", "question"),
+        ("What's the best time to water tomatoes", "question"),
+        ("What is on the shopping list: milk, eggs", None),  # a label, then the answer
+        ("How I take my coffee: black, no sugar", None),
+        ("Whatever the weather, cycles to work", None),
         ("User asked about penicillin.", "conversation log"),
         ("The user wondered whether it would rain", "conversation log"),
         ("User asked to always answer in British English", None),
