@@ -8,7 +8,8 @@ Pure functions over entry texts (and the raw file, for bullets that parse to not
   chatter ("As an AI ...", "I'll remember that", "Sure! Here is ..."), a tool call or tool
   response written out as text (``{"name": "weather", "arguments": ...}``, ``old_text: ...``,
   ``<tool_response>``), a raw data literal (``{"mood": "good"}``), a question ("What should I
-  pack?") and a log of the conversation ("User asked about penicillin");
+  pack?"), a log of the conversation ("User asked about penicillin") and the name of a task
+  the assistant was given (``plan_first_week``);
 - :func:`junk_lines`: bullets that parse to no entry at all (``-``, ``- (empty)``);
 - :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Qwen, OneClaw, or a
   name the run's model-switch notices used). Names that are also ordinary words (Gemini
@@ -118,6 +119,16 @@ _QUESTION = re.compile(
 marathon", "What is VACUUM FULL"), asks; it does not state. (Not a label: "What is on the
 shopping list: milk".)"""
 
+_TASK_NAME = re.compile(
+    r"^\W*(?:plan|suggest|draft|write|create|make|find|get|check|help|generate|recommend|"
+    r"calculate|convert|compare|summari[sz]e|explain|search|list|set|send|book|schedule)"
+    r"(?:_[a-z0-9]+)+\W*$",
+    re.I,
+)
+"""An identifier naming a task the assistant was given (``plan_first_week``,
+``suggest_fish_recipe``): a verb first, words joined by underscores, nothing else. A setting
+written the same way (``dark_mode``, ``metric_units``) names no verb and stays."""
+
 _CONVERSATION_LOG = re.compile(
     r"^(?:the )?user (?:asked|inquired|enquired|wondered|wanted to know)\s+"
     r"(?:about|whether|if|how|what|which|when|where|why|a question)\b",
@@ -206,6 +217,7 @@ JUNK_RULES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("assistant chatter", _is_chatter),
     ("question", _QUESTION.search),
     ("conversation log", _CONVERSATION_LOG.match),
+    ("task name", _TASK_NAME.match),
 )
 """``(reason, test)`` in the order they are tried; an entry is junk for the first that holds.
 Each test sees the entry without its "User requested:" prefix (a request for a placeholder

@@ -83,6 +83,11 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("How I take my coffee: black, no sugar", None),
         ("Whatever the weather, cycles to work", None),
         ("User asked about penicillin.", "conversation log"),
+        ("plan_first_week", "task name"),  # the assistant's task, named as an identifier
+        ("suggest_fish_recipe", "task name"),
+        ("dark_mode", None),  # a setting written the same way
+        ("metric_units: km, kg", None),
+        ("plan a trip", None),
         ("The user wondered whether it would rain", "conversation log"),
         ("User asked to always answer in British English", None),
         ("User asked for short answers with bullet points", None),
