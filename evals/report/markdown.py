@@ -113,11 +113,16 @@ COMPARE_METRICS: tuple[str, ...] = (
     "facts_recall",
     "noise",
     "invented_entries",
-    "duplicates",
+    "duplicates.repeats",
     "tool_errors",
     "unparsed_tool_calls",
 )
-"""The compare table's metrics, each a column headed by its name with spaces."""
+"""The compare table's metrics, each a column headed by its name with spaces (or
+:data:`METRIC_HEADERS`'). Repeated lines, not pairs: pairs grow with the square of a group,
+so one file's 190 copies outweighed every other difference."""
+
+METRIC_HEADERS = {"duplicates.repeats": "repeated entries"}
+"""Column headers of metrics whose name does not read as one."""
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
@@ -251,7 +256,11 @@ def compare_table(
         ComparisonError: no real run has the baseline variant.
     """
     real = _real_runs(results)
-    header = [f"compared with {baseline}", "pairs", *(m.replace("_", " ") for m in metrics)]
+    header = [
+        f"compared with {baseline}",
+        "pairs",
+        *(METRIC_HEADERS.get(m, m.replace("_", " ")) for m in metrics),
+    ]
     if not real:
         return markdown_table(header, [])
     comparisons = sorted(

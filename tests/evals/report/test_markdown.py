@@ -16,6 +16,7 @@ from evals.cli.main import main
 from evals.report import compare_to_baseline
 from evals.report._paired import PairedDiff, Reference, Verdict
 from evals.report.markdown import (
+    COMPARE_METRICS,
     SIMULATED_COLUMNS,
     compact,
     compare_table,
@@ -235,12 +236,16 @@ def test_compare_rows_are_memeval_compares_pairs_and_intervals(
     real = [r for r in results if r.model_kind is ModelKind.REAL]
     (vague,) = [
         c
-        for c in compare_to_baseline(real, Reference(variant="v049-guardrails"))
+        for c in compare_to_baseline(real, Reference(variant="v049-guardrails"), COMPARE_METRICS)
         if c.compared[2] == "v023-vague"
     ]
-    for metric in ("quality", "noise", "tool_errors"):
+    headers = {"quality": "quality", "noise": "noise", "tool_errors": "tool errors"}
+    # Repeated lines, not pairs (one file's 190 copies are 17,955 pairs).
+    headers["duplicates.repeats"] = "repeated entries"
+    assert "duplicates" not in rows["v023-vague"]
+    for metric, header in headers.items():
         paired = next(d for d in vague.diffs if d.metric == metric)
-        cell = rows["v023-vague"][metric.replace("_", " ")]
+        cell = rows["v023-vague"][header]
         assert paired.diff is not None and paired.n == 4
         assert float(cell.strip("*").split()[0]) == pytest.approx(paired.diff, abs=0.005)
         assert paired.interval() in cell
