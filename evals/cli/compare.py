@@ -71,7 +71,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--baseline-model", metavar="NAME", help="baseline model")
     parser.add_argument("--baseline-policy", metavar="NAME", help="baseline policy")
-    parser.add_argument("--out", default="compare.html", help="output HTML file")
+    parser.add_argument(
+        "--out",
+        default="reports/compare.html",
+        help="output HTML file (default reports/compare.html, beside the run reports)",
+    )
     parser.add_argument("--title", help="page title")
     parser.add_argument(
         "--metric",

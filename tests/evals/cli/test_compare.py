@@ -83,3 +83,16 @@ def test_help_texts_print_a_plain_percent_sign(capsys: pytest.CaptureFixture[str
         with pytest.raises(SystemExit):
             main(argv)
         assert "%%" not in capsys.readouterr().out
+
+
+def test_compare_writes_its_html_under_reports_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _runs(tmp_path / "runs")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # not the repository: a report never lands at the top of a tree
+    assert main(["compare", str(a), str(b), "--keywords-only"]) == 0
+    assert (work / "reports" / "compare.html").is_file()
+    assert not (work / "compare.html").exists()
+    assert "wrote reports/compare.html" in capsys.readouterr().out
