@@ -209,8 +209,12 @@ class MemoryCompactor:
 
 
 def _repeated_headers(text: str) -> list[str]:
+    # A byte-order mark a paste left at a line's start is invisible: "\ufeff# Long-term
+    # Memory" is the title again (line_kind reads past it too).
     headers = Counter(
-        line.strip() for line in text.splitlines() if line_kind(line) is LineKind.HEADER
+        line.strip().lstrip("\ufeff").strip()
+        for line in text.splitlines()
+        if line_kind(line) is LineKind.HEADER
     )
     return sorted(header for header, count in headers.items() if count > 1)
 

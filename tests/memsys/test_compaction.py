@@ -235,3 +235,19 @@ def test_result_that_repeats_a_header_is_rejected(manager: MemoryManager) -> Non
     result = MemoryCompactor(manager, FakeLLM([reply(doubled)])).compact_if_needed()
     assert result.outcome is CompactionOutcome.REJECTED_MALFORMED
     assert manager.read_long_term_memory() == original
+
+
+def test_a_header_repeated_behind_a_byte_order_mark_is_still_a_repeat(
+    manager: MemoryManager,
+) -> None:
+    """A hand edit pasted a whole file (BOM first) after an entry; a model that echoes it
+    writes the title twice, one copy behind an invisible BOM (found by the state machine)."""
+    original = big_memory()
+    manager.write_long_term_memory(original)
+    echoed = (
+        "# Long-term Memory\n\n## Notes\n- a fact kept\n"
+        "\ufeff# Long-term Memory\n\n## User Profile\n- another fact kept\n"
+    )
+    result = MemoryCompactor(manager, FakeLLM([reply(echoed)])).compact_if_needed()
+    assert result.outcome is CompactionOutcome.REJECTED_MALFORMED
+    assert manager.read_long_term_memory() == original
