@@ -25,7 +25,7 @@ from enum import StrEnum
 from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.prompts import compaction_prompt
-from memsys.sections import LineKind, line_kind, parse_entries
+from memsys.sections import LineKind, line_kind, parse_entries, visible_line
 from memsys.storage import MAX_BACKUPS
 
 __all__ = [
@@ -209,10 +209,9 @@ class MemoryCompactor:
 
 
 def _repeated_headers(text: str) -> list[str]:
-    # A byte-order mark a paste left at a line's start is invisible: "\ufeff# Long-term
-    # Memory" is the title again (line_kind reads past it too).
+    # "\ufeff# Long-term Memory" (a pasted file's mark) is the title again.
     headers = Counter(
-        line.strip().lstrip("\ufeff").strip()
+        visible_line(line).strip()
         for line in text.splitlines()
         if line_kind(line) is LineKind.HEADER
     )

@@ -24,6 +24,7 @@ __all__ = [
     "parse_entries",
     "parse_sections",
     "section_for_category",
+    "visible_line",
 ]
 
 HEADER = "# Long-term Memory"
@@ -88,7 +89,7 @@ def parse_sections(content: str) -> dict[str, str]:
     copies: dict[str, list[list[str]]] = {}
     current: list[str] | None = None
     for line in content.splitlines():
-        line = line.lstrip("\ufeff")  # a pasted file's mark is invisible (see line_kind)
+        line = visible_line(line)
         if line.startswith("## "):
             current = []
             copies.setdefault(line.removeprefix("## ").strip(), []).append(current)
@@ -125,15 +126,18 @@ class LineKind(StrEnum):
     BLANK = "blank"
 
 
-def line_kind(line: str) -> LineKind:
-    """The kind of ``line``: any line starting with ``#`` (after spaces) is a header.
+def visible_line(line: str) -> str:
+    """``line`` as a reader sees it: without the byte-order mark a hand edit left at its start
+    (not the file's: editors that paste files together do this), which is invisible."""
+    return line.lstrip("\ufeff")
 
-    A byte-order mark a hand edit left at a line's start (not the file's: editors that
-    paste files together do this) is invisible to a reader, so it is read past too.
-    """
+
+def line_kind(line: str) -> LineKind:
+    """The kind of ``line``: any line starting with ``#`` (after spaces) is a header, read
+    past a byte-order mark at its start (:func:`visible_line`)."""
     if not line.strip():
         return LineKind.BLANK
-    visible = line.lstrip("\ufeff")
+    visible = visible_line(line)
     if visible.lstrip(" \t").startswith("#"):
         return LineKind.HEADER
     return LineKind.BULLET if _BULLET.match(visible) else LineKind.TEXT
