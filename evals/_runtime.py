@@ -63,6 +63,8 @@ class Runtime:
     triggers: MemoryTriggerManager
     injector: MemoryInjector
     loop: AssistantLoop
+    base_prompt: str = BASE_PROMPT
+    """The chat system prompt's memory instructions: the variant's, else :data:`BASE_PROMPT`."""
 
 
 @dataclass(frozen=True)
@@ -101,9 +103,9 @@ def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
     triggers = MemoryTriggerManager(
         TriggerWiring(
             sessions=sessions,
-            writer=DailyLogWriter(manager, client, policy),
+            writer=DailyLogWriter(manager, client, policy, variant.prompts.daily_summary),
             policy=policy,
-            compactor=MemoryCompactor(manager, client),
+            compactor=MemoryCompactor(manager, client, variant.prompts.compaction),
             clock=clock,
             runner=runner,
             prefs=TriggerPrefs(memory_dir),
@@ -125,4 +127,5 @@ def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
         triggers,
         MemoryInjector(manager, search, recall=policy.recall_source()),
         AssistantLoop(client, tools),
+        variant.prompts.chat_system or BASE_PROMPT,
     )

@@ -27,7 +27,7 @@ from evals._engine_extras import (
     scripted_compaction,
     turn_records,
 )
-from evals._runtime import BASE_PROMPT, Runtime, RuntimeConfig, build_runtime
+from evals._runtime import Runtime, RuntimeConfig, build_runtime
 from evals.cassettes import step as cassette_step
 from evals.run_spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import EVENT_TYPES, CompactSpec, Event
@@ -241,7 +241,7 @@ class _Run:
     def _turn(self, text: str) -> None:
         rt = self.rt
         session = rt.sessions.active() or rt.sessions.open(self._new_session_id())
-        injection = rt.injector.build_system_prompt(BASE_PROMPT, text, rt.clock.now().date())
+        injection = rt.injector.build_system_prompt(rt.base_prompt, text, rt.clock.now().date())
         self.record(
             "injection",
             tokens=injection.tokens,
@@ -249,7 +249,7 @@ class _Run:
             dropped=len(injection.dropped),
             memory_lines_cut=injection.memory_lines_cut,
             error=injection.error,
-            memory=injection.prompt.removeprefix(BASE_PROMPT).strip(),
+            memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
         )
         history = session.recent()
         try:

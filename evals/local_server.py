@@ -43,8 +43,10 @@ __all__ = [
     "LlamaServer",
     "Runtime",
     "ServerInfo",
+    "main",
     "serve",
     "server_flags",
+    "start",
 ]
 
 DEFAULT_THREADS = 2

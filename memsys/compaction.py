@@ -125,9 +125,12 @@ def _lost(original: str, result: str) -> tuple[str, ...]:
 class MemoryCompactor:
     """Compacts MEMORY.md with the chat session's model."""
 
-    def __init__(self, manager: MemoryManager, client: LLMClient) -> None:
+    def __init__(
+        self, manager: MemoryManager, client: LLMClient, prompt: str | None = None
+    ) -> None:
         self._manager = manager
         self._client = client
+        self._prompt = prompt  # a variant's compaction template, or None for RFC-049's
 
     @property
     def model(self) -> str:
@@ -163,7 +166,7 @@ class MemoryCompactor:
             if len(content) > MAX_INPUT_CHARS:
                 model_input = content[:MAX_INPUT_CHARS] + TRUNCATION_MARKER
             request = ChatRequest(
-                messages=(Message(Role.USER, compaction_prompt(model_input)),),
+                messages=(Message(Role.USER, compaction_prompt(model_input, self._prompt)),),
                 purpose=Purpose.COMPACTION,
                 max_tokens=COMPACTION_MAX_TOKENS,
             )

@@ -75,10 +75,17 @@ class FlushResult:
 class DailyLogWriter:
     """Summarises sessions into daily logs and promotes flagged facts via the policy."""
 
-    def __init__(self, manager: MemoryManager, client: LLMClient, policy: WritePolicy) -> None:
+    def __init__(
+        self,
+        manager: MemoryManager,
+        client: LLMClient,
+        policy: WritePolicy,
+        prompt: str | None = None,
+    ) -> None:
         self._manager = manager
         self._client = client
         self._policy = policy
+        self._prompt = prompt  # a variant's summary template, or None for the built-in one
 
     @property
     def model(self) -> str:
@@ -112,7 +119,7 @@ class DailyLogWriter:
 
     def _flush_segment(self, session: Session, pending: list[LoggedMessage]) -> FlushResult:
         request = ChatRequest(
-            (Message(Role.USER, daily_summary_prompt([m.message for m in pending])),),
+            (Message(Role.USER, daily_summary_prompt([m.message for m in pending], self._prompt)),),
             purpose=Purpose.DAILY_SUMMARY,
             max_tokens=800,
         )

@@ -107,9 +107,12 @@ class Decision:
 DECISION_MAX_TOKENS = 200
 
 
-def decision_request(candidate: str, similar: Sequence[SimilarMemory]) -> ChatRequest:
+def decision_request(
+    candidate: str, similar: Sequence[SimilarMemory], system_prompt: str | None = None
+) -> ChatRequest:
     """The model call of one decision (the policy and ``memeval bench decisions`` send it):
-    the system prompt, each worked example as a user turn and the answer, then the case."""
+    the system prompt (a variant's, else the built-in one), each worked example as a user
+    turn and the answer, then the case."""
     examples = [
         Message(role, text)
         for example in EXAMPLES
@@ -117,7 +120,7 @@ def decision_request(candidate: str, similar: Sequence[SimilarMemory]) -> ChatRe
     ]
     return ChatRequest(
         (
-            Message(Role.SYSTEM, SYSTEM_PROMPT),
+            Message(Role.SYSTEM, system_prompt or SYSTEM_PROMPT),
             *examples,
             Message(Role.USER, update_decision_prompt(candidate, similar)),
         ),

@@ -42,8 +42,11 @@ def render_transcript(messages: Sequence[Message]) -> str:
     return "\n".join(lines)
 
 
-def daily_summary_prompt(messages: Sequence[Message]) -> str:
-    """The summarisation prompt for a conversation segment."""
+def daily_summary_prompt(messages: Sequence[Message], template: str | None = None) -> str:
+    """The summarisation prompt for a conversation segment: a variant's ``template`` with the
+    transcript at ``{transcript}``, else the built-in prompt."""
+    if template is not None:
+        return template.replace("{transcript}", render_transcript(messages), 1)
     return (
         "You are writing the user's daily memory log. Summarize the conversation segment "
         "below: key topics discussed, decisions made, tasks completed, user preferences "
@@ -122,8 +125,11 @@ def _bullets(block: str) -> list[str]:
 # -- compaction (RFC-049 3E, verbatim) ------------------------------------------------------
 
 
-def compaction_prompt(content: str) -> str:
-    """RFC-049's ``buildCompactionPrompt``, word for word."""
+def compaction_prompt(content: str, template: str | None = None) -> str:
+    """RFC-049's ``buildCompactionPrompt``, word for word, or a variant's ``template`` with the
+    memory file at ``{content}``."""
+    if template is not None:
+        return template.replace("{content}", content, 1)
     return f"""You are a memory compaction assistant. Your job is to clean up and reorganize a user's long-term memory file.
 
 ## Input

@@ -79,6 +79,7 @@ def _variants(args: argparse.Namespace) -> list[Row]:
             {
                 "name": name + (" (default)" if name == DEFAULT_VARIANT else ""),
                 "extends": variant.extends or "-",
+                "prompts": ", ".join(variant.prompts.changed()) or "-",
                 "summary": variant.summary,
             }
         )
@@ -136,7 +137,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "list",
         help="list the scenarios, models, variants, policies or scorers run can be given",
         description="Every name memeval run accepts, with what it is. Models: the simulated "
-        "ones, the real ones recorded in cassettes/, and the providers.",
+        "ones, the real ones recorded in cassettes/, and the providers. Variants: the shipped "
+        "names (any .toml path works too; memeval variant check FILE), with the background "
+        "prompts each replaces besides the tool descriptions.",
     )
     parser.add_argument("what", choices=list(_LISTS), help="what to list")
     parser.add_argument("--dir", default="scenarios", help="scenario directory (scenarios)")

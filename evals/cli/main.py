@@ -22,6 +22,7 @@ from evals.cli import (
     run,
     score,
     tables,
+    variant,
 )
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
 from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
@@ -53,6 +54,7 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     gate.register,
     cassettes.register,
     tables.register,
+    variant.register,
 )
 
 

@@ -114,7 +114,7 @@ class UnifiedPolicy(WritePolicy):
             SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
             for m in self.similar(candidate, now)
         ]
-        request = decision_request(candidate, shown)
+        request = decision_request(candidate, shown, self.ctx.variant.prompts.decision_system)
         try:
             with waiting_on_model():  # not the tool's own time (memsys._model_wait)
                 reply = self.ctx.client.complete(request).text

@@ -218,3 +218,35 @@ def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Pa
     stats = records[-1]["policy_stats"]
     assert stats["deleted"] == len(deletes) and stats["archived"] == len(archives[0]["ids"])
     assert "climbing" not in str(records[-1]["memory_md"]).lower()
+
+
+def test_a_variants_prompts_reach_every_request_of_a_run(
+    tmp_path: Path, embedder: Embedder | None
+) -> None:
+    from memsys.llm import ChatRequest, ChatResponse, Purpose, make_client
+
+    class Recording:
+        def __init__(self) -> None:
+            self.inner = make_client("sim/careful")
+            self.requests: list[ChatRequest] = []
+            self.name, self.kind = self.inner.name, self.inner.kind
+
+        def complete(self, request: ChatRequest) -> ChatResponse:
+            self.requests.append(request)
+            return self.inner.complete(request)
+
+    variant = tmp_path / "mine.toml"
+    variant.write_text(
+        'extends = "summary-worked-example"\n[prompts]\nchat_system = "You are Ada."\n'
+    )
+    loaded = load_scenario(WEEK)
+    cell = Cell(loaded.name, "sim/careful", "guardrails", "mine")
+    spec = RunSpec(cell, loaded, WEEK, tmp_path / "run", variant_file=str(variant))
+    client = Recording()
+    run_scenario(spec, embedder, client)  # type: ignore[arg-type]
+    chats = [r for r in client.requests if r.purpose is Purpose.CHAT]
+    summaries = [r for r in client.requests if r.purpose is Purpose.DAILY_SUMMARY]
+    assert chats and all(r.messages[0].content.startswith("You are Ada.") for r in chats)
+    assert summaries and all(
+        "An example, for a different conversation" in r.messages[0].content for r in summaries
+    )

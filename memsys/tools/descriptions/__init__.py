@@ -10,6 +10,16 @@ one-line wording change never changes what the model may send. A root variant (n
 ``extends``) fixes the schemas, so it must describe every tool and exactly the parameters the
 tools' code reads (:data:`TOOL_PARAMETERS`): a file that gives ``save_memory`` only a
 description is refused instead of silently offering a tool without parameters.
+
+A tool table may also give ``append`` instead of the whole ``description``: a paragraph added
+after the inherited description, so a one-line change needs one line.
+
+Every other prompt that can write MEMORY.md is a variant axis too, in a ``[prompts]`` table
+(:data:`PROMPT_SLOTS`): ``daily_summary`` (must contain ``{transcript}`` once),
+``compaction`` (``{content}`` once), ``decision_system`` (the unified pipeline's system
+prompt) and ``chat_system`` (the chat system prompt's memory instructions, before the injected
+memory). A slot a variant does not give is inherited through ``extends``; unset everywhere, the
+memory system sends today's built-in prompt, byte for byte.
 """
 
 from __future__ import annotations
@@ -24,8 +34,10 @@ from memsys.registry import Registry
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "PROMPT_SLOTS",
     "TOOL_PARAMETERS",
     "VARIANTS",
+    "PromptTexts",
     "ToolText",
     "Variant",
     "VariantError",
@@ -36,7 +48,15 @@ __all__ = [
 
 DEFAULT_VARIANT = "v049-guardrails"
 _DIR = Path(__file__).parent
-_TOOL_KEYS = frozenset({"description", "parameters"})
+_TOOL_KEYS = frozenset({"description", "append", "parameters"})
+
+PROMPT_SLOTS: dict[str, str | None] = {
+    "daily_summary": "{transcript}",
+    "compaction": "{content}",
+    "decision_system": None,
+    "chat_system": None,
+}
+"""Prompt slot -> the placeholder its text must hold exactly once (None: no placeholder)."""
 
 TOOL_PARAMETERS: dict[str, frozenset[str]] = {
     "save_memory": frozenset({"content", "category"}),
@@ -58,6 +78,24 @@ class ToolText:
 
 
 @dataclass(frozen=True)
+class PromptTexts:
+    """The background prompts a variant replaces; None sends the built-in prompt."""
+
+    daily_summary: str | None = None
+    """Daily-log summary and promotion prompt, with ``{transcript}``."""
+    compaction: str | None = None
+    """Compaction prompt, with ``{content}`` (RFC-049's text when None)."""
+    decision_system: str | None = None
+    """System prompt of the unified pipeline's ADD/UPDATE/DELETE/NOOP decisions."""
+    chat_system: str | None = None
+    """The chat system prompt's memory instructions (before the injected memory)."""
+
+    def changed(self) -> list[str]:
+        """Names of the slots this variant (with what it extends) replaces."""
+        return [slot for slot in PROMPT_SLOTS if getattr(self, slot) is not None]
+
+
+@dataclass(frozen=True)
 class Variant:
     """A named set of tool descriptions."""
 
@@ -71,6 +109,8 @@ class Variant:
     """The file it was read from."""
     extends: str | None = None
     """Name of the variant it extends, if any."""
+    prompts: PromptTexts = PromptTexts()
+    """Background prompts it replaces (see :data:`PROMPT_SLOTS`)."""
 
     def tool(self, name: str) -> ToolText:
         """The text of tool ``name``."""
@@ -144,6 +184,7 @@ def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
         base = _load(base_path.resolve(), (*seen, path))
     summary = str(data.pop("summary", ""))
     data.pop("schema_version", None)
+    prompts = _prompt_texts(path, data.pop("prompts", {}), base.prompts if base else PromptTexts())
     tools = dict(base.tools) if base else {}
     for tool_name, table in data.items():
         if not isinstance(table, dict):
@@ -157,7 +198,31 @@ def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
         tools[tool_name] = _tool_text(path, tool_name, table, inherited)
     if base is None:
         _check_root_schema(path, tools)
-    return Variant(path.stem, summary, tools, path, base.name if base else None)
+    return Variant(path.stem, summary, tools, path, base.name if base else None, prompts)
+
+
+def _prompt_texts(path: Path, table: object, inherited: PromptTexts) -> PromptTexts:
+    """The ``[prompts]`` table over what ``inherited`` gives, each slot's placeholder checked."""
+    if not isinstance(table, dict):
+        raise VariantError(path, "[prompts] must be a table")
+    unknown = sorted(set(table) - set(PROMPT_SLOTS))
+    if unknown:
+        raise VariantError(
+            path, f"[prompts] has unknown slot(s) {unknown}; the slots: {', '.join(PROMPT_SLOTS)}"
+        )
+    texts = {slot: getattr(inherited, slot) for slot in PROMPT_SLOTS}
+    for slot, text in table.items():
+        if not isinstance(text, str) or not text.strip():
+            raise VariantError(path, f"[prompts] {slot} must be a non-empty string")
+        placeholder = PROMPT_SLOTS[slot]
+        if placeholder is not None and text.count(placeholder) != 1:
+            raise VariantError(
+                path,
+                f"[prompts] {slot} must contain {placeholder} exactly once (found "
+                f"{text.count(placeholder)}): it is where the memory system puts its input",
+            )
+        texts[slot] = text.strip()
+    return PromptTexts(**texts)
 
 
 def _tool_text(
@@ -167,13 +232,21 @@ def _tool_text(
     unknown = sorted(set(table) - _TOOL_KEYS)
     if unknown:
         raise VariantError(
-            path, f"[{tool}] has unknown key(s) {unknown}; allowed: description, parameters"
+            path,
+            f"[{tool}] has unknown key(s) {unknown}; allowed: description, append, parameters",
         )
     description = table.get("description")
     if description is None and inherited is not None:
         description = inherited.description
     if not isinstance(description, str):
         raise VariantError(path, f"[{tool}] needs a 'description' string")
+    append = table.get("append")
+    if append is not None:
+        if not isinstance(append, str) or not append.strip():
+            raise VariantError(path, f"[{tool}] 'append' must be a non-empty string")
+        if "description" in table:
+            raise VariantError(path, f"[{tool}] gives both 'description' and 'append'; use one")
+        description = f"{description.rstrip()}\n{append.strip()}"
     params = table.get("parameters", {})
     if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
         raise VariantError(path, f"[{tool}.parameters] must map names to strings")

@@ -24,7 +24,9 @@ def _rows(what: str, capsys: pytest.CaptureFixture[str], *extra: str) -> list[di
 def test_lists_name_what_run_accepts(capsys: pytest.CaptureFixture[str]) -> None:
     variants = _rows("variants", capsys)
     assert [r["name"].split()[0] for r in variants] == available_variants()
-    assert {"name": "v049-guardrails (default)", "extends": "-"}.items() <= variants[1].items()
+    by_name = {r["name"]: r for r in variants}
+    assert {"extends": "-", "prompts": "-"}.items() <= by_name["v049-guardrails (default)"].items()
+    assert by_name["summary-worked-example"]["prompts"] == "daily_summary"
     assert [r["name"] for r in _rows("policies", capsys)] == list(available_policies())
     scorers = {r["name"]: r["direction"] for r in _rows("scorers", capsys)}
     assert list(scorers) == [info.name for info in registered_scorers()]
