@@ -23,7 +23,6 @@ import contextlib
 import json
 import statistics
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,14 +30,12 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from evals.cli._common import EXIT_OK, add_scenario_arg, load_scenarios
+from evals.cli._common import EXIT_OK, EXIT_RUN_FAILED, add_scenario_arg, load_scenarios
 from evals.recording import (
     RECORD_MATRIX,
     REPEAT_TEMPERATURE,
     PlannedCell,
     RecordingDetails,
-    elapsed,
-    finish_label,
     is_recorded,
     plan,
 )
@@ -90,24 +87,6 @@ def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
         yield running.base_url, RecordingDetails(model.sha256, info.server, info.server_flags)
 
 
-@contextlib.contextmanager
-def _ticking(bar: tqdm, every_s: float = 5.0) -> Iterator[None]:
-    """Refresh ``bar`` while a long cell runs, so its elapsed time moves."""
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(every_s):
-            bar.refresh()
-
-    thread = threading.Thread(target=tick, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
-
-
 def _spec(planned: PlannedCell, out: Path) -> RunSpec:
     from evals.engine import RunSpec
 
@@ -136,17 +115,16 @@ def _replays(planned: PlannedCell, out: Path) -> bool:
     return True
 
 
-def _record_one(planned: PlannedCell, base_url: str, out: Path) -> None:
+def _record_one(planned: PlannedCell, base_url: str, out: Path, hosted: bool = False) -> None:
     from evals.cassettes import CassetteMode
     from evals.cli.run import _run_cell
     from memsys.llm._http import HTTPConfig
 
     spec = _spec(planned, out)
-    # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it.
-    options: dict[str, object] = {
-        "base_url": base_url,
-        "http": HTTPConfig(timeout_s=900.0, max_retries=1),
-    }
+    # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it. A
+    # hosted API answers in seconds and sheds load with 429s: retry those (after Retry-After).
+    http = HTTPConfig(timeout_s=120.0, max_retries=6) if hosted else HTTPConfig(900.0, 1)
+    options: dict[str, object] = {"base_url": base_url, "http": http}
     if planned.temperature is not None:
         options["temperature"] = planned.temperature
     if planned.seed is not None:
@@ -201,27 +179,32 @@ def _handle(args: argparse.Namespace) -> int:
             print(f"{state:10} {planned.cell.cassette_path()}")
         return EXIT_OK
     todo = todo[: args.limit] if args.limit else todo
-    minutes: list[float] = []
+    from evals.recording_pool import Progress, record_cells
+
     with _server(args) as (base_url, details):
-        bar = tqdm(todo, unit="cell", desc="memeval record", file=sys.stderr)
-        with _ticking(bar):
-            for planned in bar:
-                bar.set_postfix_str(str(planned.cell.cassette_path().relative_to("cassettes")))
-                start = time.monotonic()
-                _record_one(planned, base_url, Path(args.out))
-                seconds = time.monotonic() - start
-                label = finish_label(planned.cell, details, seconds)
-                minutes.append(seconds / 60)
-                tqdm.write(
-                    f"recorded {planned.cell.cassette_path()}: {label.calls} calls in "
-                    f"{elapsed(start)} ({label.seconds_per_call} s/call)",
-                    file=sys.stderr,
-                )
-    print(
-        f"recorded {len(minutes)} cells: median {statistics.median(minutes):.1f} min/cell, "
-        f"max {max(minutes):.1f} min",
-        file=sys.stderr,
-    )
+        progress = Progress(todo, args.jobs)
+        print(
+            f"recording {len(todo)} cells, {args.jobs} at a time; "
+            f"expected ~{progress.eta_seconds() / 60:.0f} min from earlier recordings",
+            file=sys.stderr,
+        )
+        hosted = bool(args.base_url)
+        outcomes = record_cells(
+            todo, base_url, details, Path(args.out), _record_one, args.jobs, hosted, progress
+        )
+    minutes = [o.seconds / 60 for o in outcomes if o.error is None]
+    failed = [o for o in outcomes if o.error is not None]
+    if minutes:
+        print(
+            f"recorded {len(minutes)} cells: median {statistics.median(minutes):.1f} min/cell, "
+            f"max {max(minutes):.1f} min",
+            file=sys.stderr,
+        )
+    if failed:
+        print(f"{len(failed)} cells failed (rerun to record them):", file=sys.stderr)
+        for outcome in failed:
+            print(f"  {outcome.cassette}: {outcome.error}", file=sys.stderr)
+        return EXIT_RUN_FAILED
     return EXIT_OK
 
 
@@ -302,6 +285,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(a prompt, tool description or memory behaviour changed since)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="record N cells at once in worker processes (default %(default)s); N is also the "
+        "connection limit. Locally, start the server with --parallel N slots to gain from it",
+    )
     parser.add_argument("--list", action="store_true", help="show the plan and exit")
     parser.add_argument("--out", default="runs/record", help="run directories of the recordings")
     parser.set_defaults(handler=_handle)

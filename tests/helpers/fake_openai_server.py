@@ -6,23 +6,34 @@ Run as ``python fake_openai_server.py [-m MODEL] [--host H] --port P [anything..
 containing ``$FAKE_SERVER_SAVE_ON`` (if set) is answered the way Qwen2.5-Coder writes a call: a
 ```json fence holding a save_memory call of the message, in the reply text. Each request is
 appended to ``$FAKE_SERVER_LOG`` if set, so tests can count what reached the server.
+``$FAKE_SERVER_DELAY_S`` makes every answer that slow; with ``$FAKE_SERVER_429`` set, the first
+attempt of every third distinct request body is refused with 429 and ``Retry-After: 0`` (a
+hosted API shedding load; the retry of the same body succeeds).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+_REFUSED: set[str] = set()
+_LOCK = threading.Lock()
 
 
 class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
 
-    def _send(self, status: int, body: dict[str, object]) -> None:
+    def _send(self, status: int, body: dict[str, object], **headers: str) -> None:
         data = json.dumps(body).encode()
         self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         self.end_headers()
@@ -32,10 +43,19 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200 if self.path == "/health" else 404, {"status": "ok"})
 
     def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        if log := os.environ.get("FAKE_SERVER_LOG"):
-            with open(log, "a", encoding="utf-8") as out:
-                out.write(json.dumps({"path": self.path, "seed": body.get("seed")}) + "\n")
+        raw = self.rfile.read(int(self.headers["content-length"]))
+        body = json.loads(raw)
+        time.sleep(float(os.environ.get("FAKE_SERVER_DELAY_S", "0")))
+        digest = hashlib.sha256(raw).hexdigest()
+        if os.environ.get("FAKE_SERVER_429") and int(digest, 16) % 3 == 0:
+            with _LOCK:
+                first = digest not in _REFUSED
+                _REFUSED.add(digest)
+            if first:
+                self._log(body, 429, digest)
+                self._send(429, {"error": {"message": "slow down"}}, Retry_After="0")
+                return
+        self._log(body, 200, digest)
         self._send(
             200,
             {
@@ -51,6 +71,12 @@ class _Handler(BaseHTTPRequestHandler):
                 "usage": {"prompt_tokens": 10, "completion_tokens": 2},
             },
         )
+
+    def _log(self, body: dict[str, object], status: int, digest: str) -> None:
+        if log := os.environ.get("FAKE_SERVER_LOG"):
+            entry = {"path": self.path, "seed": body.get("seed"), "status": status, "body": digest}
+            with _LOCK, open(log, "a", encoding="utf-8") as out:
+                out.write(json.dumps(entry) + "\n")
 
 
 def _reply(messages: list[dict[str, object]]) -> str:

@@ -4,56 +4,28 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from evals.cassettes import CassetteLabel, read_label
 from evals.cli.main import main
+from tests.helpers.fake_server_process import start_fake_server
 
 SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
-FAKE_SERVER = Path(__file__).resolve().parents[2] / "helpers" / "fake_openai_server.py"
 MODEL = "openai-compatible/fake"
-
-
-def _start_server(tmp_path: Path, **env: str) -> Iterator[tuple[str, Path]]:
-    """The fake OpenAI-compatible server on a free port, and the log of what reached it."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    log = tmp_path / "requests.jsonl"
-    process = subprocess.Popen(
-        [sys.executable, str(FAKE_SERVER), "--port", str(port)],
-        env={"FAKE_SERVER_LOG": str(log), "PATH": "/usr/bin:/bin", **env},
-    )
-    try:
-        for _ in range(100):
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/health")
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/v1", log
-    finally:
-        process.terminate()
-        process.wait()
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    yield from _start_server(tmp_path)
+    yield from start_fake_server(tmp_path)
 
 
 @pytest.fixture
 def text_calling_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """Writes a save_memory call as a JSON fence in its text for messages about allergies."""
-    yield from _start_server(tmp_path, FAKE_SERVER_SAVE_ON="allergic")
+    yield from start_fake_server(tmp_path, FAKE_SERVER_SAVE_ON="allergic")
 
 
 def _record(*extra: str) -> int:
