@@ -3,8 +3,8 @@
 :func:`plan_runs` turns what ``memeval run`` was asked (scenario files, models, policies,
 variants, repeats, a scenario ``--filter``) into one :class:`PlannedRun` per cell and repeat.
 Every name is resolved first, so a typo fails with the known names listed and no directory
-made. :class:`Shard` picks a stable subset: the runs sorted by their cell path, every n-th
-from the i-th, the same on every machine given the same arguments.
+made. :func:`select_shard` picks a stable, balanced subset (:mod:`evals.sharding`): the
+same on every machine given the same arguments and cassettes.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from evals.cell import DEFAULT_CASSETTE_ROOT, DEFAULT_SUITE, Cell
 from evals.engine import RunSpec
 from evals.scenario import Scenario
+from evals.sharding import Shard
 from memsys.errors import UsageError
 from memsys.llm import ModelKind, resolve_model
 from memsys.policies import POLICIES
@@ -27,12 +28,14 @@ __all__ = [
     "PlanRequest",
     "PlannedRun",
     "Shard",
+    "expected_seconds",
     "filter_scenarios",
     "is_real",
     "plan_runs",
     "resolve_models",
     "resolve_policies",
     "resolve_variants",
+    "select_shard",
     "variant_file",
 ]
 
@@ -58,35 +61,22 @@ class PlannedRun:
         return replace(self, spec=replace(self.spec, out_dir=self.spec.cell.run_dir(run_dir)))
 
 
-@dataclass(frozen=True)
-class Shard:
-    """Shard ``index`` of ``count`` (1-based): a stable, disjoint share of the runs."""
+def expected_seconds(runs: Sequence[PlannedRun]) -> dict[str, float]:
+    """Cell path -> seconds its recording took (calls x seconds per call of the label), for
+    the real runs that have a label; the shards' longest-first order."""
+    from evals.cassettes import read_label
 
-    index: int
-    """Which shard, from 1."""
-    count: int
-    """How many shards in all."""
+    seconds = {}
+    for run in runs:
+        label = read_label(run.spec.cell.cassette_path()) if run.real else None
+        if label is not None and label.calls and label.seconds_per_call:
+            seconds[run.cell_path] = label.calls * label.seconds_per_call
+    return seconds
 
-    @classmethod
-    def parse(cls, text: str) -> Shard:
-        """``"2/4"`` -> ``Shard(2, 4)``.
 
-        Raises:
-            UsageError: not ``I/N`` with ``1 <= I <= N``.
-        """
-        index, sep, count = text.partition("/")
-        try:
-            shard = cls(int(index), int(count))
-        except ValueError:
-            shard = None
-        if not sep or shard is None or not 1 <= shard.index <= shard.count:
-            raise UsageError(f"--shard {text!r}: expected I/N with 1 <= I <= N, e.g. 2/4")
-        return shard
-
-    def select(self, runs: Sequence[PlannedRun]) -> list[PlannedRun]:
-        """This shard's runs: sorted by cell, every ``count``-th from ``index``."""
-        ordered = sorted(runs, key=lambda r: r.spec.cell.sort_key)
-        return ordered[self.index - 1 :: self.count]
+def select_shard(runs: Sequence[PlannedRun], shard: Shard) -> list[PlannedRun]:
+    """The runs of ``shard``: longest first by recorded duration, balanced over the shards."""
+    return shard.select(runs, lambda r: r.cell_path, expected_seconds(runs))
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,22 @@ from evals.cli._common import EXIT_OK, cli_clock
 from evals.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.report import summary_text, write_report
 from evals.results import write_results
+from evals.sharding import check_shards
 
 __all__ = ["register"]
 
 
 def _merge(args: argparse.Namespace) -> int:
     sources = [resolve_run_dir(Path(d)) for d in args.run_dirs]
+    note = check_shards(sources)  # shards of different plans are refused before anything
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
     results = merge_runs(sources, out)
     write_results(out, results)
     report = write_report(results, out / "report.html", title=args.title or "memeval report")
     print(summary_text(results))
     print(f"\nmerged {len(results)} runs from {len(sources)} directories")
+    if note:
+        print(f"note: {note}")
     print(f"results: {out / 'results.json'}\nreport:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")
@@ -35,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Read results.json of each RUN_DIR (nothing is re-scored), copy their "
         "cells into one run directory, and write its results.json, results.csv and "
         "report.html. The runs must be disjoint (no cell and repeat twice) and scored with "
-        "the same -S settings.",
+        "the same -S settings; shards of different plans (their shard.json) are refused.",
     )
     parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+", help="run (shard) directories")
     parser.add_argument(

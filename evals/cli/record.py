@@ -132,6 +132,20 @@ def _record_one(planned: PlannedCell, base_url: str, out: Path, hosted: bool = F
     _run_cell(spec, True, CassetteMode.RERECORD, options)
 
 
+def _my_shard(args: argparse.Namespace, cells: list[PlannedCell]) -> list[PlannedCell]:
+    """This machine's share of the plan (``--shard``, else the CI variables), longest first."""
+    from evals.recording_pool import estimate_seconds
+    from evals.sharding import Shard, shard_from_env
+
+    found = (Shard.parse(args.shard), "--shard") if args.shard else shard_from_env()
+    if found is None:
+        return cells
+    shard, source = found
+    mine = shard.select(cells, lambda c: str(c.cell.cassette_path()), estimate_seconds(cells))
+    print(f"shard {shard} (from {source}): {len(mine)} of {len(cells)} cells", file=sys.stderr)
+    return mine
+
+
 def _handle(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -159,6 +173,7 @@ def _handle(args: argparse.Namespace) -> int:
         replace(c, variant_file=files.get(c.cell.variant))
         for c in plan(scenarios, model, matrix, args.repeat, args.temperature)
     ]
+    cells = _my_shard(args, cells)
     todo = [c for c in cells if args.rerecord or not is_recorded(c.cell)]
     if args.stale and not args.rerecord:
         done = [c for c in cells if c not in todo]
@@ -285,6 +300,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(a prompt, tool description or memory behaviour changed since)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="record only shard I of N of the plan, longest cells first by earlier recordings' "
+        "durations (CI_NODE_INDEX/CI_NODE_TOTAL, JOB_COMPLETION_INDEX with MEMEVAL_SHARD_COUNT "
+        "or SLURM_ARRAY_TASK_ID/COUNT when not given)",
+    )
     parser.add_argument(
         "--jobs",
         type=int,

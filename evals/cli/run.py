@@ -37,6 +37,7 @@ from memsys.llm.openai import BASE_URL_ENV
 if TYPE_CHECKING:
     from evals.engine import RunSpec
     from evals.plan import PlannedRun
+    from evals.sharding import Shard
 
 __all__ = ["register"]
 
@@ -144,11 +145,16 @@ def _mode(args: argparse.Namespace) -> CassetteMode:
     return CassetteMode.RECORD if args.record else CassetteMode.REPLAY
 
 
-def _plan(args: argparse.Namespace) -> list[PlannedRun]:
-    """Every run asked for, every name resolved: nothing is created before this returns."""
-    from evals.plan import PlanRequest, Shard, filter_scenarios, plan_runs, resolve_variants
+def _plan(args: argparse.Namespace) -> tuple[list[PlannedRun], list[PlannedRun], Shard | None]:
+    """Every run asked for, every name resolved: nothing is created before this returns. The
+    whole plan, this shard's runs, and the shard (``--shard``, else the CI variables)."""
+    from evals.plan import PlanRequest, filter_scenarios, plan_runs, resolve_variants, select_shard
+    from evals.sharding import Shard, shard_from_env
 
     shard = Shard.parse(args.shard) if args.shard else None
+    if shard is None and (found := shard_from_env()) is not None:
+        shard = found[0]
+        print(f"shard {shard} (from {found[1]})", file=sys.stderr)
     request = PlanRequest(
         scenarios=filter_scenarios(load_scenarios(args), args.filter),
         models=args.model or (),
@@ -159,11 +165,11 @@ def _plan(args: argparse.Namespace) -> list[PlannedRun]:
     )
     runs = plan_runs(request)
     if shard is None:
-        return runs
-    runs = shard.select(runs)
-    if not runs:
-        raise UsageError(f"--shard {args.shard}: no runs in this shard (fewer runs than shards)")
-    return runs
+        return runs, runs, None
+    mine = select_shard(runs, shard)
+    if not mine:
+        raise UsageError(f"--shard {shard}: no runs in this shard (fewer runs than shards)")
+    return runs, mine, shard
 
 
 def _execute(
@@ -194,14 +200,17 @@ def _handle(args: argparse.Namespace) -> int:
     from evals.report import summary_text, write_report
     from evals.results import write_results
     from evals.scoring import score_trace
+    from evals.sharding import write_shard
     from evals.trace import TRACE_FILE_NAME
 
     settings = scorer_settings(args)
     options = _model_args(args)
-    planned = _plan(args)  # every name resolved before anything is created
+    whole, planned, shard = _plan(args)  # every name resolved before anything is created
     mode = _mode(args)
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
     runs = [run.under(out) for run in planned]
+    if shard is not None:
+        write_shard(out, shard, [r.cell_path for r in whole], [r.cell_path for r in planned])
     embedder = shared_embedder()
     _execute(runs, mode, options, args.jobs)
     # Only this run's cells: --out may hold other runs (or a record's runs/record).
@@ -270,8 +279,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--shard",
         metavar="I/N",
-        help="run only shard I of N: a stable, disjoint share of the runs (same arguments, "
-        "same share on every machine); combine the shards with memeval merge",
+        help="run only shard I of N: a stable, disjoint share of the runs, longest first by "
+        "recorded duration so the shards take about as long (same arguments, same share on "
+        "every machine); without it, CI_NODE_INDEX/CI_NODE_TOTAL, JOB_COMPLETION_INDEX with "
+        "MEMEVAL_SHARD_COUNT, or SLURM_ARRAY_TASK_ID/COUNT choose it; combine with memeval merge",
     )
     parser.add_argument(
         "--out",

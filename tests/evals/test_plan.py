@@ -14,6 +14,7 @@ from evals.plan import (
     resolve_models,
     resolve_policies,
     resolve_variants,
+    select_shard,
 )
 from evals.scenario import load_scenario
 from memsys.errors import UnknownNameError, UsageError
@@ -88,14 +89,14 @@ def test_filter_keeps_matching_scenarios_and_says_when_none_match() -> None:
 
 def test_shards_are_disjoint_complete_balanced_and_stable() -> None:
     runs = plan_runs(_request(repeat=2))
-    shards = [Shard(i, 3).select(runs) for i in (1, 2, 3)]
+    shards = [select_shard(runs, Shard(i, 3)) for i in (1, 2, 3)]
     paths = [[r.cell_path for r in shard] for shard in shards]
     flat = [p for shard in paths for p in shard]
     assert sorted(flat) == sorted(r.cell_path for r in runs)
     assert len(set(flat)) == len(flat)
     assert max(map(len, paths)) - min(map(len, paths)) <= 1
     # Same arguments, any order of planning: the same share.
-    again = Shard(2, 3).select(list(reversed(plan_runs(_request(repeat=2)))))
+    again = select_shard(list(reversed(plan_runs(_request(repeat=2)))), Shard(2, 3))
     assert [r.cell_path for r in again] == paths[1]
 
 
