@@ -1,7 +1,8 @@
 """nox sessions of memeval.
 
 ``lint`` and ``tests`` run by default. ``eval`` runs one offline cell per session and
-``compare`` judges them against the guardrails policy in one report; ``shard`` runs one
+``compare`` judges them against the guardrails policy in one report; ``compare_models``
+puts the two recorded real models side by side; ``shard`` runs one
 share of the offline suite (``nox -s shard -- 2/4``, for a CI matrix) and ``merge`` combines
 the shards and gates the result; ``bench`` prints the latency figures; ``fuzz`` runs the
 property-based file mutations long. ``record`` is never run by CI: it starts a
@@ -99,6 +100,28 @@ def compare(session: nox.Session) -> None:
         "guardrails",
         "--out",
         "reports/compare.html",
+    )
+
+
+@nox.session(python="3.11")
+def compare_models(session: nox.Session) -> None:
+    """The two real models side by side: Qwen2.5-Coder-0.5B against the 1.5B baseline.
+
+    Replays the default suite (every committed cassette of both models, no server), then
+    ``memeval compare`` pairs each 0.5B cell with the 1.5B cell of the same scenario, policy,
+    variant and sampling design, into ``reports/compare-models.html``.
+    """
+    session.install("-e", ".")
+    session.run("memeval", "run", "--out", "runs/compare-models")
+    session.run(
+        "memeval",
+        "compare",
+        "runs/compare-models",
+        "--baseline-model",
+        "openai-compatible/qwen2.5-coder-1.5b-instruct",
+        "--out",
+        "reports/compare-models.html",
+        *session.posargs,
     )
 
 
