@@ -203,15 +203,28 @@ def _settings_checks(results: Sequence[RunResult], baseline: Baseline) -> list[C
     return [Check("(all cells)", "scorer_settings", True, f"scorer settings {expected.label()}")]
 
 
-def gate(results: Sequence[RunResult], baseline: Baseline) -> list[Check]:
+def absent_cells(results: Sequence[RunResult], baseline: Baseline) -> list[str]:
+    """Names of the baseline cells no run in ``results`` belongs to (a shard or a filtered
+    run leaves most of them out)."""
+    present = {r.cell.group for r in results}
+    return [b.cell.name for b in baseline.cells if b.cell not in present]
+
+
+def gate(
+    results: Sequence[RunResult], baseline: Baseline, present_only: bool = False
+) -> list[Check]:
     """The scorer settings, then every metric of every baseline cell, against ``results``.
 
     A metric no run carries is a configuration failure (a typo in the baseline, or runs
-    scored without that scorer), not a regression.
+    scored without that scorer), not a regression. With ``present_only``, baseline cells no
+    run belongs to are skipped (see :func:`absent_cells`) instead of failing.
     """
     known = known_metrics(results)
     checks = _settings_checks(results, baseline)
+    present = {r.cell.group for r in results}
     for bounds in baseline.cells:
+        if present_only and bounds.cell not in present:
+            continue
         for metric, bound in bounds.metrics.items():
             if metric in known:
                 runs = [r for r in results if r.cell.group == bounds.cell]

@@ -8,12 +8,14 @@ from pathlib import Path
 from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.gate import (
     Check,
+    absent_cells,
     baseline_from_results,
     gate,
     load_baseline,
     write_baseline,
     write_junit,
 )
+from evals.sharding import SHARD_FILE
 from memsys.errors import ConfigError, GateConfigError, Regression, UsageError
 
 __all__ = ["register"]
@@ -36,7 +38,14 @@ def _gate(args: argparse.Namespace) -> int:
             problem = Check("memeval gate", "configuration", False, str(exc), configuration=True)
             write_junit([problem], Path(args.junit))
         raise
-    checks = gate(results, baseline)
+    present_only = args.present_only or (Path(args.run_dir) / SHARD_FILE).is_file()
+    checks = gate(results, baseline, present_only)
+    if present_only:
+        skipped = absent_cells(results, baseline)
+        print(
+            f"gate: {len(baseline.cells) - len(skipped)} baseline cells present, "
+            f"{len(skipped)} absent from this run skipped (--present-only)"
+        )
     if args.junit:
         write_junit(checks, Path(args.junit))
     failed = [c for c in checks if not c.ok]
@@ -70,5 +79,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"
+    )
+    parser.add_argument(
+        "--present-only",
+        action="store_true",
+        help="gate only the baseline cells this run has, saying how many it skipped (the "
+        "default for a shard, whose run directory holds shard.json); without it an absent "
+        "cell fails the gate",
     )
     parser.set_defaults(handler=_gate)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -31,7 +32,7 @@ from evals.cli._common import (
     load_scenarios,
     scorer_settings,
 )
-from memsys.errors import UsageError
+from memsys.errors import CassetteMissError, UsageError
 from memsys.llm.openai import BASE_URL_ENV
 
 if TYPE_CHECKING:
@@ -206,13 +207,24 @@ def _handle(args: argparse.Namespace) -> int:
     settings = scorer_settings(args)
     options = _model_args(args)
     whole, planned, shard = _plan(args)  # every name resolved before anything is created
+    if options and not any(run.real for run in planned):
+        raise UsageError(
+            f"-M {', '.join(options)}: only real models read -M options, and this run has "
+            "none (sim/ models ignore them; drop -M or add --model openai-compatible/...)"
+        )
     mode = _mode(args)
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
     runs = [run.under(out) for run in planned]
     if shard is not None:
         write_shard(out, shard, [r.cell_path for r in whole], [r.cell_path for r in planned])
     embedder = shared_embedder()
-    _execute(runs, mode, options, args.jobs)
+    try:
+        _execute(runs, mode, options, args.jobs)
+    except CassetteMissError:
+        if not args.out:  # a run that cannot replay has no results: leave no husk behind
+            shutil.rmtree(out, ignore_errors=True)
+            print(f"removed the unfinished run directory {out}", file=sys.stderr)
+        raise
     # Only this run's cells: --out may hold other runs (or a record's runs/record).
     results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in runs]
     write_results(out, results)

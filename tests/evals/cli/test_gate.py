@@ -116,3 +116,23 @@ def test_a_baseline_that_does_not_fit_the_runs_exits_2_with_junit_written(
     assert problem in captured.out and "CONFIG " in captured.out
     assert "the baseline does not fit these runs" in captured.err
     assert 'type="configuration"' in junit.read_text()
+
+
+def test_a_filtered_run_fails_on_absent_cells_unless_present_only(
+    tmp_path: Path, run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    assert main(["gate", str(run_dir), "--write-baseline", str(baseline)]) == 0
+    data = yaml.safe_load(baseline.read_text())
+    absent = {**data["cells"][0], "scenario": "chitchat-transient"}  # a cell this run lacks
+    data["cells"].append(absent)
+    baseline.write_text(yaml.safe_dump(data))
+    args = ["gate", str(run_dir), "--baseline", str(baseline)]
+    assert main(args) == 1  # every metric of the absent cell: "no run of this cell"
+    assert "no run of this cell was found" in capsys.readouterr().out
+    assert main([*args, "--present-only"]) == 0
+    out = capsys.readouterr().out
+    assert "1 baseline cells present, 1 absent from this run skipped" in out
+    # A shard's run directory gates what it has without being told.
+    (run_dir / "shard.json").write_text("{}")
+    assert main(args) == 0

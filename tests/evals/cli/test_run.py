@@ -320,3 +320,19 @@ def test_a_broken_cassette_label_is_a_config_error_not_a_traceback(
     assert code == 2  # Before: a JSONDecodeError traceback.
     assert f"label {label.name} does not load (JSONDecodeError" in err
     assert "Traceback" not in err
+
+
+def test_a_miss_leaves_no_empty_run_directory_and_sim_runs_refuse_model_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMEVAL_BASE_URL", "http://127.0.0.1:9/v1")
+    argv = ["run", "--scenario", "week.yaml", "--policy", "guardrails"]
+    assert main([*argv, "--model", "openai-compatible/gemma-3-270m"]) == 3
+    assert "removed the unfinished run directory runs/" in capsys.readouterr().err
+    assert [p.name for p in Path("runs").iterdir()] == []
+    # -M options a simulated model would silently ignore are refused before anything runs.
+    assert main([*argv, "--model", "sim/careful", "-M", "temperature=0.7"]) == 2
+    assert "only real models read -M options" in capsys.readouterr().err
+    assert [p.name for p in Path("runs").iterdir()] == []
