@@ -197,6 +197,7 @@ def _execute(
 
 def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
+    from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
     from evals.history import new_run_dir, point_latest
     from evals.report import summary_text, write_report
     from evals.results import write_results
@@ -219,7 +220,8 @@ def _handle(args: argparse.Namespace) -> int:
         write_shard(out, shard, [r.cell_path for r in whole], [r.cell_path for r in planned])
     embedder = shared_embedder()
     try:
-        _execute(runs, mode, options, args.jobs)
+        with quiet_compaction_warnings(getattr(args, "verbose", False)):
+            _execute(runs, mode, options, args.jobs)
     except CassetteMissError:
         if not args.out:  # a run that cannot replay has no results: leave no husk behind
             shutil.rmtree(out, ignore_errors=True)
@@ -231,6 +233,8 @@ def _handle(args: argparse.Namespace) -> int:
     report = Path(args.report) if args.report else out / "report.html"
     write_report(results, report)
     print(summary_text(results))
+    if note := compaction_note([r.spec.out_dir / TRACE_FILE_NAME for r in runs]):
+        print(f"\n{note}")
     print(f"\nresults: {out / 'results.json'}\nreport:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")
