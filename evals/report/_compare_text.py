@@ -59,7 +59,8 @@ def verdict_sentence(comparison: Comparison) -> str:
     quality ±0.047, ...``: the findings, then what the other metrics could have shown."""
     found = [d for d in comparison.diffs if d.significant()]
     rest = [d for d in comparison.diffs if not d.significant() and d.mde is not None]
-    untested = [d.metric for d in comparison.diffs if d.mde is None]
+    untested = [d.metric for d in comparison.diffs if d.mde is None and d.diff is not None]
+    unscored = [d.metric for d in comparison.diffs if d.diff is None]
     parts = [_finding(d) for d in found]
     if rest:
         shown = ", ".join(f"{d.metric} ±{d.mde:.2g}" for d in rest[:_LISTED])
@@ -68,6 +69,8 @@ def verdict_sentence(comparison: Comparison) -> str:
         parts.append(f"{lead} beyond {shown}{more}")
     if untested:
         parts.append(f"too few scenarios to test {', '.join(untested)}")
+    if unscored:
+        parts.append(f"not scored on both sides: {', '.join(unscored)}")
     n = len(comparison.scenarios)
     text = "; ".join(parts) or "nothing to compare"
     return f"{text[0].upper()}{text[1:]} ({n} scenario{'s' if n != 1 else ''})."
@@ -121,7 +124,7 @@ def _table(comparison: Comparison) -> str:
                 _cell(d.p, ".2g"),
                 _cell(d.p_adjusted, ".2g"),
                 "-" if d.mde is None else f"±{d.mde:.2g}",
-                str(d.verdict),
+                d.outcome() if d.diff is None else str(d.verdict),
             ]
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

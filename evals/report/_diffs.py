@@ -79,6 +79,8 @@ class PairedDiff:
     def outcome(self) -> str:
         """``worse`` / ``better``, ``no change larger than 0.047 detectable with these
         samples``, or why there is no test."""
+        if self.diff is None:
+            return "not scored on both sides"
         if self.verdict is Verdict.NO_CHANGE and self.mde is not None:
             return f"no change larger than {self.mde:.2g} detectable with these samples"
         return str(self.verdict)
