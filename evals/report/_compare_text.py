@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from evals.report._diffs import PairedDiff
+from evals.report._diffs import PairedDiff, short
 from evals.report._paired import Comparison, Reference
 from evals.stats import (
     BOOTSTRAP_DRAWS,
@@ -63,7 +63,7 @@ def verdict_sentence(comparison: Comparison) -> str:
     unscored = [d.metric for d in comparison.diffs if d.diff is None]
     parts = [_finding(d) for d in found]
     if rest:
-        shown = ", ".join(f"{d.metric} ±{d.mde:.2g}" for d in rest[:_LISTED])
+        shown = ", ".join(f"{d.metric} ±{short(d.mde or 0.0)}" for d in rest[:_LISTED])
         more = f" and {len(rest) - _LISTED} more" if len(rest) > _LISTED else ""
         lead = "nothing else detectable" if found else "no change detectable"
         parts.append(f"{lead} beyond {shown}{more}")
@@ -89,8 +89,8 @@ def power_lines(comparison: Comparison, targets: Mapping[str, float]) -> list[st
         text = (
             f"{metric}: detecting {target:g} with 80% power needs "
             + (f"{needed} scenarios" if needed else "more than 100,000 scenarios")
-            + f" at these settings (SD of scenario differences {d.sd:.2g}; {d.n} here, "
-            f"minimum detectable {d.mde:.2g})"
+            + f" at these settings (SD of scenario differences {short(d.sd)}; {d.n} here, "
+            f"minimum detectable {short(d.mde or 0.0)})"
         )
         within = (comparison.within_sd or {}).get(metric)
         if within is not None:
@@ -98,7 +98,7 @@ def power_lines(comparison: Comparison, targets: Mapping[str, float]) -> list[st
             more = scenarios_needed(sd, target)
             text += (
                 f", or {more} scenarios x {MDE_SAMPLES} samples each (sample-to-sample SD "
-                f"{within:.2g})"
+                f"{short(within)})"
                 if more
                 else ""
             )
@@ -123,8 +123,8 @@ def _table(comparison: Comparison) -> str:
                 d.interval(),
                 _cell(d.p, ".2g"),
                 _cell(d.p_adjusted, ".2g"),
-                "-" if d.mde is None else f"±{d.mde:.2g}",
-                d.outcome() if d.diff is None else str(d.verdict),
+                "-" if d.mde is None else f"±{short(d.mde)}",
+                d.outcome(),
             ]
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

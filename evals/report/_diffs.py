@@ -19,7 +19,21 @@ from evals.stats import (
     t_interval,
 )
 
-__all__ = ["PairedDiff", "Verdict", "family", "scenario_diff", "scenario_values", "within_sd"]
+__all__ = [
+    "PairedDiff",
+    "Verdict",
+    "family",
+    "scenario_diff",
+    "scenario_values",
+    "short",
+    "within_sd",
+]
+
+
+def short(value: float) -> str:
+    """A size or spread in two significant digits, whole from 100 up: ``0.045``, ``1.6``,
+    ``420``, ``1,300`` (never ``4.2e+02``)."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.2g}"
 
 
 class Verdict(StrEnum):
@@ -82,7 +96,7 @@ class PairedDiff:
         if self.diff is None:
             return "not scored on both sides"
         if self.verdict is Verdict.NO_CHANGE and self.mde is not None:
-            return f"no change larger than {self.mde:.2g} detectable with these samples"
+            return f"no change larger than {short(self.mde)} detectable with these samples"
         return str(self.verdict)
 
     def line(self) -> str:
@@ -97,7 +111,7 @@ class PairedDiff:
             text += f", p = {self.p:.2g}, adjusted p = {self.p_adjusted:.2g}"
         text += f", {self.n} scenario{plural}: {self.outcome()} ({arrow})"
         if self.significant() and self.mde is not None:
-            text += f"; minimum detectable {self.mde:.2g}"
+            text += f"; minimum detectable {short(self.mde)}"
         return text
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from evals.report._diffs import PairedDiff, Verdict
+from evals.report._diffs import PairedDiff, Verdict, short
 from evals.report._paired import Comparison
 
 __all__ = ["FOREST_WIDTH", "forest_svg"]
@@ -40,7 +40,7 @@ def _label(d: PairedDiff) -> str:
     if d.p_adjusted is not None:
         text += f"  adj. p {d.p_adjusted:.2g}"
     if d.mde is not None:
-        text += f"  MDE ±{d.mde:.2g}"
+        text += f"  MDE ±{short(d.mde)}"
     return text
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from evals.cassettes import CassetteLabel
 from evals.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
-from evals.report._diffs import PairedDiff
+from evals.report._diffs import PairedDiff, short
 from evals.report._paired import Comparison, Reference, Sampling, compare_to_baseline
 from evals.report._stats import cells
 from evals.results import RunResult
@@ -298,7 +298,7 @@ def compare_table(
         notes += [f"  Left out {lo.scenario}: {lo.reason}." for lo in c.left_out]
         for d in c.diffs:
             header_name = METRIC_HEADERS.get(d.metric, d.metric.replace("_", " "))
-            mde = "-" if d.mde is None else f"±{d.mde:.2g}"
+            mde = "-" if d.mde is None else f"±{short(d.mde)}"
             row = [name, _scenarios(c), header_name, difference_text(d), _p(d.p)]
             rows.append([*row, _p(d.p_adjusted), mde, d.outcome()])
     method = method_sentence(named[0][0].adjustment if named else Adjustment.HOLM)
