@@ -62,8 +62,12 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
     html = out.read_text(encoding="utf-8")
     # The verdict opens the page, before the summary table and the scenarios.
     verdicts = html.index('id="verdicts"')
-    assert verdicts < html.index("<svg class='forest'") < html.index("<details>")
-    assert html.index("<details>") < html.index('id="summary"')
+    assert (
+        verdicts
+        < html.index("<svg class='forest'")
+        < html.index('<details class="comparison-table">')
+    )
+    assert html.index('<details class="comparison-table">') < html.index('id="summary"')
     assert html.index('id="summary"') < html.index('id="scenario-week-00"')
     assert "Against the baseline (variant v049-guardrails)" in html
     assert "11 scenarios (13 compared runs" in html

@@ -135,7 +135,9 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
     assert "worse on noise, +3 [+3, +3], adjusted p = 0.015" in section  # 2**-10 x 15
     assert '<td class="name worse">worse</td>' in section
     # The one-sentence verdicts open the section; the long tables fold below them.
-    assert section.index('id="verdict-summary"') < section.index("<details>")
+    assert section.index('id="verdict-summary"') < section.index(
+        '<details class="comparison-table">'
+    )
     assert "Holm-adjusted" in section and "<th>adjusted p</th>" in section
 
 

@@ -173,7 +173,7 @@ window.addEventListener("load", () => {
   document.body.setAttribute("data-summary-right", table ? String(right(table)) : "none");
   document.body.setAttribute("data-forests", String(forests.length));
   document.body.setAttribute("data-forest-right", String(Math.max(0, ...forests.map(right))));
-  const details = [...document.querySelectorAll("#verdicts ~ details")];
+  const details = [...document.querySelectorAll("details.comparison-table")];
   document.body.setAttribute("data-folded", String(details.filter((d) => !d.open).length));
 });
 </script>"""
