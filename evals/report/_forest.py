@@ -31,12 +31,16 @@ def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "start", 
     )
 
 
+def _signed(value: float) -> str:
+    return f"{value:+,.0f}" if abs(value) >= 100 else f"{value:+.3g}"
+
+
 def _label(d: PairedDiff) -> str:
     if d.diff is None:
         return "not scored on both sides"
-    text = f"{d.diff:+.3g}"
+    text = _signed(d.diff)
     if d.low is not None and d.high is not None:
-        text += f" [{d.low:+.3g}, {d.high:+.3g}]"
+        text += f" [{_signed(d.low)}, {_signed(d.high)}]"
     if d.p_adjusted is not None:
         text += f"  adj. p {d.p_adjusted:.2g}"
     if d.mde is not None:
