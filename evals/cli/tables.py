@@ -69,7 +69,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--cassettes",
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
-        help="cassette directory whose labels give the recording times (default: cassettes)",
+        help="cassette directory whose labels give the recording times and each real run's "
+        "sampling setting (default: cassettes)",
     )
     parser.add_argument(
         "--model", help="the real model to show, when the run holds results of several"
