@@ -1,8 +1,11 @@
 """``memeval compare RUN_DIR ...``: a verdict per metric against a baseline, and the HTML.
 
-Each cell is paired with the baseline cell by scenario and repeat; per metric the mean paired
-difference gets a 95% interval (paired t) and a verdict: better, worse, or no detectable
-change. The same table opens the HTML comparison.
+Each cell is paired with the baseline cell scenario by scenario (samples averaged within a
+scenario; scenarios recorded with different sampling settings, as the cassette labels say,
+left out); per metric the mean difference gets a 95% bootstrap interval, a permutation
+p-value, its Holm (or Benjamini-Hochberg) adjustment over the metrics, the minimum
+detectable difference, and a verdict from the adjusted p. ``--mde`` says how many scenarios
+(or samples) a chosen difference would need. The same verdicts open the HTML comparison.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK, run_results_saving_scored
+from evals.cli._sampling import sampling
 from evals.report import (
     Reference,
     compare_to_baseline,
@@ -19,6 +24,8 @@ from evals.report import (
     validate_metrics,
     write_report,
 )
+from evals.stats import Adjustment
+from memsys.errors import UsageError
 from memsys.tools import DEFAULT_VARIANT
 
 __all__ = ["register"]
@@ -31,22 +38,41 @@ def _reference(args: argparse.Namespace) -> Reference:
     return Reference(args.baseline_model, args.baseline_policy, args.baseline_variant)
 
 
+def _targets(values: list[str] | None) -> dict[str, float]:
+    """``--mde 0.05`` (quality) or ``--mde noise=1``: metric -> difference to detect."""
+    targets = {}
+    for value in values or []:
+        metric, _, number = value.rpartition("=")
+        try:
+            difference = float(number)
+        except ValueError:
+            difference = 0.0
+        if difference == 0.0:
+            raise UsageError(
+                f"--mde {value!r}: give a non-zero difference, 0.05 (quality) or METRIC=DIFF"
+            )
+        targets[metric or "quality"] = difference
+    return targets
+
+
 def _compare(args: argparse.Namespace) -> int:
     results = [
         r for d in args.run_dirs for r in run_results_saving_scored(Path(d), args.keywords_only)
     ]
     metrics = args.metric or None
-    if metrics:
-        validate_metrics(results, metrics)  # before anything is written
+    targets = _targets(args.mde)
+    if metrics or targets:
+        validate_metrics(results, [*(metrics or []), *targets])  # before anything is written
     reference = _reference(args)
-    comparisons = compare_to_baseline(results, reference, metrics)
+    settings = sampling(results, Path(args.cassettes))
+    adjustment = Adjustment.BH if args.adjust == "bh" else Adjustment.HOLM
+    comparisons = compare_to_baseline(results, reference, metrics, settings, adjustment)
     out = Path(args.out)
-    write_report(
-        results, out, args.title or "memeval comparison", reference=reference, metrics=metrics
-    )
+    title = args.title or "memeval comparison"
+    write_report(results, out, title, reference=reference, metrics=metrics, sampling=settings)
     print(summary_text(results, metrics))
     print()
-    print(comparison_text(comparisons, reference))
+    print(comparison_text(comparisons, reference, targets))
     print(f"\nwrote {out} ({len(results)} runs from {len(args.run_dirs)} directories)")
     return EXIT_OK
 
@@ -57,11 +83,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "compare",
         help="verdicts per metric against a baseline variant/model/policy, and an HTML report",
         description="Read the runs under each RUN_DIR (a run directory, runs/latest or a "
-        "results.json) and compare every cell with the baseline: per metric, the mean paired "
-        "difference over scenarios and repeats, its 95 percent interval (paired t) and a "
-        "verdict (better, worse, no detectable change), using each metric's direction. The "
-        "baseline is the default variant unless --baseline-* says otherwise; dimensions it "
-        "does not fix pair with themselves (same model, same policy).",
+        "results.json) and compare every cell with the baseline, the scenario as the unit: "
+        "samples are averaged within a scenario, and a scenario whose two sides were recorded "
+        "with different sampling settings (greedy against temperature-0.7 repeats, from the "
+        "cassette labels) is left out and named. Per metric: the mean difference over "
+        "scenarios, its 95 percent bootstrap interval, the sign-flip permutation p and its "
+        "Holm-adjusted value over the metrics, the minimum detectable difference (80 percent "
+        "power), and a verdict (better, worse, or no change larger than the detectable one) "
+        "from the adjusted p and each metric's direction. The baseline is the default variant "
+        "unless --baseline-* says otherwise; dimensions it does not fix pair with themselves.",
     )
     parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+", help="run directories")
     parser.add_argument(
@@ -81,6 +111,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--metric",
         action="append",
         help="metric to compare and print (repeatable; default: quality and every score)",
+    )
+    parser.add_argument(
+        "--mde",
+        action="append",
+        metavar="[METRIC=]DIFF",
+        help="print how many scenarios (and, for sampled cells, scenarios x 5 samples) a "
+        "difference of DIFF would need at 80 percent power (repeatable; a bare number is "
+        "for quality): --mde 0.05, --mde noise=1",
+    )
+    parser.add_argument(
+        "--adjust",
+        choices=["holm", "bh"],
+        default="holm",
+        help="adjustment over each comparison's metrics: holm (family-wise error, default) "
+        "or bh (Benjamini-Hochberg, false discovery rate)",
+    )
+    parser.add_argument(
+        "--cassettes",
+        default=str(DEFAULT_CASSETTE_ROOT),
+        metavar="DIR",
+        help="cassette directory whose labels give each real run's sampling setting",
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK, cli_clock
+from evals.cli._sampling import sampling
 from evals.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.report import summary_text, write_report
 from evals.results import write_results
@@ -20,7 +22,9 @@ def _merge(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
     results = merge_runs(sources, out)
     write_results(out, results)
-    report = write_report(results, out / "report.html", title=args.title or "memeval report")
+    title = args.title or "memeval report"
+    settings = sampling(results, DEFAULT_CASSETTE_ROOT)
+    report = write_report(results, out / "report.html", title=title, sampling=settings)
     print(summary_text(results))
     print(f"\nmerged {len(results)} runs from {len(sources)} directories")
     if note:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK, run_results_saving_scored
+from evals.cli._sampling import sampling
 from evals.history import resolve_run_dir
 from evals.report import write_report
 
@@ -18,7 +20,8 @@ def _report(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else (run_dir if run_dir.is_dir() else run_dir.parent)
     if out.is_dir() or not out.suffix:
         out = out / "report.html"
-    write_report(results, out, title=args.title or f"memeval report: {run_dir}")
+    title = args.title or f"memeval report: {run_dir}"
+    write_report(results, out, title=title, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
     print(f"wrote {out} ({len(results)} runs)")
     return EXIT_OK
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
-from evals.cell import Cell
+from evals.cell import DEFAULT_CASSETTE_ROOT, Cell
 from evals.cli._common import (
     EXIT_OK,
     add_scenario_arg,
@@ -198,6 +198,7 @@ def _execute(
 def _handle(args: argparse.Namespace) -> int:
     from evals._runtime import shared_embedder
     from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
+    from evals.cli._sampling import sampling
     from evals.history import new_run_dir, point_latest
     from evals.report import summary_text, write_report
     from evals.results import write_results
@@ -231,7 +232,7 @@ def _handle(args: argparse.Namespace) -> int:
     results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in runs]
     write_results(out, results)
     report = Path(args.report) if args.report else out / "report.html"
-    write_report(results, report)
+    write_report(results, report, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
     print(summary_text(results))
     if note := compaction_note([r.spec.out_dir / TRACE_FILE_NAME for r in runs]):
         print(f"\n{note}")

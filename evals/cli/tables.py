@@ -8,34 +8,17 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 
-from evals.cassettes import CassetteLabel, read_label
-from evals.cell import DEFAULT_CASSETTE_ROOT, Cell
+from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK
+from evals.cli._sampling import labels as cassette_labels
+from evals.cli._sampling import sampling
 from evals.history import run_results
-from evals.report.markdown import TABLES, Labels
-from evals.results import RunResult
+from evals.report.markdown import TABLES
 from memsys.llm.base import ModelKind
 
 __all__ = ["register"]
-
-
-def _label(cell: Cell, root: Path) -> CassetteLabel | None:
-    """The label of the cassette a real run replayed: ``<variant>/repeat-N.yaml`` for a
-    sampled cell, else ``<variant>.yaml`` for its only sample (as the default run plans them).
-    """
-    candidates = [cell] + ([cell.group] if cell.repeat == 1 else [])
-    for candidate in candidates:
-        label = read_label(candidate.cassette_path(root))
-        if label is not None:
-            return label
-    return None
-
-
-def _labels(results: Sequence[RunResult], root: Path) -> Labels:
-    return {r.cell: _label(r.cell, root) for r in results if r.model_kind is ModelKind.REAL}
 
 
 def _tables(args: argparse.Namespace) -> int:
@@ -46,8 +29,10 @@ def _tables(args: argparse.Namespace) -> int:
             r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == args.model
         ]
     kinds = list(TABLES) if args.kind == "all" else [args.kind]
-    labels = _labels(results, Path(args.cassettes)) if "real" in kinds else {}
-    print("\n\n".join(TABLES[kind].build(results, labels) for kind in kinds))
+    root = Path(args.cassettes)
+    labels = cassette_labels(results, root) if "real" in kinds else {}
+    settings = sampling(results, root) if "compare" in kinds else {}
+    print("\n\n".join(TABLES[kind].build(results, labels, settings) for kind in kinds))
     return EXIT_OK
 
 
@@ -84,7 +69,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--cassettes",
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
-        help="cassette directory whose labels give the recording times (default: cassettes)",
+        help="cassette directory whose labels give the recording times and each real run's "
+        "sampling setting (default: cassettes)",
     )
     parser.add_argument(
         "--model", help="the real model to show, when the run holds results of several"

@@ -14,16 +14,22 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evals.report._charts import kinds_note, latency_chart
+from evals.report._compare_text import (
+    comparison_text,
+    method_sentence,
+    power_lines,
+    verdict_sentence,
+)
+from evals.report._diffs import PairedDiff, Verdict
 from evals.report._latency import SEARCH_TARGET_MS, latency_rows
 from evals.report._memory_view import MemoryLine, highlighted_lines
 from evals.report._paired import (
     Comparison,
     ComparisonError,
-    PairedDiff,
+    LeftOut,
     Reference,
-    Verdict,
+    Sampling,
     compare_to_baseline,
-    comparison_text,
     headline_metrics,
     known_metrics,
     validate_metrics,
@@ -45,9 +51,11 @@ __all__ = [
     "Aggregate",
     "Comparison",
     "ComparisonError",
+    "LeftOut",
     "MemoryLine",
     "PairedDiff",
     "Reference",
+    "Sampling",
     "Verdict",
     "aggregate",
     "cells",
@@ -58,10 +66,13 @@ __all__ = [
     "highlighted_lines",
     "known_metrics",
     "mean_ci",
+    "method_sentence",
+    "power_lines",
     "quality_weights_text",
     "render_report",
     "summary_text",
     "validate_metrics",
+    "verdict_sentence",
     "write_report",
 ]
 
@@ -77,7 +88,9 @@ def _environment() -> object:
     )
 
 
-def default_comparisons(results: Sequence[RunResult]) -> tuple[list[Comparison], str]:
+def default_comparisons(
+    results: Sequence[RunResult], sampling: Sampling | None = None
+) -> tuple[list[Comparison], str]:
     """Each variant against the default one (same scenario, model, policy and repeat).
 
     Returns the comparisons and a note: empty, or why there are none to show.
@@ -85,7 +98,7 @@ def default_comparisons(results: Sequence[RunResult]) -> tuple[list[Comparison],
     if DEFAULT_VARIANT not in {r.variant for r in results}:
         return [], ""
     try:
-        return compare_to_baseline(results, DEFAULT_REFERENCE), ""
+        return compare_to_baseline(results, DEFAULT_REFERENCE, sampling=sampling), ""
     except ComparisonError as exc:
         return [], f"No variant comparison: {exc}"
 
@@ -96,6 +109,7 @@ def render_report(
     diff_pair: tuple[RunResult, RunResult] | None = None,
     reference: Reference | None = None,
     metrics: Sequence[str] | None = None,
+    sampling: Sampling | None = None,
 ) -> str:
     """The report as one HTML document.
 
@@ -106,6 +120,8 @@ def render_report(
             chosen on the page); by default the first two of different cells of a scenario.
         reference: The baseline of the verdict section; by default the default variant.
         metrics: Metrics of the verdict section; by default quality and every score.
+        sampling: Each real run's sampling setting (from its cassette label): scenarios
+            whose two sides differ are left out of a comparison.
 
     Raises:
         UsageError: ``results`` is empty.
@@ -115,10 +131,13 @@ def render_report(
         raise UsageError("no results to report; run `memeval score RUN_DIR` first")
     names = headline_metrics(results)
     if reference is None:
-        comparisons, comparison_note = default_comparisons(results)
+        comparisons, comparison_note = default_comparisons(results, sampling)
         reference = DEFAULT_REFERENCE
     else:
-        comparisons, comparison_note = compare_to_baseline(results, reference, metrics), ""
+        comparisons, comparison_note = (
+            compare_to_baseline(results, reference, metrics, sampling),
+            "",
+        )
     scenarios = scenario_views(results)
     template = _environment().get_template("report.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
@@ -133,6 +152,7 @@ def render_report(
         summary=summary_rows(results, names),
         reference=reference.describe(),
         comparisons=comparison_views(comparisons),
+        method=method_sentence(),
         comparison_note=comparison_note,
         scenarios=scenarios,
         latency_chart=latency_chart(results),
@@ -181,9 +201,10 @@ def write_report(
     diff_pair: tuple[RunResult, RunResult] | None = None,
     reference: Reference | None = None,
     metrics: Sequence[str] | None = None,
+    sampling: Sampling | None = None,
 ) -> Path:
     """Render the report into ``path`` (parents created); returns ``path``."""
-    html = render_report(results, title, diff_pair, reference, metrics)
+    html = render_report(results, title, diff_pair, reference, metrics, sampling)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(redact(html), encoding="utf-8")
     return path

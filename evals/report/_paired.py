@@ -1,38 +1,47 @@
-"""Verdicts: each cell against a baseline, per metric, as a paired difference with a 95% CI.
+"""Verdicts: each cell against a baseline, per metric, with the scenario as the unit.
 
-A run of the compared cell and a run of the baseline cell form a pair when they share the
-scenario, the repeat number and every dimension the baseline does not fix: with a baseline
-variant, ``week-of-noise / qwen / guardrails / my-variant / repeat 2`` pairs with
-``week-of-noise / qwen / guardrails / v049-guardrails / repeat 2``. Over the pairs, the mean
-difference ``d = compared - baseline`` gets a paired-t interval
-``mean(d) ± t(0.975, n - 1) * sd(d) / sqrt(n)``; the verdict reads it with the metric's
-direction (``Score.higher_is_better``, saved in results.json): an interval wholly on the good
-side is ``better``, wholly on the bad side ``worse``, otherwise ``no detectable change``.
-Fewer than two pairs give no interval and no verdict.
+A compared cell and its baseline cell share every dimension the baseline does not fix:
+with a baseline variant, ``week-of-noise / qwen / guardrails / my-variant`` pairs with
+``week-of-noise / qwen / guardrails / v049-guardrails``. Within a scenario each side's
+samples (repeats) are averaged first, so a scenario is one pair however often it ran; a
+scenario whose two sides were recorded with different sampling settings (a greedy
+temperature-0 sample against temperature-0.7 repeats; ``sampling``, read from the cassette
+labels) is left out, and the comparison says which and why.
+
+Over the ``n`` scenario differences ``d = compared - baseline`` (:mod:`evals.stats`): the
+mean, its 95% bootstrap interval over scenarios and its paired-t interval, the two-sided
+sign-flip permutation p-value (exact up to 16 scenarios), the p-value adjusted over the
+comparison's metrics as one family (Holm unless asked otherwise), and the minimum
+detectable difference (80% power, two-sided alpha 0.05, from the SD of ``d``). The verdict
+reads the adjusted p-value with the metric's direction (``Score.higher_is_better``): below
+0.05 it is ``better`` or ``worse``, else "no change larger than the minimum detectable
+difference"; fewer than two scenarios give no verdict.
 """
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from evals.cell import Cell
-from evals.report._stats import mean_ci
+from evals.report._diffs import PairedDiff, Verdict, family, scenario_diff, within_sd
 from evals.results import RunResult, known_metrics
+from evals.stats import Adjustment
 from memsys.errors import ComparisonError, UnknownNameError
 from memsys.llm.base import ModelKind
 
 __all__ = [
+    "SIMULATED_SAMPLING",
+    "UNLABELLED_SAMPLING",
     "CellGroup",
     "Comparison",
     "ComparisonError",
+    "LeftOut",
     "PairedDiff",
     "Reference",
+    "Sampling",
     "Verdict",
     "compare_to_baseline",
-    "comparison_text",
     "headline_metrics",
     "known_metrics",
     "metric_direction",
@@ -41,16 +50,12 @@ __all__ = [
 
 CellGroup = tuple[str, str, str]
 """(model, policy, variant): a cell over all scenarios and repeats."""
+Sampling = Mapping[Cell, str]
+"""The sampling setting of each run (keyed by :attr:`RunResult.cell`, repeat included):
+``greedy (temperature 0)``, ``temperature 0.7``, ... as the cassette labels say."""
+SIMULATED_SAMPLING = "deterministic (simulated)"
+UNLABELLED_SAMPLING = "not labelled"
 _DIMENSIONS = ("model", "policy", "variant")
-
-
-class Verdict(StrEnum):
-    """What the interval of a paired difference says."""
-
-    BETTER = "better"
-    WORSE = "worse"
-    NO_CHANGE = "no detectable change"
-    TOO_FEW = "too few pairs for an interval"
 
 
 @dataclass(frozen=True)
@@ -81,43 +86,14 @@ class Reference:
 
 
 @dataclass(frozen=True)
-class PairedDiff:
-    """One metric of one compared cell against the baseline."""
+class LeftOut:
+    """A scenario of the compared cell that is not one of the pairs, and why."""
 
-    metric: str
-    """Metric name."""
-    higher_is_better: bool
-    """Direction of the metric."""
-    n: int
-    """Pairs with a value on both sides."""
-    baseline_mean: float | None
-    """Mean of the baseline runs of those pairs."""
-    compared_mean: float | None
-    """Mean of the compared runs of those pairs."""
-    diff: float | None
-    """Mean paired difference, compared - baseline."""
-    low: float | None
-    """Lower end of the 95% CI of the difference (None for n < 2)."""
-    high: float | None
-    """Upper end of the 95% CI of the difference (None for n < 2)."""
-    verdict: Verdict
-    """better / worse / no detectable change / too few pairs."""
-
-    def interval(self) -> str:
-        """``[-0.12, +0.03]``, or ``-`` without an interval."""
-        if self.low is None or self.high is None:
-            return "-"
-        return f"[{self.low:+.3g}, {self.high:+.3g}]"
-
-    def line(self) -> str:
-        """One line: ``quality: -0.05 [-0.1, -0.01], 4 pairs: worse (higher is better)``."""
-        arrow = "higher is better" if self.higher_is_better else "lower is better"
-        if self.diff is None:
-            return f"{self.metric}: not scored on both sides"
-        return (
-            f"{self.metric}: {self.diff:+.3g} {self.interval()}, {self.n} pair"
-            f"{'s' if self.n != 1 else ''}: {self.verdict} ({arrow})"
-        )
+    scenario: str
+    """Scenario name."""
+    reason: str
+    """``no baseline run`` or ``sampling differs: temperature 0.7 (3 samples) against
+    greedy (temperature 0) (1 sample)``."""
 
 
 @dataclass(frozen=True)
@@ -133,13 +109,27 @@ class Comparison:
     baseline_kind: ModelKind
     """Model kind of the baseline runs."""
     scenarios: tuple[str, ...]
-    """Scenarios with at least one pair."""
-    pairs: int
-    """Pairs (scenario x repeat)."""
-    unpaired: int
-    """Runs of the compared cell without a baseline partner (left out)."""
+    """Scenarios paired (the unit of every test)."""
+    runs: int
+    """Compared runs in those scenarios (repeats included)."""
+    left_out: tuple[LeftOut, ...]
+    """Scenarios of the compared cell left out, each with its reason."""
+    sampling: tuple[str, ...]
+    """Sampling settings of the paired scenarios."""
     diffs: tuple[PairedDiff, ...]
     """One per metric."""
+    adjustment: Adjustment = Adjustment.HOLM
+    """How the p-values of :attr:`diffs` were adjusted, as one family."""
+    samples_per_scenario: float = 1.0
+    """Mean samples per side and scenario among the pairs."""
+    within_sd: Mapping[str, float] | None = None
+    """Per metric, the pooled SD between samples of one cell and scenario (None: no
+    scenario had two samples)."""
+
+    @property
+    def unpaired(self) -> int:
+        """Scenarios left out."""
+        return len(self.left_out)
 
     def title(self) -> str:
         """``qwen · guardrails · my-variant [real] vs qwen · guardrails · v049 [real]``."""
@@ -173,49 +163,16 @@ def headline_metrics(results: Sequence[RunResult]) -> list[str]:
     return sorted(names, key=lambda n: n != "quality")
 
 
-def _verdict(low: float | None, high: float | None, higher_is_better: bool) -> Verdict:
-    if low is None or high is None:
-        return Verdict.TOO_FEW
-    if low > 0:
-        return Verdict.BETTER if higher_is_better else Verdict.WORSE
-    if high < 0:
-        return Verdict.WORSE if higher_is_better else Verdict.BETTER
-    return Verdict.NO_CHANGE
-
-
-def _paired(metric: str, higher: bool, pairs: Sequence[tuple[RunResult, RunResult]]) -> PairedDiff:
-    values = [
-        (a, b)
-        for a, b in ((c.metric(metric), base.metric(metric)) for c, base in pairs)
-        if a is not None and b is not None
-    ]
-    if not values:
-        return PairedDiff(metric, higher, 0, None, None, None, None, None, Verdict.TOO_FEW)
-    diff, low, high = mean_ci([a - b for a, b in values])
-    return PairedDiff(
-        metric,
-        higher,
-        len(values),
-        statistics.fmean(b for _, b in values),
-        statistics.fmean(a for a, _ in values),
-        diff,
-        low,
-        high,
-        _verdict(low, high, higher),
-    )
-
-
-def _index(results: Sequence[RunResult]) -> dict[Cell, RunResult]:
-    index: dict[Cell, RunResult] = {}
+def _index(results: Sequence[RunResult]) -> None:
+    seen: dict[Cell, RunResult] = {}
     for result in results:
-        seen = index.setdefault(result.cell, result)
-        if seen is not result:
+        first = seen.setdefault(result.cell, result)
+        if first is not result:
             raise ComparisonError(
                 f"{result.cell.group.name} repeat {result.repeat} appears twice "
-                f"({seen.run_dir} and {result.run_dir}); compare runs of different cells, "
+                f"({first.run_dir} and {result.run_dir}); compare runs of different cells, "
                 "or one run directory at a time"
             )
-    return index
 
 
 def _check_reference(results: Sequence[RunResult], reference: Reference) -> None:
@@ -229,10 +186,66 @@ def _check_reference(results: Sequence[RunResult], reference: Reference) -> None
             )
 
 
+def sampling_of(run: RunResult, sampling: Sampling | None) -> str:
+    """A run's sampling setting: from ``sampling``, else deterministic for a simulated
+    model and :data:`UNLABELLED_SAMPLING` for a real one."""
+    if sampling is not None and run.cell in sampling:
+        return sampling[run.cell]
+    return SIMULATED_SAMPLING if run.model_kind is ModelKind.SIMULATED else UNLABELLED_SAMPLING
+
+
+def _setting(runs: Sequence[RunResult], sampling: Sampling | None) -> str:
+    settings = sorted({sampling_of(r, sampling) for r in runs})
+    plural = "s" if len(runs) != 1 else ""
+    return f"{' + '.join(settings)} ({len(runs)} sample{plural})"
+
+
+def _pair_scenarios(
+    runs: Sequence[RunResult], partners: Sequence[RunResult], sampling: Sampling | None
+) -> tuple[list[str], list[LeftOut], set[str]]:
+    mine: dict[str, list[RunResult]] = {}
+    theirs: dict[str, list[RunResult]] = {}
+    for run in runs:
+        mine.setdefault(run.scenario, []).append(run)
+    for run in partners:
+        theirs.setdefault(run.scenario, []).append(run)
+    paired, left_out, settings = [], [], set()
+    for scenario in sorted(mine):
+        if scenario not in theirs:
+            left_out.append(LeftOut(scenario, "no baseline run"))
+            continue
+        a = {sampling_of(r, sampling) for r in mine[scenario]}
+        b = {sampling_of(r, sampling) for r in theirs[scenario]}
+        if a != b or len(a) != 1:
+            left_out.append(
+                LeftOut(
+                    scenario,
+                    f"sampling differs: {_setting(mine[scenario], sampling)} against "
+                    f"{_setting(theirs[scenario], sampling)}",
+                )
+            )
+            continue
+        paired.append(scenario)
+        settings |= a
+    return paired, left_out, settings
+
+
 def compare_to_baseline(
-    results: Sequence[RunResult], reference: Reference, metrics: Sequence[str] | None = None
+    results: Sequence[RunResult],
+    reference: Reference,
+    metrics: Sequence[str] | None = None,
+    sampling: Sampling | None = None,
+    adjustment: Adjustment = Adjustment.HOLM,
 ) -> list[Comparison]:
     """Every cell that differs from the baseline on a fixed dimension, against it.
+
+    Args:
+        results: The runs (any mix).
+        reference: The baseline.
+        metrics: One family; by default quality and every score.
+        sampling: Each run's sampling setting (see :data:`Sampling`); scenarios whose two
+            sides differ are left out.
+        adjustment: Holm (family-wise error) or Benjamini-Hochberg (false discovery rate).
 
     Raises:
         ComparisonError: no run has the baseline's value, or one cell and repeat twice.
@@ -241,73 +254,37 @@ def compare_to_baseline(
     chosen = list(metrics) if metrics else headline_metrics(results)
     validate_metrics(results, chosen)
     _check_reference(results, reference)
-    index = _index(results)
+    _index(results)
     groups: dict[CellGroup, list[RunResult]] = {}
     for result in results:
         groups.setdefault((result.model, result.policy, result.variant), []).append(result)
     comparisons = []
     for group, runs in groups.items():
         target = reference.target(group)
-        if target == group:
-            continue  # a baseline cell
-        pairs = [
-            (run, partner)
-            for run in runs
-            if (partner := index.get(Cell(run.scenario, *target, run.repeat))) is not None
-        ]
-        if not pairs:
+        if target == group or target not in groups:
+            continue  # a baseline cell, or nothing to pair with
+        partners = groups[target]
+        paired, left_out, settings = _pair_scenarios(runs, partners, sampling)
+        if not paired and not any(lo.reason != "no baseline run" for lo in left_out):
             continue
+        keep = set(paired)
+        mine = [r for r in runs if r.scenario in keep]
+        theirs = [r for r in partners if r.scenario in keep]
+        diffs = [scenario_diff(m, metric_direction(results, m), mine, theirs) for m in chosen]
         comparisons.append(
             Comparison(
                 compared=group,
                 compared_kind=runs[0].model_kind,
                 baseline=target,
-                baseline_kind=pairs[0][1].model_kind,
-                scenarios=tuple(sorted({run.scenario for run, _ in pairs})),
-                pairs=len(pairs),
-                unpaired=len(runs) - len(pairs),
-                diffs=tuple(_paired(m, metric_direction(results, m), pairs) for m in chosen),
+                baseline_kind=partners[0].model_kind,
+                scenarios=tuple(paired),
+                runs=len(mine),
+                left_out=tuple(left_out),
+                sampling=tuple(sorted(settings)),
+                diffs=family(diffs, adjustment),
+                adjustment=adjustment,
+                samples_per_scenario=(len(mine) + len(theirs)) / (2 * len(paired) or 1),
+                within_sd=within_sd(chosen, [mine, theirs]),
             )
         )
     return comparisons
-
-
-def comparison_text(comparisons: Sequence[Comparison], reference: Reference) -> str:
-    """The verdict table as plain text, one block per compared cell."""
-    if not comparisons:
-        return (
-            f"no cell differs from the baseline ({reference.describe()}) in a way that pairs "
-            "by scenario and repeat; choose another with --baseline-model, --baseline-policy "
-            "or --baseline-variant"
-        )
-    blocks = []
-    header = ["metric", "baseline", "compared", "diff", "95% CI", "verdict"]
-    for comparison in comparisons:
-        rows = [header]
-        for d in comparison.diffs:
-            rows.append(
-                [
-                    d.metric + (" (lower is better)" if not d.higher_is_better else ""),
-                    _num(d.baseline_mean),
-                    _num(d.compared_mean),
-                    "-" if d.diff is None else f"{d.diff:+.4g}",
-                    d.interval(),
-                    str(d.verdict),
-                ]
-            )
-        widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-        table = "\n".join(
-            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-        )
-        scenarios = ", ".join(comparison.scenarios)
-        note = f"{comparison.pairs} pair{'s' if comparison.pairs != 1 else ''} over {scenarios}"
-        if comparison.unpaired:
-            note += f"; {comparison.unpaired} run(s) without a baseline partner left out"
-        blocks.append(f"{comparison.title()}\n{note}\n{table}")
-    return f"baseline: {reference.describe()} (paired by scenario and repeat)\n\n" + "\n\n".join(
-        blocks
-    )
-
-
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4g}"

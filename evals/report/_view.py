@@ -8,13 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals.report._charts import MetricPanel, kinds_note, scenario_chart, size_per_day_chart
+from evals.report._compare_text import verdict_sentence
+from evals.report._diffs import Verdict, short
+from evals.report._forest import forest_svg
 from evals.report._memory_view import MemoryLine, highlighted_lines
-from evals.report._paired import (
-    Comparison,
-    Verdict,
-    headline_metrics,
-    metric_direction,
-)
+from evals.report._paired import Comparison, headline_metrics, metric_direction
 from evals.report._stats import aggregate, cells
 from evals.results import RunResult
 from evals.transcript import TranscriptEntry, error_count
@@ -82,9 +80,14 @@ class ComparisonView:
     comparison: Comparison
     """The numbers."""
     rows: list[dict[str, str]]
-    """One per metric: metric, direction, baseline, compared, diff, ci, verdict, css."""
+    """One per metric: metric, direction, baseline, compared, diff, ci, t_ci, p, p_adjusted,
+    mde, n, verdict, css."""
     summary: str
     """``better: noise; worse: facts_recall; no detectable change: ...``."""
+    sentence: str
+    """The verdict in one sentence (:func:`verdict_sentence`)."""
+    forest: str
+    """The forest plot, an ``<svg>`` element."""
 
 
 def summary_rows(results: Sequence[RunResult], metrics: Sequence[str]) -> list[dict[str, object]]:
@@ -119,8 +122,14 @@ def comparison_views(comparisons: Sequence[Comparison]) -> list[ComparisonView]:
                 "compared": _fmt(d.compared_mean),
                 "diff": _fmt(d.diff, signed=True),
                 "ci": d.interval(),
+                "t_ci": "-"
+                if d.t_low is None or d.t_high is None
+                else f"[{d.t_low:+.3g}, {d.t_high:+.3g}]",
+                "p": "-" if d.p is None else f"{d.p:.2g}",
+                "p_adjusted": "-" if d.p_adjusted is None else f"{d.p_adjusted:.2g}",
+                "mde": "-" if d.mde is None else f"±{short(d.mde)}",
                 "n": str(d.n),
-                "verdict": str(d.verdict),
+                "verdict": d.outcome(),
                 "css": _VERDICT_CSS[d.verdict],
                 "line": d.line(),
             }
@@ -130,7 +139,11 @@ def comparison_views(comparisons: Sequence[Comparison]) -> list[ComparisonView]:
         for d in comparison.diffs:
             by_verdict.setdefault(str(d.verdict), []).append(d.metric)
         summary = "; ".join(f"{v}: {', '.join(m)}" for v, m in by_verdict.items())
-        views.append(ComparisonView(comparison, rows, summary))
+        views.append(
+            ComparisonView(
+                comparison, rows, summary, verdict_sentence(comparison), forest_svg(comparison)
+            )
+        )
     return views
 
 

@@ -7,8 +7,9 @@ Three tables (:data:`TABLES`, which ``memeval tables --kind`` chooses from):
   three agree;
 - ``real``: one row per real-model cell (scenario, policy, variant), means over its samples,
   with the recording time its cassette labels give;
-- ``compare``: each real-model variant against the baseline variant, the paired difference,
-  its interval and the verdict of ``memeval compare`` (:func:`compare_to_baseline`).
+- ``compare``: each real-model variant against the baseline variant as ``memeval compare``
+  computes it (:func:`compare_to_baseline`): verdict sentences, then per metric the
+  difference, its interval, raw and adjusted p, the minimum detectable difference, the verdict.
 
 Pure functions: results (and, for ``real``, the cassette labels) in, a markdown string out.
 Columns are tables of :class:`Column` specs, so a new column is one line.
@@ -22,9 +23,12 @@ from dataclasses import dataclass
 
 from evals.cassettes import CassetteLabel
 from evals.cell import DEFAULT_SUITE, Cell, SuiteCell
-from evals.report._paired import Comparison, PairedDiff, Reference, Verdict, compare_to_baseline
+from evals.report._compare_text import method_sentence, verdict_sentence
+from evals.report._diffs import PairedDiff, short
+from evals.report._paired import Comparison, Reference, Sampling, compare_to_baseline
 from evals.report._stats import cells
 from evals.results import RunResult
+from evals.stats import Adjustment
 from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
 from memsys.tools import DEFAULT_VARIANT
@@ -222,20 +226,34 @@ def real_table(results: Sequence[RunResult], labels: Labels | None = None) -> st
 
 
 def difference_text(diff: PairedDiff) -> str:
-    """One paired difference as the README writes it: ``+0.455 [-1.21, +2.12]`` (three
-    decimals below 1, two from 1 up), ``**-0.545 [-1.02, -0.0756] better**`` when significant,
+    """One difference as the README writes it: ``+0.455 [-1.21, +2.12]`` (three decimals
+    below 1, two from 1 up), in bold with its verdict when the adjusted p-value finds it,
     the difference alone without an interval, ``-`` when not scored on both sides."""
     if diff.diff is None:
         return "-"
     text = f"{diff.diff:+.3f}" if abs(diff.diff) < 1 else f"{diff.diff:+.2f}"
     if diff.low is not None:
         text += f" {diff.interval()}"
-    return f"**{text} {diff.verdict}**" if diff.verdict in (Verdict.BETTER, Verdict.WORSE) else text
+    return f"**{text} {diff.verdict}**" if diff.significant() else text
 
 
-def _pairs(comparison: Comparison) -> str:
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2g}"
+
+
+def _name(comparison: Comparison, several_policies: bool, by_policy: bool) -> str:
+    _, policy, variant = comparison.compared
+    if by_policy:
+        return f"policy {policy} (against {comparison.baseline[1]})"
+    return (f"{policy} · " if several_policies else "") + variant
+
+
+def _scenarios(comparison: Comparison) -> str:
     n = len(comparison.scenarios)
-    return f"{comparison.pairs} ({n} scenario{'s' if n != 1 else ''})"
+    text = f"{n}"
+    if comparison.left_out:
+        text += f" ({len(comparison.left_out)} left out)"
+    return text
 
 
 def compare_table(
@@ -243,49 +261,48 @@ def compare_table(
     baseline: str = DEFAULT_VARIANT,
     metrics: Sequence[str] = COMPARE_METRICS,
     baseline_policy: str = "guardrails",
+    sampling: Sampling | None = None,
 ) -> str:
-    """The real model's variants against ``baseline``, as ``memeval compare`` pairs them (by
-    scenario, sample and policy): per metric the mean difference, its 95% interval, and the
-    verdict in bold when the interval excludes zero. A row is the variant (and its policy
-    when several policies have comparisons); then each other write policy under
-    ``baseline`` against ``baseline_policy`` (``memeval compare --baseline-policy``), the
-    comparison seed 004's pipeline exists for.
+    """The real model's variants against ``baseline``, as ``memeval compare`` computes them
+    (scenario as the unit, sampling settings never mixed, permutation p, Holm over
+    ``metrics``): each comparison's verdict sentence and left-out scenarios, then one row
+    per comparison and metric with the difference and its 95% interval, raw and adjusted p,
+    the minimum detectable difference and the verdict; the method sentence under it. The
+    variants come first, then each other write policy under ``baseline`` against
+    ``baseline_policy`` (``memeval compare --baseline-policy``).
 
     Raises:
         UsageError: real results of more than one model.
         ComparisonError: no real run has the baseline variant.
     """
     real = _real_runs(results)
-    header = [
-        f"compared with {baseline}",
-        "pairs",
-        *(METRIC_HEADERS.get(m, m.replace("_", " ")) for m in metrics),
-    ]
+    header = [f"compared with {baseline}", "scenarios", "metric", "difference [95% CI]", "p"]
+    header += ["adjusted p", "detectable", "verdict"]
     if not real:
         return markdown_table(header, [])
     comparisons = sorted(
-        compare_to_baseline(real, Reference(variant=baseline), metrics), key=lambda c: c.compared
+        compare_to_baseline(real, Reference(variant=baseline), metrics, sampling),
+        key=lambda c: c.compared,
     )
-    several_policies = len({c.compared[1] for c in comparisons}) > 1
-    rows = [
-        [
-            (f"{c.compared[1]} · " if several_policies else "") + c.compared[2],
-            _pairs(c),
-            *(difference_text(d) for d in c.diffs),
-        ]
-        for c in comparisons
-    ]
+    named = [(c, False) for c in comparisons]
     if any(r.policy == baseline_policy and r.variant == baseline for r in real):
-        by_policy = compare_to_baseline(
-            real, Reference(policy=baseline_policy, variant=baseline), metrics
-        )
-        rows += [
-            [f"policy {c.compared[1]} (against {baseline_policy})", _pairs(c)]
-            + [difference_text(d) for d in c.diffs]
-            for c in sorted(by_policy, key=lambda c: c.compared)
-            if c.compared[2] == baseline
-        ]
-    return markdown_table(header, rows)
+        reference = Reference(policy=baseline_policy, variant=baseline)
+        policies = compare_to_baseline(real, reference, metrics, sampling)
+        named += [(c, True) for c in sorted(policies, key=lambda c: c.compared)]
+        named = [(c, p) for c, p in named if not p or c.compared[2] == baseline]
+    several = len({c.compared[1] for c, p in named if not p}) > 1
+    notes, rows = [], []
+    for c, by_policy in named:
+        name = _name(c, several, by_policy)
+        notes.append(f"- **{name}**: {verdict_sentence(c)}")
+        notes += [f"  Left out {lo.scenario}: {lo.reason}." for lo in c.left_out]
+        for d in c.diffs:
+            header_name = METRIC_HEADERS.get(d.metric, d.metric.replace("_", " "))
+            mde = "-" if d.mde is None else f"±{short(d.mde)}"
+            row = [name, _scenarios(c), header_name, difference_text(d), _p(d.p)]
+            rows.append([*row, _p(d.p_adjusted), mde, d.outcome()])
+    method = method_sentence(named[0][0].adjustment if named else Adjustment.HOLM)
+    return "\n".join(notes) + "\n\n" + markdown_table(header, rows) + "\n\n" + method
 
 
 @dataclass(frozen=True)
@@ -294,8 +311,8 @@ class Table:
 
     help: str
     """One sentence for ``memeval tables --help``."""
-    build: Callable[[Sequence[RunResult], Labels], str]
-    """Results and cassette labels in, markdown out."""
+    build: Callable[[Sequence[RunResult], Labels, Sampling], str]
+    """Results, cassette labels and sampling settings in, markdown out."""
 
 
 TABLES: dict[str, Table] = {
@@ -303,19 +320,20 @@ TABLES: dict[str, Table] = {
         "one row per scenario; each column shows "
         + " / ".join(f"{c.model} under {c.policy}" for c in DEFAULT_SUITE)
         + ", or one value when they agree",
-        lambda results, _labels: simulated_table(results),
+        lambda results, _labels, _sampling: simulated_table(results),
     ),
     "real": Table(
         "one row per real-model cell (scenario, policy, variant): means over its samples, "
         "and recording minutes per sample from the cassette labels (a trailing \\* marks a "
         "cell recorded without tool calls recovered from text)",
-        real_table,
+        lambda results, labels, _sampling: real_table(results, labels),
     ),
     "compare": Table(
-        f"each real-model variant against {DEFAULT_VARIANT}, paired by scenario and sample "
-        "as memeval compare does: mean difference, 95 percent interval, verdict in bold when "
-        "significant",
-        lambda results, _labels: compare_table(results),
+        f"each real-model variant against {DEFAULT_VARIANT} as memeval compare computes it "
+        "(scenario as the unit, greedy and sampled cells never paired, Holm-adjusted "
+        "permutation p): verdict sentences, then per metric the difference, 95 percent "
+        "interval, raw and adjusted p, minimum detectable difference and verdict",
+        lambda results, _labels, sampling: compare_table(results, sampling=sampling),
     ),
 }
 """Every kind ``memeval tables --kind`` prints, in the order ``all`` prints them."""

@@ -9,22 +9,31 @@ import pytest
 from evals.cli.main import main
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
+SCENARIOS = [f"week-{i:02d}" for i in range(11)]
+
 
 def _runs(root: Path) -> tuple[Path, Path]:
-    """Run dir a: the default variant, clean; run dir b: variant v-noisy, noisy; 3 repeats."""
-    for repeat in (1, 2, 3):
-        good = GOOD_MEMORY if repeat < 3 else GOOD_MEMORY + "- Prefers dark mode\n"
-        write_trace(
-            root / "a" / f"repeat-{repeat}", good, repeat=repeat, records=standard_records(good)
-        )
-        noisy = NOISY_MEMORY + "- Likes the weather today\n" * (repeat - 1)
-        write_trace(
-            root / "b" / f"repeat-{repeat}",
-            noisy,
-            repeat=repeat,
-            variant="v-noisy",
-            records=standard_records(noisy),
-        )
+    """Run dir a: the default variant, clean; run dir b: variant v-noisy, noisy; 11 scenarios,
+    the first with 3 repeats (averaged: one pair)."""
+    for index, scenario in enumerate(SCENARIOS):
+        for repeat in (1, 2, 3) if index == 0 else (1,):
+            good = GOOD_MEMORY if repeat < 3 else GOOD_MEMORY + "- Prefers dark mode\n"
+            write_trace(
+                root / "a" / scenario / f"repeat-{repeat}",
+                good,
+                repeat=repeat,
+                scenario=scenario,
+                records=standard_records(good),
+            )
+            noisy = NOISY_MEMORY + "- Likes the weather today\n" * (repeat - 1 + index % 3)
+            write_trace(
+                root / "b" / scenario / f"repeat-{repeat}",
+                noisy,
+                repeat=repeat,
+                scenario=scenario,
+                variant="v-noisy",
+                records=standard_records(noisy),
+            )
     return root / "a", root / "b"
 
 
@@ -33,7 +42,8 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
 ) -> None:
     a, b = _runs(tmp_path)
     out = tmp_path / "cmp.html"
-    assert main(["compare", str(a), str(b), "--out", str(out), "--keywords-only"]) == 0
+    argv = ["compare", str(a), str(b), "--out", str(out), "--keywords-only", "--mde", "0.05"]
+    assert main([*argv, "--mde", "noise=1"]) == 0
     text = capsys.readouterr().out
     assert (
         "sim/careful · guardrails · v-noisy [simulated] vs "
@@ -42,13 +52,25 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
     noise = next(line for line in text.splitlines() if line.startswith("noise"))
     assert "(lower is better)" in noise and noise.rstrip().endswith("worse")
     quality = next(line for line in text.splitlines() if line.startswith("quality "))
-    assert quality.rstrip().endswith("worse") and "[" in quality  # with its interval
+    assert "[" in quality  # with its interval
+    assert "11 scenarios (13 compared runs" in text  # week-00's three samples: one pair
+    assert "worse on noise, +3 [+3, +3], adjusted p = 0.016" in text  # 2**-10 x 16 metrics
+    assert "not scored on both sides: invented_entries" in text
+    assert "Holm-adjusted" in text
+    assert "quality: detecting 0.05 with 80% power needs" in text
+    assert "noise: detecting 1 with 80% power needs" in text
     html = out.read_text(encoding="utf-8")
     # The verdict opens the page, before the summary table and the scenarios.
     verdicts = html.index('id="verdicts"')
-    assert verdicts < html.index('id="summary"') < html.index('id="scenario-week-of-noise"')
+    assert (
+        verdicts
+        < html.index("<svg class='forest'")
+        < html.index('<details class="comparison-table">')
+    )
+    assert html.index('<details class="comparison-table">') < html.index('id="summary"')
+    assert html.index('id="summary"') < html.index('id="scenario-week-00"')
     assert "Against the baseline (variant v049-guardrails)" in html
-    assert "3 pairs over week-of-noise" in html
+    assert "11 scenarios (13 compared runs" in html
 
 
 def test_compare_against_a_baseline_model(
@@ -75,6 +97,8 @@ def test_an_unknown_metric_or_baseline_is_refused_before_writing(
     assert "unknown metric 'bogus'" in err and "noise" in err
     assert main([*argv, "--baseline-variant", "v999"]) == 2
     assert "no run has variant 'v999'" in capsys.readouterr().err
+    assert main([*argv, "--mde", "zero"]) == 2
+    assert "--mde 'zero': give a non-zero difference" in capsys.readouterr().err
     assert not out.exists()
 
 

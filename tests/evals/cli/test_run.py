@@ -187,9 +187,9 @@ def test_one_command_runs_a_new_variant_against_the_default_and_the_report_judge
     html = Path("r.html").read_text(encoding="utf-8")
     section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
     assert "sim/careful · guardrails · user-requested" in section
-    assert "Numbers from simulated model runs: 2 pairs over week-of-noise" in section
-    # The sim ignores descriptions: identical runs, a zero-width interval at 0.
-    assert "<b>Verdict</b> (simulated): no detectable change: quality" in section
+    # Two repeats of one scenario are one pair: the scenario is the unit.
+    assert "Numbers from simulated model runs: 1 scenario (2 compared runs" in section
+    assert "<b>Verdict</b> (simulated): Too few scenarios to test quality" in section
 
 
 @pytest.mark.parametrize(

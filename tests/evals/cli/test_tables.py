@@ -48,11 +48,13 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     assert main(["tables", str(run / "results.json")]) == 0
     everything = capsys.readouterr().out
     tables = everything.strip().split("\n\n")
-    assert [t.splitlines()[0].split(" | ")[0] for t in tables] == [
-        "| scenario",
-        "| scenario",
-        "| compared with v049-guardrails",
-    ]
+    assert [t.splitlines()[0].split(" | ")[0] for t in tables[:2]] == ["| scenario", "| scenario"]
+    # The comparison: verdict sentences, the table, the method sentence under it.
+    compare = "\n\n".join(tables[2:])
+    assert compare.startswith("- **v023-vague**: ")
+    assert "| compared with v049-guardrails | scenarios | metric | difference [95% CI] |" in compare
+    assert "Left out chitchat-transient: sampling differs: greedy (temperature 0)" in compare
+    assert compare.endswith("from the SD of the scenario differences.")
     assert tables[1] + "\n" == real
 
     # A second real model: the tables show one, chosen with --model.

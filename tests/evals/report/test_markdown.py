@@ -12,9 +12,11 @@ import pytest
 
 from evals.cassettes import CassetteLabel, read_label
 from evals.cell import DEFAULT_SUITE, Cell
+from evals.cli._sampling import sampling
 from evals.cli.main import main
 from evals.report import compare_to_baseline
-from evals.report._paired import PairedDiff, Reference, Verdict
+from evals.report._diffs import PairedDiff, Verdict
+from evals.report._paired import Reference
 from evals.report.markdown import (
     COMPARE_METRICS,
     SIMULATED_COLUMNS,
@@ -46,7 +48,9 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[RunResult
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(ROOT)  # scenarios and cassettes are found from the repository root
         assert main(argv) == 0
-    yield read_results(out / "run" / "results.json")
+    # The README's tables show one real model (other models' cells are --model's business).
+    everything = read_results(out / "run" / "results.json")
+    yield [r for r in everything if r.model_kind is ModelKind.SIMULATED or r.model == REAL]
 
 
 def _rows(table: str) -> dict[str, dict[str, str]]:
@@ -211,47 +215,55 @@ def test_real_results_of_two_models_are_refused(results: list[RunResult]) -> Non
             build([*results, other])
 
 
-def test_compare_rows_are_memeval_compares_pairs_and_intervals(
+def _compare_rows(table: str) -> dict[tuple[str, str], dict[str, str]]:
+    """The compare table's rows by (comparison, metric)."""
+    lines = [line for line in table.splitlines() if line.startswith("| ")]
+    header = lines[0].strip("| ").split(" | ")
+    rows = [dict(zip(header, line.strip("| ").split(" | "), strict=True)) for line in lines[2:]]
+    return {(r["compared with v049-guardrails"], r["metric"]): r for r in rows}
+
+
+def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     results: list[RunResult],
 ) -> None:
-    rows = _rows(compare_table(results))
+    real = [r for r in results if r.model_kind is ModelKind.REAL]
+    settings = sampling(real, ROOT / "cassettes")
+    table = compare_table(results, sampling=settings)
+    rows = _compare_rows(table)
     policy_row = "policy unified (against guardrails)"
-    assert list(rows) == ["v023-vague", "v049-user-requested", policy_row]
-    # unified has no other variant: its row pairs it with guardrails under v049-guardrails.
-    assert rows[policy_row]["pairs"] == "2 (2 scenarios)"
-    real = [r for r in results if r.model_kind is ModelKind.REAL]
-    reference = Reference(policy="guardrails", variant="v049-guardrails")
-    (unified,) = [
-        c
-        for c in compare_to_baseline(real, reference, ["quality"])
-        if c.compared[2] == "v049-guardrails"
-    ]
-    assert unified.compared[1] == "unified" and unified.diffs[0].diff is not None
-    assert float(rows[policy_row]["quality"].strip("*").split()[0]) == pytest.approx(
-        unified.diffs[0].diff, abs=0.005
+    names = list(dict.fromkeys(name for name, _ in rows))
+    assert names == ["v023-vague", "v049-user-requested", policy_row]
+    # chitchat-transient's three temperature-0.7 samples are one pair for v023-vague; the
+    # greedy single samples of v049-user-requested and unified there are left out.
+    assert rows[("v023-vague", "quality")]["scenarios"] == "2"
+    assert rows[("v049-user-requested", "quality")]["scenarios"] == "1 (1 left out)"
+    assert rows[(policy_row, "quality")]["scenarios"] == "1 (1 left out)"
+    assert "- **v049-user-requested**: Too few scenarios to test quality" in table
+    assert (
+        "  Left out chitchat-transient: sampling differs: greedy (temperature 0) (1 sample)"
+        in table
     )
-    # chitchat-transient's three samples pair by repeat, bad-compaction-restore's one.
-    assert rows["v023-vague"]["pairs"] == "4 (2 scenarios)"
-    assert rows["v049-user-requested"]["pairs"] == "2 (2 scenarios)"
-    real = [r for r in results if r.model_kind is ModelKind.REAL]
     (vague,) = [
         c
-        for c in compare_to_baseline(real, Reference(variant="v049-guardrails"), COMPARE_METRICS)
+        for c in compare_to_baseline(
+            real, Reference(variant="v049-guardrails"), COMPARE_METRICS, settings
+        )
         if c.compared[2] == "v023-vague"
     ]
     headers = {"quality": "quality", "noise": "noise", "tool_errors": "tool errors"}
-    # Repeated lines, not pairs (one file's 190 copies are 17,955 pairs).
-    headers["duplicates.repeats"] = "repeated entries"
-    assert "duplicates" not in rows["v023-vague"]
+    headers["duplicates.repeats"] = "repeated entries"  # lines a reader strikes, not pairs
     for metric, header in headers.items():
         paired = next(d for d in vague.diffs if d.metric == metric)
-        cell = rows["v023-vague"][header]
-        assert paired.diff is not None and paired.n == 4
-        assert float(cell.strip("*").split()[0]) == pytest.approx(paired.diff, abs=0.005)
-        assert paired.interval() in cell
-        significant = paired.verdict in (Verdict.BETTER, Verdict.WORSE)
-        assert cell.startswith("**") == significant
-        assert cell.endswith(f"{paired.verdict}**") == significant
+        row = rows[("v023-vague", header)]
+        assert paired.diff is not None and paired.n == 2 and paired.p is not None
+        assert float(row["difference [95% CI]"].strip("*").split()[0]) == pytest.approx(
+            paired.diff, abs=0.005
+        )
+        assert paired.interval() in row["difference [95% CI]"]
+        assert float(row["p"]) == pytest.approx(paired.p, rel=0.05)
+        assert row["verdict"] == paired.outcome()
+        assert not paired.significant()  # two scenarios: the smallest possible p is 0.5
+    assert table.endswith("from the SD of the scenario differences.")
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Verdicts: paired differences against a baseline, a paired-t 95% CI, the metric's direction."""
+"""Verdicts: the scenario as the unit, sampling settings never mixed, a permutation test,
+Holm over the metrics, and the minimum detectable difference in every no-change line."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from evals.report import (
     Verdict,
     compare_to_baseline,
     comparison_text,
+    verdict_sentence,
 )
 from evals.results import RunResult
 from evals.scorers import Score
+from evals.stats import Adjustment, permutation_p
 from memsys.errors import UnknownNameError
 
 
@@ -37,63 +40,117 @@ def run(
 
 
 BASE = "v049-guardrails"
+SCENARIOS = [f"s{i:02d}" for i in range(8)]
 
 
 def grid(compared: list[tuple[float, float]]) -> list[RunResult]:
-    """Baseline quality 0.5 / noise 2 in 2 scenarios x 2 repeats; the compared values given."""
-    keys = [(s, r) for s in ("s1", "s2") for r in (1, 2)]
-    base = [run(BASE, 0.5, 2, scenario=s, repeat=r) for s, r in keys]
-    other = [
-        run("v-new", q, n, scenario=s, repeat=r)
-        for (s, r), (q, n) in zip(keys, compared, strict=True)
-    ]
+    """Baseline quality 0.5 / noise 2 in one scenario per compared value."""
+    base = [run(BASE, 0.5, 2, scenario=s) for s in SCENARIOS[: len(compared)]]
+    other = [run("v-new", q, n, scenario=s) for s, (q, n) in zip(SCENARIOS, compared, strict=False)]
     return base + other
 
 
 def test_a_clear_improvement_is_better_in_each_metrics_direction() -> None:
-    results = grid([(0.7, 0), (0.8, 1), (0.75, 0), (0.7, 1)])
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+    values = [(0.7, 0), (0.8, 1), (0.75, 0), (0.7, 1), (0.72, 0), (0.78, 1), (0.7, 0), (0.9, 1)]
+    [comparison] = compare_to_baseline(grid(values), Reference(variant=BASE))
     quality, noise = comparison.diffs
     assert quality.metric == "quality" and noise.metric == "noise"
-    assert (quality.n, comparison.pairs, comparison.scenarios) == (4, 4, ("s1", "s2"))
-    assert quality.diff == pytest.approx(0.2375)
-    # Paired t: sd of (0.2, 0.3, 0.25, 0.2) = 0.04787, t(0.975, 3) = 3.182 -> half 0.0762.
-    assert quality.low == pytest.approx(0.2375 - 0.0762, abs=1e-3)
+    assert (quality.n, comparison.scenarios) == (8, tuple(SCENARIOS))
+    assert quality.diff == pytest.approx(0.25625)
+    # Eight positive differences: exact sign-flip p = 2 / 2**8; Holm over 2 metrics doubles it.
+    assert quality.p == pytest.approx(2 / 256)
+    assert quality.p_adjusted == pytest.approx(4 / 256)
     assert quality.verdict is Verdict.BETTER
+    assert quality.low is not None and quality.high is not None
+    assert 0.2 < quality.low < quality.diff < quality.high < 0.32
     # Noise fell by 1.5: lower is better, so a negative difference is an improvement.
     assert noise.diff == pytest.approx(-1.5) and not noise.higher_is_better
     assert noise.verdict is Verdict.BETTER
     assert comparison.compared == ("m/real", "guardrails", "v-new")
-    assert comparison.baseline == ("m/real", "guardrails", BASE)
 
 
-def test_an_interval_across_zero_is_no_detectable_change_and_a_rise_in_noise_is_worse() -> None:
-    results = grid([(0.6, 3), (0.4, 4), (0.55, 3), (0.45, 5)])
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+def test_repeats_are_averaged_within_a_scenario_before_pairing() -> None:
+    results = []
+    for s in SCENARIOS[:6]:
+        results += [run(BASE, 0.5, 2, scenario=s, repeat=r) for r in (1, 2, 3)]
+        # One of three samples is much better: the scenario mean moves by 0.1, not 0.3 x 1.
+        results += [
+            run("v-new", q, 2, scenario=s, repeat=r) for r, q in ((1, 0.8), (2, 0.5), (3, 0.5))
+        ]
+    [comparison] = compare_to_baseline(results, Reference(variant=BASE), ["quality"])
+    [quality] = comparison.diffs
+    assert quality.n == 6 and comparison.runs == 18
+    assert quality.diff == pytest.approx(0.1)
+    assert quality.sd == pytest.approx(0.0, abs=1e-12)
+    # Six identical positive differences: p = 2 / 64 = 0.03125 (n = 6, not 18).
+    assert quality.p == pytest.approx(2 / 64)
+
+
+def test_scenarios_sampled_differently_are_left_out_and_named() -> None:
+    results = grid([(0.6, 2)] * 4)
+    greedy = {r.cell: "greedy (temperature 0)" for r in results}
+    # s03: the baseline was sampled three times at temperature 0.7, the variant once greedily.
+    sampled = [run(BASE, 0.1, 9, scenario="s09", repeat=k) for k in (1, 2, 3)]
+    results += [*sampled, run("v-new", 0.9, 0, scenario="s09")]
+    sampling = {**greedy, **{r.cell: "temperature 0.7" for r in sampled}}
+    sampling[results[-1].cell] = "greedy (temperature 0)"
+    [comparison] = compare_to_baseline(results, Reference(variant=BASE), sampling=sampling)
+    assert comparison.scenarios == tuple(SCENARIOS[:4])
+    [left] = comparison.left_out
+    assert left.scenario == "s09"
+    assert left.reason == (
+        "sampling differs: greedy (temperature 0) (1 sample) against temperature 0.7 (3 samples)"
+    )
+    assert comparison.sampling == ("greedy (temperature 0)",)
+    assert comparison.diffs[0].diff == pytest.approx(0.1)
+    text = comparison_text([comparison], Reference(variant=BASE))
+    assert "left out s09: sampling differs" in text
+
+
+def test_no_detectable_change_says_what_could_have_been_detected() -> None:
+    values = [(0.6, 3), (0.4, 4), (0.55, 3), (0.45, 5), (0.5, 3), (0.52, 4), (0.5, 4), (0.48, 3)]
+    [comparison] = compare_to_baseline(grid(values), Reference(variant=BASE))
     quality, noise = comparison.diffs
-    assert quality.low is not None and quality.low < 0 < (quality.high or 0)
-    assert quality.verdict is Verdict.NO_CHANGE
+    assert quality.verdict is Verdict.NO_CHANGE and quality.mde is not None
+    assert quality.mde > abs(quality.diff or 0)
+    assert (
+        quality.outcome()
+        == f"no change larger than {quality.mde:.2g} detectable with these samples"
+    )
     assert noise.verdict is Verdict.WORSE
+    sentence = verdict_sentence(comparison)
+    assert sentence.startswith("Worse on noise, +1.6")
+    assert f"nothing else detectable beyond quality ±{quality.mde:.2g}" in sentence
 
 
-def test_one_pair_gives_no_interval_and_no_verdict() -> None:
+def test_holm_can_withdraw_a_raw_finding() -> None:
+    # Five of six scenarios up, one down: p = 4 / 64 raw; with a second tested metric
+    # Holm doubles the smaller p, and BH keeps it as the largest one.
+    values = [(0.6, 2), (0.7, 2.5), (0.6, 2), (0.65, 2.5), (0.7, 2), (0.45, 2.5)]
+    [holm] = compare_to_baseline(grid(values), Reference(variant=BASE))
+    quality = holm.diffs[0]
+    assert quality.p is not None and quality.p_adjusted is not None
+    assert quality.p_adjusted >= quality.p
+    [bh] = compare_to_baseline(grid(values), Reference(variant=BASE), adjustment=Adjustment.BH)
+    assert bh.adjustment is Adjustment.BH and "Benjamini-Hochberg" in comparison_text(
+        [bh], Reference(variant=BASE)
+    )
+
+
+def test_one_scenario_gives_no_interval_and_no_verdict() -> None:
     results = [run(BASE, 0.5, 2), run("v-new", 0.9, 0)]
     [comparison] = compare_to_baseline(results, Reference(variant=BASE))
     assert comparison.diffs[0].verdict is Verdict.TOO_FEW
-    assert comparison.diffs[0].interval() == "-"
+    assert comparison.diffs[0].interval() == "-" and comparison.diffs[0].p is None
 
 
-def test_pairs_follow_scenario_and_repeat_and_unmatched_runs_are_counted() -> None:
-    results = [
-        run(BASE, 0.5, 2, repeat=1),
-        run(BASE, 0.6, 2, repeat=2),
-        run("v-new", 0.7, 2, repeat=1),
-        run("v-new", 0.8, 2, repeat=2),
-        run("v-new", 0.1, 2, repeat=3),  # no baseline repeat 3
-    ]
+def test_scenarios_without_a_baseline_are_left_out() -> None:
+    results = [*grid([(0.6, 2)] * 3), run("v-new", 0.1, 2, scenario="lonely")]
     [comparison] = compare_to_baseline(results, Reference(variant=BASE), ["quality"])
-    assert (comparison.pairs, comparison.unpaired) == (2, 1)
-    assert comparison.diffs[0].diff == pytest.approx(0.2)
+    assert [(lo.scenario, lo.reason) for lo in comparison.left_out] == [
+        ("lonely", "no baseline run")
+    ]
+    assert comparison.diffs[0].diff == pytest.approx(0.1)
 
 
 def test_each_model_and_policy_pairs_with_itself_unless_the_baseline_fixes_it() -> None:
@@ -118,7 +175,7 @@ def test_each_model_and_policy_pairs_with_itself_unless_the_baseline_fixes_it() 
 
 
 def test_a_sub_metric_takes_its_scores_direction() -> None:
-    results = grid([(0.5, 3), (0.5, 3), (0.5, 3), (0.5, 3)])
+    results = grid([(0.5, 3), (0.5, 3.5), (0.5, 3), (0.5, 4), (0.5, 3), (0.5, 5)])
     [comparison] = compare_to_baseline(results, Reference(variant=BASE), ["noise.lines"])
     assert comparison.diffs[0].verdict is Verdict.WORSE
 
@@ -134,14 +191,19 @@ def test_bad_requests_are_errors_naming_what_exists() -> None:
         compare_to_baseline([*results, again], Reference(variant=BASE))
 
 
-def test_the_text_table_has_a_verdict_per_metric() -> None:
-    results = grid([(0.7, 0), (0.8, 1), (0.75, 0), (0.7, 1)])
+def test_the_text_table_has_raw_and_adjusted_p_and_the_method() -> None:
+    values = [(0.7, 0), (0.8, 1), (0.75, 0), (0.7, 1), (0.72, 0), (0.78, 1), (0.7, 0), (0.9, 1)]
     reference = Reference(variant=BASE)
-    text = comparison_text(compare_to_baseline(results, reference), reference)
-    assert (
-        "m/real · guardrails · v-new [real] vs m/real · guardrails · v049-guardrails [real]" in text
-    )
-    quality = next(line for line in text.splitlines() if line.startswith("quality"))
-    assert "+0.2375" in quality and "better" in quality
-    noise = next(line for line in text.splitlines() if line.startswith("noise"))
-    assert "(lower is better)" in noise and noise.endswith("better")
+    comparisons = compare_to_baseline(grid(values), reference)
+    text = comparison_text(comparisons, reference, {"quality": 0.05})
+    assert "m/real · guardrails · v-new [real] vs m/real · guardrails · v049-guardrails" in text
+    quality = next(line for line in text.splitlines() if line.startswith("quality "))
+    assert "+0.2562" in quality and quality.endswith("better")
+    assert f"{2 / 256:.2g}" in quality and f"{4 / 256:.2g}" in quality
+    assert "quality: detecting 0.05 with 80% power needs" in text
+    assert text.rstrip().endswith("SD of the scenario differences.")
+    assert "Holm-adjusted" in text
+
+
+def test_the_permutation_p_is_the_share_of_sign_flips() -> None:
+    assert permutation_p([1.0, 2.0, 3.0]) == pytest.approx(2 / 8)

@@ -112,26 +112,33 @@ def test_the_diff_can_pair_any_two_runs() -> None:
 def test_variants_are_judged_against_the_default_with_the_model_kind_named(
     tmp_path: Path,
 ) -> None:
-    for repeat in (1, 2):
+    for scenario in [f"week-{i:02d}" for i in range(11)]:
         for variant, memory in (("v049-guardrails", GOOD_MEMORY), ("v-loose", NOISY_MEMORY)):
             for model, kind in (("openai-compatible/qwen", "real"), ("sim/careful", "simulated")):
                 write_trace(
-                    tmp_path / model.replace("/", "__") / variant / f"repeat-{repeat}",
-                    memory + "- more noise\n" * repeat * (variant == "v-loose"),
+                    tmp_path / scenario / model.replace("/", "__") / variant,
+                    memory + "- more noise\n" * (variant == "v-loose"),
                     model=model,
                     model_kind=kind,
                     variant=variant,
-                    repeat=repeat,
+                    scenario=scenario,
                 )
     html = render_report(score_run_dir(tmp_path, HashEmbedder()))
     section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
     assert "Against the baseline (variant v049-guardrails)" in section
     real = section.index("openai-compatible/qwen · guardrails · v-loose")
     assert real < section.index("sim/careful · guardrails · v-loose")  # real models first
-    assert "Numbers from real model runs: 2 pairs over week-of-noise" in section
+    assert "Numbers from real model runs: 11 scenarios (11 compared runs" in section
     assert "Numbers from simulated model runs" in section
     assert section.count("<b>Verdict</b> (real):") == 1
+    assert section.count("<svg class='forest'") == 2  # a forest plot per comparison
+    assert "worse on noise, +3 [+3, +3], adjusted p = 0.015" in section  # 2**-10 x 15
     assert '<td class="name worse">worse</td>' in section
+    # The one-sentence verdicts open the section; the long tables fold below them.
+    assert section.index('id="verdict-summary"') < section.index(
+        '<details class="comparison-table">'
+    )
+    assert "Holm-adjusted" in section and "<th>adjusted p</th>" in section
 
 
 def test_runs_of_one_variant_have_no_verdict_section() -> None:

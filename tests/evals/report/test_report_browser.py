@@ -160,3 +160,49 @@ def test_without_chromium_the_tests_skip_naming_the_package_or_fail_under_ci(
         find_chromium({})
     with pytest.raises(pytest.fail.Exception, match="MEMEVAL_CI=1"):
         find_chromium({"MEMEVAL_CI": "1"})
+
+
+# Measures the comparison's opening in a 1280-px window: the verdict summary table and every
+# forest plot must end inside it (no horizontal scrolling to read a verdict).
+LAYOUT_PROBE = """<script>
+window.addEventListener("load", () => {
+  const right = (el) => Math.ceil(el.getBoundingClientRect().right);
+  const table = document.getElementById("verdict-summary");
+  const forests = [...document.querySelectorAll("svg.forest")];
+  document.body.setAttribute("data-viewport", String(window.innerWidth));
+  document.body.setAttribute("data-summary-right", table ? String(right(table)) : "none");
+  document.body.setAttribute("data-forests", String(forests.length));
+  document.body.setAttribute("data-forest-right", String(Math.max(0, ...forests.map(right))));
+  const details = [...document.querySelectorAll("details.comparison-table")];
+  document.body.setAttribute("data-folded", String(details.filter((d) => !d.open).length));
+});
+</script>"""
+
+
+def _attribute(dom: str, name: str) -> str:
+    found = re.search(rf'{name}="([^"]*)"', dom)
+    assert found is not None, f"the layout probe did not set {name}"
+    return found.group(1)
+
+
+@pytest.mark.slow
+def test_the_comparison_opens_with_verdicts_that_fit_a_1280_px_window(
+    chromium: str, tmp_path: Path
+) -> None:
+    report = write_report(_sim_results(tmp_path), tmp_path / "report.html")
+    page = tmp_path / "layout.html"
+    html = report.read_text(encoding="utf-8")
+    page.write_text(html.replace("</body>", LAYOUT_PROBE + "</body>"), encoding="utf-8")
+    done = _run(
+        chromium, tmp_path / "profile", "--window-size=1280,2000", "--dump-dom", page.as_uri()
+    )
+    dom = done.stdout
+    viewport = int(_attribute(dom, "data-viewport"))
+    assert 1200 <= viewport <= 1280
+    assert _attribute(dom, "data-summary-right") != "none"
+    assert int(_attribute(dom, "data-summary-right")) <= viewport
+    forests = int(_attribute(dom, "data-forests"))
+    assert forests == 2  # sim/careful and sim/naive: v023-vague against v049-guardrails
+    assert int(_attribute(dom, "data-forest-right")) <= viewport
+    assert int(_attribute(dom, "data-folded")) == forests  # the long tables start folded
+    assert _console_errors(done.stderr) == []
