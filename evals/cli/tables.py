@@ -7,6 +7,7 @@ the tables :mod:`evals.report.markdown` builds; nothing is scored or written.
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from evals.cli._common import EXIT_OK
 from evals.cli._sampling import labels as cassette_labels
 from evals.cli._sampling import sampling
 from evals.history import run_results
+from evals.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.markdown import TABLES
 from memsys.llm.base import ModelKind
 
@@ -24,10 +26,14 @@ __all__ = ["register"]
 def _tables(args: argparse.Namespace) -> int:
     # Its results.json when it has one, else its traces scored now (nothing written).
     results = list(run_results(Path(args.run_dir)).results)
-    if args.model:
-        results = [
-            r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == args.model
-        ]
+    model = args.model
+    real_models = {r.model for r in results if r.model_kind is ModelKind.REAL}
+    if model is None and len(real_models) > 1 and DEFAULT_LOCAL_MODEL.name in real_models:
+        model = DEFAULT_LOCAL_MODEL.name  # the tables show one real model: the main one
+        others = ", ".join(sorted(real_models - {model}))
+        print(f"real tables of {model} (also in this run: {others}; --model M)", file=sys.stderr)
+    if model:
+        results = [r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == model]
     kinds = list(TABLES) if args.kind == "all" else [args.kind]
     root = Path(args.cassettes)
     labels = cassette_labels(results, root) if "real" in kinds else {}
@@ -73,6 +79,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "sampling setting (default: cassettes)",
     )
     parser.add_argument(
-        "--model", help="the real model to show, when the run holds results of several"
+        "--model",
+        help="the real model to show, when the run holds results of several (default: "
+        "Qwen2.5-Coder-1.5B, the main one)",
     )
     parser.set_defaults(handler=_tables)
