@@ -57,14 +57,22 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     assert compare.endswith("from the SD of the scenario differences.")
     assert tables[1] + "\n" == real
 
-    # A second real model: the tables show one, chosen with --model.
+    # A second real model: the tables show one, the main one unless --model says otherwise.
     results = read_results(run / "results.json")
     real_run = next(r for r in results if r.model_kind is ModelKind.REAL)
+    assert real_run.model == "openai-compatible/qwen2.5-coder-1.5b-instruct"
     write_results(tmp_path / "two", [*results, dataclasses.replace(real_run, model="openai/x")])
-    assert main(["tables", str(tmp_path / "two"), "--kind", "real"]) == 2
-    assert "choose it with --model" in capsys.readouterr().err
+    assert main(["tables", str(tmp_path / "two"), "--kind", "real"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == real and "also in this run: openai/x" in captured.err
     assert main(["tables", str(tmp_path / "two"), "--kind", "real", "--model", real_run.model]) == 0
     assert capsys.readouterr().out == real
+    # Two real models, neither the main one: the user chooses.
+    others = [dataclasses.replace(real_run, model=m) for m in ("openai/x", "openai/y")]
+    sims = [r for r in results if r.model_kind is ModelKind.SIMULATED]
+    write_results(tmp_path / "three", [*sims, *others])
+    assert main(["tables", str(tmp_path / "three"), "--kind", "real"]) == 2
+    assert "choose it with --model" in capsys.readouterr().err
 
 
 def test_a_run_dir_without_results_is_a_usage_error_naming_it(
