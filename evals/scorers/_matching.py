@@ -68,6 +68,7 @@ __all__ = [
     "normalise",
     "repeats",
     "values_conflict",
+    "values_in",
 ]
 
 FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
@@ -110,6 +111,10 @@ def _values(text: str) -> set[str]:
     and weekday or month names (plural folded: "Mondays" is "monday")."""
     named = {m.lower().removesuffix("s") for m in _NAMED_VALUE.findall(text)}
     return numbers_in(text) | named
+
+
+values_in = _values
+"""The numbers, weekdays and months a text states."""
 
 
 def values_conflict(fact: str, entry: str) -> bool:

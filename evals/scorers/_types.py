@@ -266,6 +266,9 @@ class RunData:
     user_texts: tuple[str, ...] = ()
     """What came from the user, in order: each message (with its screenshot's caption), each
     hand edit of MEMORY.md and each of the app's model-switch notices."""
+    user_turns: tuple[tuple[str, str], ...] = ()
+    """``(text, kind)`` of each user message and burst: ``durable``, ``transient`` or
+    ``request``, as the scenario marks the turn (``durable`` when unmarked)."""
 
     @property
     def targets(self) -> tuple[Target, ...]:
