@@ -270,8 +270,9 @@ class Event(StrictModel):
     """A backup name, or ``latest``."""
     search: SearchProbe | None = None
     expect: Checkpoint | None = None
-    kind: TurnKind | None = None
-    """With ``user`` or ``burst``: what the turn is (default: its day's ``kind``)."""
+    turn: TurnKind | None = None
+    """With ``user`` or ``burst``: what the turn is (default: its day's ``turn``). Not
+    ``kind``: a trace record's own kind is recorded under that name."""
 
     @model_validator(mode="after")
     def _exactly_one_type(self) -> Event:
@@ -285,8 +286,8 @@ class Event(StrictModel):
             raise ValueError("screenshot goes with a user message")
         if self.during is not None and self.type not in ("manual_edit", "app_background"):
             raise ValueError("during goes with manual_edit or app_background")
-        if self.kind is not None and self.type not in ("user", "burst"):
-            raise ValueError("kind goes with a user message or a burst")
+        if self.turn is not None and self.type not in ("user", "burst"):
+            raise ValueError("turn goes with a user message or a burst")
         if self.compact is False:
             raise ValueError("compact: give true or {reply: ...}")
         return self

@@ -98,16 +98,16 @@ class Day(StrictModel):
     midnight into the next day, which then has ``open_app: false``)."""
     log_facts: list[FactSpec] = Field(default_factory=list)
     """Highlights this day's daily log should mention (scored by ``daily_log_quality``)."""
-    kind: TurnKind | None = None
-    """What this day's user turns are, unless a turn says otherwise (``Event.kind``)."""
+    turn: TurnKind | None = None
+    """What this day's user turns are, unless a turn says otherwise (``Event.turn``)."""
 
     @model_validator(mode="after")
     def _turn_kinds(self) -> Day:
-        if self.kind is None:
+        if self.turn is None:
             return self
         turns = [
-            e.model_copy(update={"kind": self.kind})
-            if e.kind is None and e.type in ("user", "burst")
+            e.model_copy(update={"turn": self.turn})
+            if e.turn is None and e.type in ("user", "burst")
             else e
             for e in self.events
         ]

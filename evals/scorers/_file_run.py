@@ -55,12 +55,12 @@ def run_from_file(scenario: Scenario, memory_md: str) -> RunData:
             if event.user is not None:
                 text = f"{event.user} {event.screenshot or ''}".strip()
                 texts.append(text)
-                turns.append((text, event.kind or "durable"))
+                turns.append((text, event.turn or "durable"))
                 if event.screenshot:
                     screenshots.append(text)
             elif event.burst is not None:
                 texts.append(event.burst.user)
-                turns.append((event.burst.user, event.kind or "durable"))
+                turns.append((event.burst.user, event.turn or "durable"))
             elif event.manual_edit is not None:
                 edit = event.manual_edit
                 replaced = edit.replace.get("new") if edit.replace else None

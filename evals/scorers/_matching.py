@@ -88,7 +88,8 @@ _UNDERSCORE = re.compile(r"_+")
 
 CHANGE_MARKER = re.compile(
     r"\b(?:was|were|previously|formerly|former|used to|no longer|any ?more|instead|rather than|"
-    r"not|now|old|new|switched|changed|moved|left|replaced|upgraded|updated|sold|quit|stopped|"
+    r"not|now|old|new|switched|changed|moved|left|replaced|upgrade[sd]?|updated|sold|quit|stopped|"
+    r"preferred over|"
     r"gave up|got rid of|retired|from\b.+\bto)\b"
     r"|->|→",
     re.I,

@@ -133,7 +133,7 @@ def user_turns(events: Sequence[tuple[TraceLine, EventRecord]]) -> tuple[tuple[s
     for _, e in events:
         if e.type not in ("user", "burst"):
             continue
-        kind = e.fields.get("kind")
+        kind = e.fields.get("turn")
         for text in _event_user_texts(e.type, e.fields):
             if isinstance(text, str) and text:
                 turns.append((text, kind if isinstance(kind, str) else "durable"))

@@ -9,8 +9,9 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 2. ``model_name``: names a model or AI product;
 3. ``stale``: states the stale side of an expected contradiction (which one is the evidence);
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
-   side) *and carries its values* (every number, weekday and month the fact states); the
-   first such line credits the fact, a later one is a ``repeat`` of it;
+   side) *and carries its values* (every number, weekday and month the fact states) and
+   makes nothing up beside it (the invented rule below, the fact's own words counting as
+   said); the first such line credits the fact, a later one is a ``repeat`` of it;
 5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
    the duplicate threshold, or reworded: the same claim words, or one line's claim words
    contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
@@ -18,9 +19,11 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`);
-7. ``invented``: fewer than half of its claim words were said by the user, or it names a name
+7. ``junk`` (a fragment): at most :data:`FRAGMENT_WORDS` words and no number ("plumber",
+   "Exam preparation"): it states nothing;
+8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
    or number the user never used (:func:`~evals.scorers._noise.invented_in`'s rule);
-8. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
+9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
 ``fact`` and ``extra`` lines are *kept*; the others are struck. A kept line may also carry a
 wrong-section flag (``misfiled``): a fact outside the sections its spec names, or a line whose
@@ -29,6 +32,7 @@ own words place it elsewhere (:mod:`._sections`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,11 +41,19 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
 from evals.scorers._matching import keyword_match, match_entries, normalise, values_in
 from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._sections import cues_of, standard_section
-from evals.scorers._support import claim_words, statements, support, user_keys, word_key
+from evals.scorers._support import (
+    claim_words,
+    numbers_in,
+    statements,
+    support,
+    user_keys,
+    word_key,
+)
 from evals.scorers._types import RunData, Target
 from memsys.sections import MemoryEntry
 
 __all__ = [
+    "FRAGMENT_WORDS",
     "KEPT",
     "LABELS",
     "REWORDED_COSINE",
@@ -148,8 +160,8 @@ def _repeat_of(
 ) -> tuple[LineLabel, str] | None:
     keys, text = _keys(entry.text), normalise(entry.text)
     for other in earlier:
-        if other.label == "junk" or not other.entry.text:
-            continue
+        if other.label in ("junk", "stale") or not other.entry.text:
+            continue  # a line passed as not stale says something else than a stale one
         if normalise(other.entry.text) == text:
             return other, "same text"
         cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
@@ -162,6 +174,24 @@ def _repeat_of(
         if small and small <= large and cosine is not None and cosine >= REWORDED_COSINE:
             return other, f"reworded (claim words contained, cosine {cosine:.2f})"
     return None
+
+
+FRAGMENT_WORDS = 2
+"""A line of at most this many words, no number, no expected fact and not a repeat or noise
+("plumber", "Google Sheets", "Exam preparation", "heating engineer") is a label without a
+statement: a reader cannot use it. ("Lives in Berlin" states something; so do a label with
+its value, "Allergies: none", and words that place a line, "penicillin allergy".)"""
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _fragment(text: str) -> bool:
+    return (
+        len(_WORDS.findall(text)) <= FRAGMENT_WORDS
+        and not numbers_in(text)
+        and ":" not in text
+        and not cues_of(text)
+    )
 
 
 @dataclass(frozen=True)
@@ -200,8 +230,11 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str
     return None
 
 
-def _invented(entry: MemoryEntry, said: _Said) -> str | None:
-    found = support(entry.text, said.every)
+def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
+    """Why the entry states what the user never said (``vouched``: an expected fact's text,
+    whose words count as said), or None."""
+    keys = said.every | user_keys([vouched]) if vouched else said.every
+    found = support(entry.text, keys)
     made_up = found.unsupported_names + found.unsupported_numbers
     if found.share < INVENTED_SHARE or made_up:
         said_words = len(found.words) - len(found.unsupported)
@@ -265,16 +298,30 @@ def _label(
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
     facts = _facts(entry, target, run)
-    credited = {d.fact for d in done if d.label == "fact"}
+    if run.user_texts:
+        # A line that names a fact but makes up the rest ("Porto is the capital city of
+        # Portugal") is not credited with it.
+        facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
+    credited = {d.fact: d for d in done if d.label == "fact"}
     for spec, how in facts:
         if spec.fact not in credited:
             return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec))
+    if facts:
+        first = credited[facts[0][0].fact]
+        return LineLabel(
+            entry,
+            "repeat",
+            f"states {first.fact!r} again",
+            repeat_of=first.entry.line_start,
+        )
     repeat = _repeat_of(entry, done, run)
     if repeat is not None:
         return LineLabel(entry, "repeat", repeat[1], repeat_of=repeat[0].entry.line_start)
     noise = _noise(entry, target, run, said)
     if noise:
         return LineLabel(entry, "noise", noise)
+    if _fragment(entry.text):
+        return LineLabel(entry, "junk", "fragment: states nothing (at most two words)")
     if run.user_texts:
         invented = _invented(entry, said)
         if invented:

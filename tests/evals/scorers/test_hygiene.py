@@ -41,8 +41,9 @@ SWITCH = (
 
 def test_junk_entries_counts_every_none_empty_bullet_and_chatter(build_run: BuildRun) -> None:
     score = junk_entries(build_run(QWEN_MEMORY, embed=False))
-    assert score.value == 7.0
-    assert score.metrics == {"junk": 7, "placeholder": 6, "assistant_chatter": 1}
+    # "Desk setup": two words that state nothing (a fragment).
+    assert score.value == 8.0
+    assert score.metrics == {"junk": 8, "placeholder": 6, "assistant_chatter": 1, "fragment": 1}
     assert "line 5: placeholder: 'None'" in score.items
     assert junk_entries(build_run(GOOD_MEMORY, embed=False)).value == 0.0
 

@@ -58,7 +58,7 @@ def test_duplicates_without_embeddings_only_compare_text(build_run: BuildRun) ->
 def test_reworded_repeats_are_found_and_other_facts_are_not(build_run: BuildRun) -> None:
     memory = (
         "# Long-term Memory\n\n## User Profile\n- Profession: ML engineer\n"
-        "- New career: ML engineer\n- Night shift\n- Night shifts this week\n"
+        "- New career: ML engineer\n- Works night shifts\n- Works night shifts this week\n"
         "- Allergic to penicillin\n- Allergic to shellfish\n"
     )
     score = duplicates(build_run(memory))
