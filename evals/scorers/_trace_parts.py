@@ -38,6 +38,7 @@ def tool_calls(lines: Sequence[tuple[TraceLine, ToolCallLine]]) -> tuple[ToolCal
             message=r.message,
             step=line.step,
             from_text=bool(r.from_text),
+            arguments=r.arguments,
         )
         for line, r in lines
     )

@@ -175,6 +175,8 @@ class ToolCallRecord:
     """Trace step."""
     from_text: bool = False
     """The model wrote it as JSON text and the client recovered it."""
+    arguments: str = ""
+    """The call's arguments as the model sent them (JSON text)."""
 
 
 @dataclass(frozen=True)
