@@ -19,7 +19,16 @@ import yaml
 from evals.scenario import load_scenario
 from memsys.errors import UsageError
 
-__all__ = ["LABELS_DIR", "ReaderFigures", "ReaderFile", "add_arguments", "load_labels", "measure"]
+__all__ = [
+    "LABELS_DIR",
+    "ReaderFigures",
+    "ReaderFile",
+    "add_arguments",
+    "load_labels",
+    "measure",
+    "run",
+    "spearman",
+]
 
 LABELS_DIR = Path("tests/data/reader_labels")
 

@@ -49,7 +49,7 @@ def _judge(day: LogDay, run: RunData) -> _DayResult:
             0,
             (f"{day.date}: no log for {day.messages} messages", *missing),
         )
-    if day.entries and all(junk_reason(e.text) for e in day.entries):
+    if day.entries and all(junk_reason(e.text) == "placeholder" for e in day.entries):
         # "- <bullet>" every day (the summary prompt's format line copied), "- None": a log
         # that says nothing fails as a missing one does.
         missing = tuple(f"{day.date}: highlight missing (placeholder log): {f.fact}" for f in facts)
