@@ -32,6 +32,7 @@ __all__ = [
     "SearchProbe",
     "SearchSettings",
     "StrictModel",
+    "TurnKind",
 ]
 
 
@@ -238,6 +239,9 @@ EventType = Literal[
     "expect",
 ]
 EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
+TurnKind = Literal["durable", "transient", "request"]
+"""What a user turn is, for the scorers: ``durable`` (worth keeping), ``transient`` (an entry
+derived from it is noise) or ``request`` (the user asked for it to be kept: it must be)."""
 _TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -266,6 +270,9 @@ class Event(StrictModel):
     """A backup name, or ``latest``."""
     search: SearchProbe | None = None
     expect: Checkpoint | None = None
+    turn: TurnKind | None = None
+    """With ``user`` or ``burst``: what the turn is (default: its day's ``turn``). Not
+    ``kind``: a trace record's own kind is recorded under that name."""
 
     @model_validator(mode="after")
     def _exactly_one_type(self) -> Event:
@@ -279,6 +286,8 @@ class Event(StrictModel):
             raise ValueError("screenshot goes with a user message")
         if self.during is not None and self.type not in ("manual_edit", "app_background"):
             raise ValueError("during goes with manual_edit or app_background")
+        if self.turn is not None and self.type not in ("user", "burst"):
+            raise ValueError("turn goes with a user message or a burst")
         if self.compact is False:
             raise ValueError("compact: give true or {reply: ...}")
         return self

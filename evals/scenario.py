@@ -36,6 +36,7 @@ from evals._scenario_parts import (
     SearchProbe,
     SearchSettings,
     StrictModel,
+    TurnKind,
 )
 from memsys.errors import ScenarioError
 
@@ -66,6 +67,7 @@ __all__ = [
     "ScenarioError",
     "SearchProbe",
     "SearchSettings",
+    "TurnKind",
     "load_scenario",
 ]
 
@@ -96,6 +98,21 @@ class Day(StrictModel):
     midnight into the next day, which then has ``open_app: false``)."""
     log_facts: list[FactSpec] = Field(default_factory=list)
     """Highlights this day's daily log should mention (scored by ``daily_log_quality``)."""
+    turn: TurnKind | None = None
+    """What this day's user turns are, unless a turn says otherwise (``Event.turn``)."""
+
+    @model_validator(mode="after")
+    def _turn_kinds(self) -> Day:
+        if self.turn is None:
+            return self
+        turns = [
+            e.model_copy(update={"turn": self.turn})
+            if e.turn is None and e.type in ("user", "burst")
+            else e
+            for e in self.events
+        ]
+        object.__setattr__(self, "events", turns)
+        return self
 
 
 class Defaults(StrictModel):

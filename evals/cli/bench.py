@@ -25,6 +25,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.calibration",
         "does the composite quality follow a reader's labels of the real cells' MEMORY.md",
     ),
+    "reader": (
+        "evals.bench.reader",
+        "does quality follow a reader's grades of the committed reader-labelled MEMORY.md files",
+    ),
     "concurrency": (
         "evals.bench.concurrency",
         "N processes and threads writing one memory dir: what they lost",

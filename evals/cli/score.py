@@ -1,11 +1,19 @@
-"""``memeval score RUN_DIR``: re-score saved traces (no model is called), write results files."""
+"""``memeval score RUN_DIR``: re-score saved traces (no model is called), write results files.
+
+``memeval score --memory-file F --scenario S [--json]``: score any MEMORY.md against a
+scenario's expectations (the file-level scores; trace-level ones are reported unscored, with
+the reason).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from dataclasses import replace
 from pathlib import Path
 
-from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
+from evals.cli._common import EXIT_OK, EXIT_USAGE, add_scorer_args, scorer_settings
 from evals.history import resolve_run_dir
 from evals.report import summary_text
 from evals.results import RESULTS_FILE_NAME, write_results
@@ -14,7 +22,69 @@ from evals.scoring import score_run_dir
 __all__ = ["register"]
 
 
+def _scenario_path(given: str) -> Path:
+    path = Path(given)
+    if path.is_file():
+        return path
+    named = Path("scenarios") / f"{given}.yaml"
+    return named if named.is_file() else path
+
+
+def _score_file(args: argparse.Namespace) -> int:
+    from evals.scenario import ScenarioError, load_scenario
+    from evals.scorers import embed_run
+    from evals.scorers._file_run import run_from_file, score_file
+    from memsys.search.embedder import default_embedder
+
+    memory = Path(args.memory_file)
+    if args.scenario is None:
+        print("memeval score: --memory-file needs --scenario NAME_OR_FILE", file=sys.stderr)
+        return EXIT_USAGE
+    if not memory.is_file():
+        print(f"memeval score: {memory}: no such file (give a MEMORY.md path)", file=sys.stderr)
+        return EXIT_USAGE
+    path = _scenario_path(args.scenario)
+    if not path.is_file():
+        print(
+            f"memeval score: scenario {args.scenario!r}: no such file, nor scenarios/"
+            f"{args.scenario}.yaml (see: memeval list)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        scenario = load_scenario(path)
+        text = memory.read_text(encoding="utf-8")
+    except (ScenarioError, OSError, UnicodeDecodeError) as exc:
+        print(f"memeval score: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    run = replace(run_from_file(scenario, text), settings=scorer_settings(args))
+    run = embed_run(run, None if args.keywords_only else default_embedder())
+    scores = score_file(run)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "memory_file": str(memory),
+                    "scenario": scenario.name,
+                    "scores": {name: s.value for name, s in scores.items()},
+                    "explanations": {name: s.explanation for name, s in scores.items()},
+                },
+                indent=2,
+            )
+        )
+        return EXIT_OK
+    for name, s in scores.items():
+        shown = "unscored" if s.value is None else f"{s.value:.3f}"
+        print(f"{name:26} {shown:>9}  {s.explanation}")
+    return EXIT_OK
+
+
 def _score(args: argparse.Namespace) -> int:
+    if args.memory_file is not None:
+        return _score_file(args)
+    if args.run_dir is None:
+        print("memeval score: give RUN_DIR, or --memory-file F --scenario S", file=sys.stderr)
+        return EXIT_USAGE
     settings = scorer_settings(args)
     run_dir = resolve_run_dir(Path(args.run_dir))
     results = score_run_dir(run_dir, None if args.keywords_only else "default", settings)
@@ -37,7 +107,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Score every trace.jsonl under RUN_DIR with every registered scorer. "
         "Uses the local embedding model for matching, never an LLM.",
     )
-    parser.add_argument("run_dir", metavar="RUN_DIR", help="run directory (searched recursively)")
+    parser.add_argument(
+        "run_dir", metavar="RUN_DIR", nargs="?", help="run directory (searched recursively)"
+    )
+    parser.add_argument(
+        "--memory-file", metavar="F", help="score this MEMORY.md against --scenario instead"
+    )
+    parser.add_argument(
+        "--scenario", metavar="S", help="with --memory-file: a scenario file or name"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="with --memory-file: print one JSON object"
+    )
     parser.add_argument(
         "--keywords-only", action="store_true", help="match facts by keywords, no embedder"
     )

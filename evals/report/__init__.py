@@ -43,6 +43,7 @@ from evals.report._view import (
     summary_rows,
 )
 from evals.results import RunResult
+from evals.scorers import QUALITY_FORMULA
 from memsys.errors import UsageError
 from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
@@ -164,7 +165,10 @@ def render_report(
 
 
 def quality_weights_text(results: Sequence[RunResult]) -> str:
-    """How ``quality`` was weighted, as the results record it (each distinct set once)."""
+    """How ``quality`` was computed: the label formula, or (results scored before it) the
+    weights the results record."""
+    if not any(result.quality_weights for result in results):
+        return QUALITY_FORMULA
     sets: dict[tuple[tuple[str, float], ...], int] = {}
     for result in results:
         weights = tuple(result.quality_weights.items())

@@ -1,8 +1,9 @@
 """Scorers: pure functions from a parsed trace (:class:`RunData`) to a :class:`Score`.
 
 Each scorer is registered by name with :func:`scorer`; :func:`score_run` applies them all
-and the composite ``quality`` (each scorer's weight is part of its registration;
-:data:`QUALITY_WEIGHTS` reads them back). Matching thresholds and
+and the composite ``quality`` (:mod:`evals.scorers.quality`: recall x precision over the line
+labels of :mod:`evals.scorers.labels`; no scorer is weighted into it, so
+:data:`QUALITY_WEIGHTS` is empty). Matching thresholds and
 their calibration are documented in :mod:`evals.scorers._matching`.
 """
 
@@ -53,7 +54,8 @@ from evals.scorers._types import (
     TextVectors,
     ToolCallRecord,
 )
-from evals.scorers.quality import composite_quality
+from evals.scorers.labels import FileLabels, LineLabel, label_target
+from evals.scorers.quality import QUALITY_FORMULA, composite_quality, quality_from_labels
 
 QUALITY_WEIGHTS = quality_weights()
 """Weight of each ``quality`` component, derived from the scorer registrations above."""
@@ -62,10 +64,13 @@ __all__ = [
     "DEFAULT_SCORER_SETTINGS",
     "DUPLICATE_THRESHOLD",
     "FACT_THRESHOLD",
+    "QUALITY_FORMULA",
     "QUALITY_WEIGHTS",
     "BackupSnapshot",
     "CompactionRecord",
     "DayPoint",
+    "FileLabels",
+    "LineLabel",
     "LogDay",
     "Match",
     "ModelCall",
@@ -88,6 +93,7 @@ __all__ = [
     "get_scorer",
     "hygiene",
     "keyword_match",
+    "label_target",
     "load_run",
     "logs",
     "match_entries",
@@ -95,6 +101,7 @@ __all__ = [
     "normalise",
     "ops",
     "parse_scorer_args",
+    "quality_from_labels",
     "quality_weights",
     "registered_scorers",
     "score_run",

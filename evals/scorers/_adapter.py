@@ -124,6 +124,7 @@ def load_run(path: Path) -> RunData:
         screenshots=parts.screenshots(_of(lines, EventRecord)),
         model_names=parts.model_names(_of(lines, EventRecord)),
         user_texts=parts.user_texts(_of(lines, EventRecord)),
+        user_turns=parts.user_turns(_of(lines, EventRecord)),
     )
 
 
@@ -176,4 +177,4 @@ def embed_run(run: RunData, embedder: Embedder | None) -> RunData:
 def score_run(run: RunData, names: Sequence[str] | None = None) -> tuple[Score, ...]:
     """Every registered scorer (or those in ``names``) on ``run``, then ``quality``."""
     scores = [info.fn(run) for info in registered_scorers() if names is None or info.name in names]
-    return (*scores, composite_quality(scores))
+    return (*scores, composite_quality(run, scores))

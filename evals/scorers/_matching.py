@@ -68,6 +68,7 @@ __all__ = [
     "normalise",
     "repeats",
     "values_conflict",
+    "values_in",
 ]
 
 FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
@@ -87,7 +88,8 @@ _UNDERSCORE = re.compile(r"_+")
 
 CHANGE_MARKER = re.compile(
     r"\b(?:was|were|previously|formerly|former|used to|no longer|any ?more|instead|rather than|"
-    r"not|now|old|new|switched|changed|moved|left|replaced|upgraded|updated|sold|quit|stopped|"
+    r"not|now|old|new|switched|changed|moved|left|replaced|upgrade[sd]?|updated|sold|quit|stopped|"
+    r"preferred over|"
     r"gave up|got rid of|retired|from\b.+\bto)\b"
     r"|->|→",
     re.I,
@@ -110,6 +112,10 @@ def _values(text: str) -> set[str]:
     and weekday or month names (plural folded: "Mondays" is "monday")."""
     named = {m.lower().removesuffix("s") for m in _NAMED_VALUE.findall(text)}
     return numbers_in(text) | named
+
+
+values_in = _values
+"""The numbers, weekdays and months a text states."""
 
 
 def values_conflict(fact: str, entry: str) -> bool:

@@ -20,6 +20,7 @@ __all__ = [
     "screenshots",
     "tool_calls",
     "user_texts",
+    "user_turns",
 ]
 
 
@@ -37,6 +38,7 @@ def tool_calls(lines: Sequence[tuple[TraceLine, ToolCallLine]]) -> tuple[ToolCal
             message=r.message,
             step=line.step,
             from_text=bool(r.from_text),
+            arguments=r.arguments,
         )
         for line, r in lines
     )
@@ -123,3 +125,17 @@ def user_texts(events: Sequence[tuple[TraceLine, EventRecord]]) -> tuple[str, ..
         for text in _event_user_texts(e.type, e.fields)
         if isinstance(text, str) and text
     )
+
+
+def user_turns(events: Sequence[tuple[TraceLine, EventRecord]]) -> tuple[tuple[str, str], ...]:
+    """``(text, kind)`` of each user message and burst, in order: the kind the scenario gave
+    the turn (``durable``, ``transient`` or ``request``; ``durable`` when it gave none)."""
+    turns = []
+    for _, e in events:
+        if e.type not in ("user", "burst"):
+            continue
+        kind = e.fields.get("turn")
+        for text in _event_user_texts(e.type, e.fields):
+            if isinstance(text, str) and text:
+                turns.append((text, kind if isinstance(kind, str) else "durable"))
+    return tuple(turns)

@@ -175,6 +175,8 @@ class ToolCallRecord:
     """Trace step."""
     from_text: bool = False
     """The model wrote it as JSON text and the client recovered it."""
+    arguments: str = ""
+    """The call's arguments as the model sent them (JSON text)."""
 
 
 @dataclass(frozen=True)
@@ -266,6 +268,9 @@ class RunData:
     user_texts: tuple[str, ...] = ()
     """What came from the user, in order: each message (with its screenshot's caption), each
     hand edit of MEMORY.md and each of the app's model-switch notices."""
+    user_turns: tuple[tuple[str, str], ...] = ()
+    """``(text, kind)`` of each user message and burst: ``durable``, ``transient`` or
+    ``request``, as the scenario marks the turn (``durable`` when unmarked)."""
 
     @property
     def targets(self) -> tuple[Target, ...]:

@@ -3,17 +3,19 @@ after every compaction, and whether search ranks a fact's current version above 
 
 from __future__ import annotations
 
+import json
 import re
 
 from evals.scenario import BackupExpect
 from evals.scorers._registry import scorer
-from evals.scorers._types import ProbeRecord, RunData, Score
+from evals.scorers._types import ProbeRecord, RunData, Score, ToolCallRecord
 from memsys.tools import DEFAULT_VARIANT
 from memsys.tools.descriptions import load_variant
 
 __all__ = [
     "backup_retention",
     "backup_sort_key",
+    "churn",
     "current_over_stale",
     "preference_rank",
     "tool_errors",
@@ -39,7 +41,8 @@ def tool_errors(run: RunData) -> Score:
     return Score(
         "tool_errors",
         float(len(failed)),
-        f"{len(failed)} of {calls} tool calls failed ({breakdown})."
+        f"{len(failed)} of {calls} tool calls failed ({len(failed) / calls:.0%} of attempts: "
+        f"{breakdown})."
         if failed
         else f"No tool errors in {calls} tool calls.",
         higher_is_better=False,
@@ -171,5 +174,59 @@ def current_over_stale(run: RunData) -> Score:
         won / len(probes),
         f"The current fact ranked above the stale one in {won} of {len(probes)} probes.",
         metrics={"probes": len(probes), "current_first": won},
+        items=tuple(items),
+    )
+
+
+def _argument(call: ToolCallRecord, name: str) -> str:
+    try:
+        value = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        return ""
+    found = value.get(name) if isinstance(value, dict) else None
+    return found.strip() if isinstance(found, str) else ""
+
+
+def _same_text(a: str, b: str) -> bool:
+    a, b = " ".join(a.lower().split()), " ".join(b.lower().split())
+    return bool(a and b) and (a in b or b in a)
+
+
+@scorer("churn", higher_is_better=False)
+def churn(run: RunData) -> Score:
+    """Facts the model saved and then deleted or overwrote itself in the same run: a saved
+    ``save_memory`` content that a later successful ``update_memory`` names as its
+    ``old_text`` (deleted: empty ``new_text``; overwritten: another text). Fewer refused
+    duplicates bought by deleting what was just saved is no improvement."""
+    saves = [
+        (i, _argument(c, "content"))
+        for i, c in enumerate(run.tool_calls)
+        if c.name == "save_memory" and c.ok
+    ]
+    if not saves:
+        return Score("churn", None, "No fact was saved by a tool call.")
+    deleted = overwritten = 0
+    items = []
+    for i, content in saves:
+        for later in run.tool_calls[i + 1 :]:
+            if later.name != "update_memory" or not later.ok:
+                continue
+            if _same_text(_argument(later, "old_text"), content):
+                new = _argument(later, "new_text")
+                deleted += not new
+                overwritten += bool(new)
+                how = "deleted" if not new else f"overwritten with {new[:60]!r}"
+                items.append(f"[{later.step}] saved {content[:60]!r}, then {how}")
+                break
+    count = deleted + overwritten
+    return Score(
+        "churn",
+        float(count),
+        f"{count} of {len(saves)} saved facts were deleted ({deleted}) or overwritten "
+        f"({overwritten}) later in the run."
+        if count
+        else f"None of {len(saves)} saved facts was deleted or overwritten.",
+        higher_is_better=False,
+        metrics={"saves": len(saves), "deleted": deleted, "overwritten": overwritten},
         items=tuple(items),
     )

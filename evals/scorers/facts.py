@@ -1,17 +1,17 @@
 """Scorers of what MEMORY.md says: facts kept, noise, contradictions, "User requested:" entries.
 
-Each checks the end state and every checkpoint against that point's expectations; evidence
-lines are prefixed with ``[label]`` (``[end]`` or the checkpoint label).
+Each checks the end state and every checkpoint against that point's expectations, counting
+over the line labels of :mod:`evals.scorers.labels` (so no two of them claim one line for
+opposite reasons); evidence lines are prefixed with ``[label]`` (``[end]`` or the checkpoint
+label).
 """
 
 from __future__ import annotations
 
-from evals.scenario import FactSpec
-from evals.scorers._matching import duplicate_pairs, match_entries, normalise, repeats
-from evals.scorers._noise import NoiseEntry, invented_in, noise_entries
-from evals.scorers._registry import QualityPart, scorer
+from evals.scorers._matching import normalise
+from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score, Target
-from evals.scorers.quality import noise_part, value_part
+from evals.scorers.labels import FileLabels, LineLabel, label_target
 
 __all__ = ["contradictions_resolved", "facts_recall", "noise", "user_requested_preserved"]
 
@@ -22,44 +22,31 @@ def _how(run: RunData) -> str:
     return "" if run.vectors is not None else KEYWORDS_ONLY
 
 
-def _rival_for(target: Target, spec: FactSpec) -> FactSpec | None:
-    """The stale side of a contradiction whose current side is ``spec``'s fact."""
-    for pair in target.expect.contradictions:
-        if normalise(pair.current.fact) == normalise(spec.fact):
-            return pair.stale
-    return None
-
-
 def _snippet(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@scorer(
-    "facts_recall",
-    uses_embeddings=True,
-    quality=QualityPart(0.20, value_part),
-)
+def _remembered(target: Target, labels: FileLabels) -> list[tuple[str, LineLabel | None]]:
+    """Each ``remember`` fact and the line credited with it (or None)."""
+    by_fact = {normalise(line.fact or ""): line for line in labels.of("fact")}
+    return [(spec.fact, by_fact.get(normalise(spec.fact))) for spec in target.expect.remember]
+
+
+@scorer("facts_recall", uses_embeddings=True)
 def facts_recall(run: RunData) -> Score:
-    """Share of ``remember`` facts found in MEMORY.md (end and checkpoints)."""
+    """Share of ``remember`` facts credited in MEMORY.md (end and checkpoints): a fact counts
+    only when a line is labelled as that fact (:mod:`.labels`), carrying its values."""
     total, found, items = 0, 0, []
     lines: list[tuple[int, int, str]] = []
     for target in run.targets:
-        for spec in target.expect.remember:
+        for fact, line in _remembered(target, label_target(target, run)):
             total += 1
-            matches = match_entries(
-                spec,
-                target.entries,
-                run.vectors,
-                rival=_rival_for(target, spec),
-                threshold=run.settings.fact_threshold,
-            )
-            if matches:
-                found += 1
-                if target is run.final:
-                    best = matches[0]
-                    lines.append((best.entry.line_start, best.entry.line_end, "fact"))
-            else:
-                items.append(f"[{target.label}] missed: {spec.fact}")
+            if line is None:
+                items.append(f"[{target.label}] missed: {fact}")
+                continue
+            found += 1
+            if target is run.final:
+                lines.append((line.entry.line_start, line.entry.line_end, "fact"))
     if total == 0:
         return Score("facts_recall", None, "No `remember` expectations in this scenario.")
     explanation = f"{found} of {total} facts to remember are in MEMORY.md" + (
@@ -75,47 +62,33 @@ def facts_recall(run: RunData) -> Score:
     )
 
 
-@scorer(
-    "noise",
-    higher_is_better=False,
-    uses_embeddings=True,
-    quality=QualityPart(0.20, noise_part),
-)
+@scorer("noise", higher_is_better=False, uses_embeddings=True)
 def noise(run: RunData) -> Score:
-    """Noise entries in MEMORY.md: forbidden facts and every entry a detector flags (junk,
-    model names, screenshot details), end and checkpoints."""
+    """Lines labelled noise (a ``forbid`` fact, a screenshot's details, or derived from turns
+    the scenario marks transient), end and checkpoints."""
     count, items = 0, []
     lines: list[tuple[int, int, str]] = []
-    final: list[NoiseEntry] = []
+    final = label_target(run.final, run)
     for target in run.targets:
-        found = noise_entries(target, run)
+        labels = final if target is run.final else label_target(target, run)
+        found = labels.of("noise")
         count += len(found)
-        if target is run.final:
-            final = found
         for n in found:
-            text = _snippet(n.entry.text) if n.entry.text else "(empty bullet)"
-            items.append(f"[{target.label}] {n.kind}: line {n.entry.line_start} {text!r} ({n.why})")
+            items.append(
+                f"[{target.label}] line {n.entry.line_start} {_snippet(n.entry.text)!r} "
+                f"({n.evidence})"
+            )
             if target is run.final:
-                lines.append((n.entry.line_start, n.entry.line_end, f"noise: {n.kind}"))
-    specs = [(t, s) for t in run.targets for s in t.expect.forbid]
-    threshold = run.settings.fact_threshold
-    present = sum(
-        bool(match_entries(spec, t.entries, run.vectors, threshold=threshold)) for t, spec in specs
-    )
-    entries = len(run.final.entries)
-    pairs = duplicate_pairs(run.final, run.vectors, run.settings.duplicate_threshold)
-    repeated = {run.final.entries[i].line_start for i in repeats(pairs)}
-    invented = {e.line_start for e, _ in invented_in(run)[1]} if run.user_texts else set()
-    struck = len(repeated | invented | {n.entry.line_start for n in final})
-    kinds: dict[str, float] = {}
-    for n in final:
-        kinds[f"kind_{n.kind}"] = kinds.get(f"kind_{n.kind}", 0) + 1
+                lines.append((n.entry.line_start, n.entry.line_end, "noise"))
+    entries = len(final.lines)
+    struck = entries - len(final.kept)
+    forbidden = sum(1 for n in final.of("noise") if n.evidence.startswith("forbidden"))
+    transient = sum(1 for n in final.of("noise") if n.evidence.startswith("said only"))
     explanation = (
-        f"{count} noise entries ({len(final)} of {entries} entries at the end); "
-        f"{present} of {len(specs)} forbidden facts present."
+        f"{count} noise lines ({len(final.of('noise'))} of {entries} lines at the end: "
+        f"{forbidden} forbidden, {transient} from transient turns)."
         if count
-        else f"No noise: no junk, model names or screenshot details, none of {len(specs)} "
-        "forbidden facts."
+        else "No noise: nothing forbidden, from a screenshot or from a transient turn."
     )
     return Score(
         "noise",
@@ -123,63 +96,44 @@ def noise(run: RunData) -> Score:
         explanation + _how(run),
         higher_is_better=False,
         metrics={
-            "final_noise": len(final),
+            "final_noise": len(final.of("noise")),
             "final_entries": entries,
-            "clean_share": 1.0 - len(final) / max(1, entries, len(final)),
-            # What quality counts: the lines a reader keeps; repeats and invented entries
-            # are struck like noise.
-            "kept_share": 1.0 - struck / max(1, entries, struck),
-            "forbidden_present": present,
-            "forbidden_specs": len(specs),
-            "rate": present / len(specs) if specs else 0.0,
-            **kinds,
+            "forbidden": forbidden,
+            "transient": transient,
+            "kept_share": 1.0 - struck / max(1, entries),
         },
         items=tuple(items),
         lines=tuple(lines),
     )
 
 
-@scorer(
-    "contradictions_resolved",
-    uses_embeddings=True,
-    quality=QualityPart(0.15, value_part),
-)
+@scorer("contradictions_resolved", uses_embeddings=True)
 def contradictions_resolved(run: RunData) -> Score:
-    """Share of contradictions where the stale fact is gone and the current one present.
-
-    Every entry still stating a stale side is evidence (and counted as ``stale_entries``): an
-    entry naming both sides is stale unless it records the change ("Porto, Lisbon" keeps
-    Lisbon; "Porto, not Lisbon" does not; see :func:`~evals.scorers.match_entries`).
-    """
+    """Share of contradictions where no line is labelled with the stale side and a line is
+    labelled with the current one (an entry naming both sides without recording the change,
+    "Porto, Lisbon", is stale; "moved from Lisbon to Porto" is current)."""
     total, resolved, items = 0, 0, []
     lines: list[tuple[int, int, str]] = []
-    stale_lines: set[int] = set()
-    threshold = run.settings.fact_threshold
+    stale_count = 0
     for target in run.targets:
+        labels = label_target(target, run)
+        stale = labels.of("stale")
+        credited = {normalise(f) for f in labels.credited}
+        if target is run.final:
+            stale_count = len(stale)
+            lines += [(s.entry.line_start, s.entry.line_end, "stale") for s in stale]
         for pair in target.expect.contradictions:
             total += 1
-            stale = match_entries(
-                pair.stale,
-                target.entries,
-                run.vectors,
-                pair.current,
-                yield_keywords_to_rival=True,
-                threshold=threshold,
-            )
-            current = match_entries(
-                pair.current, target.entries, run.vectors, pair.stale, threshold=threshold
-            )
-            if not stale and current:
+            left = [s for s in stale if normalise(s.fact or "") == normalise(pair.stale.fact)]
+            current = normalise(pair.current.fact) in credited
+            if not left and current:
                 resolved += 1
                 continue
-            for m in stale:
+            for s in left:
                 items.append(
-                    f"[{target.label}] stale still present: line {m.entry.line_start} "
-                    f"{_snippet(m.entry.text)!r} ({m.how}; stale: {pair.stale.fact})"
+                    f"[{target.label}] stale still present: line {s.entry.line_start} "
+                    f"{_snippet(s.entry.text)!r} (stale: {pair.stale.fact})"
                 )
-                if target is run.final and m.entry.line_start not in stale_lines:
-                    stale_lines.add(m.entry.line_start)
-                    lines.append((m.entry.line_start, m.entry.line_end, "stale"))
             if not current:
                 items.append(f"[{target.label}] current fact missing: {pair.current.fact}")
     if total == 0:
@@ -188,17 +142,14 @@ def contradictions_resolved(run: RunData) -> Score:
         "contradictions_resolved",
         resolved / total,
         f"{resolved} of {total} contradictions resolved (stale gone, current present); "
-        f"{len(stale_lines)} stale entries in the final MEMORY.md." + _how(run),
-        metrics={"resolved": resolved, "expected": total, "stale_entries": len(stale_lines)},
+        f"{stale_count} stale lines in the final MEMORY.md." + _how(run),
+        metrics={"resolved": resolved, "expected": total, "stale_entries": stale_count},
         items=tuple(items),
         lines=tuple(lines),
     )
 
 
-@scorer(
-    "user_requested_preserved",
-    quality=QualityPart(0.10, value_part),
-)
+@scorer("user_requested_preserved")
 def user_requested_preserved(run: RunData) -> Score:
     """Share of ``must_survive`` texts (e.g. "User requested: ...") still in MEMORY.md."""
     total, kept, items = 0, 0, []

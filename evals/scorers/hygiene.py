@@ -1,19 +1,14 @@
 """Scorers of what real models put in MEMORY.md that a reader would strike out: junk entries,
 model and product names saved as user facts, facts filed under the wrong section, and entries
-the user never said."""
+the user never said. Each counts the lines :mod:`evals.scorers.labels` gave its label."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from evals.scorers._detect import junk_lines, junk_reason, model_name_in
-from evals.scorers._matching import match_entries
-from evals.scorers._noise import INVENTED_SHARE, invented_in
-from evals.scorers._registry import QualityPart, scorer
+from evals.scorers._noise import INVENTED_SHARE
+from evals.scorers._registry import scorer
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._types import RunData, Score
-from evals.scorers.quality import grounded_part, value_part
-from memsys.sections import MemoryEntry
+from evals.scorers.labels import label_target
 
 __all__ = ["INVENTED_SHARE", "invented_entries", "junk_entries", "model_names", "wrong_section"]
 
@@ -22,137 +17,102 @@ def _snippet(text: str, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@scorer("junk_entries", higher_is_better=False)
-def junk_entries(run: RunData) -> Score:
-    """Junk in the final MEMORY.md: ``None``/empty/placeholder bullets, the assistant's chatter."""
-    items: list[str] = []
-    lines: list[tuple[int, int, str]] = []
+def _count(run: RunData, label: str, name: str, what: str, none: str) -> Score:
+    """A count of the final file's lines labelled ``label``, with their evidence."""
+    found = label_target(run.final, run).of(label)
     kinds: dict[str, int] = {}
-    for entry in run.final.entries:
-        reason = junk_reason(entry.text)
-        if reason:
-            kinds[reason] = kinds.get(reason, 0) + 1
-            items.append(f"line {entry.line_start}: {reason}: {_snippet(entry.text)!r}")
-            lines.append((entry.line_start, entry.line_end, f"junk: {reason}"))
-    for number, line in junk_lines(run.final.memory_md):
-        kinds["empty bullet"] = kinds.get("empty bullet", 0) + 1
-        items.append(f"line {number}: empty bullet: {line!r}")
-        lines.append((number, number, "junk: empty bullet"))
-    count = len(items)
+    items, lines = [], []
+    for line in found:
+        kind = line.evidence.split(":")[0] if label == "junk" else label
+        kinds[kind] = kinds.get(kind, 0) + 1
+        shown = repr(_snippet(line.entry.text))
+        if label == "model_name":
+            items.append(f"line {line.entry.line_start} {line.evidence}: {shown}")
+            tag = f"model name: {line.evidence.removeprefix('names ').strip(chr(39))}"
+        else:
+            items.append(f"line {line.entry.line_start}: {line.evidence}: {shown}")
+            tag = f"{label}: {kind}"
+        lines.append((line.entry.line_start, line.entry.line_end, tag))
     breakdown = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+    metrics: dict[str, float] = {"lines": len(found)}
+    if label == "junk":
+        metrics = {"junk": len(found), **{k.replace(" ", "_"): n for k, n in kinds.items()}}
     return Score(
-        "junk_entries",
-        float(count),
-        f"{count} junk entries ({breakdown})." if count else "No junk entries.",
+        name,
+        float(len(found)),
+        (f"{len(found)} {what} ({breakdown})." if label == "junk" else f"{len(found)} {what}.")
+        if found
+        else none,
         higher_is_better=False,
-        metrics={"junk": count, **{k.replace(" ", "_"): n for k, n in kinds.items()}},
+        metrics=metrics,
         items=tuple(items),
         lines=tuple(lines),
     )
+
+
+@scorer("junk_entries", higher_is_better=False)
+def junk_entries(run: RunData) -> Score:
+    """Lines of the final MEMORY.md labelled junk: ``None``/empty/placeholder bullets, pasted
+    prompt or tool text, the assistant's own words, questions."""
+    return _count(run, "junk", "junk_entries", "junk entries", "No junk entries.")
 
 
 @scorer("model_names", higher_is_better=False)
 def model_names(run: RunData) -> Score:
-    """Entries of the final MEMORY.md naming a model or AI product (transient config, RFC-049)."""
-    items: list[str] = []
-    lines: list[tuple[int, int, str]] = []
-    for entry in run.final.entries:
-        name = model_name_in(entry.text, run.model_names)
-        if name:
-            items.append(f"line {entry.line_start} names {name!r}: {_snippet(entry.text)!r}")
-            lines.append((entry.line_start, entry.line_end, f"model name: {name}"))
+    """Lines of the final MEMORY.md labelled model name (a model or AI product, RFC-049)."""
+    score = _count(
+        run, "model_name", "model_names", "entries name a model or AI product", "No model names."
+    )
     return Score(
-        "model_names",
-        float(len(items)),
-        f"{len(items)} entries name a model or AI product." if items else "No model names.",
+        score.name,
+        score.value,
+        score.explanation,
         higher_is_better=False,
-        metrics={"entries": len(items)},
-        items=tuple(items),
-        lines=tuple(lines),
+        metrics={"entries": score.value or 0.0},
+        items=score.items,
+        lines=score.lines,
     )
 
 
-@dataclass(frozen=True)
-class _SpecPlacement:
-    """The scenario's remembered facts that name a section, against the final MEMORY.md."""
-
-    placed: int
-    """Facts with an entry in one of their sections."""
-    checked: int
-    """Facts found at all (a missing fact is facts_recall's)."""
-    misfiled: tuple[tuple[MemoryEntry, str], ...]
-    """For each fact found only elsewhere: its first entry and the sections expected."""
-    matched: frozenset[int]
-    """Line starts of the entries judged here (a fact's entries in its sections, or the one
-    reported misfiled); its other entries are left to the cues ("New location: Porto" under
-    Preferences beside "Lives in Porto" under User Profile is still misfiled)."""
-
-
-def _spec_placement(run: RunData) -> _SpecPlacement:
-    placed, checked = 0, 0
-    misfiled: list[tuple[MemoryEntry, str]] = []
-    matched: set[int] = set()
-    for spec in run.final.expect.remember:
-        if not spec.section:
-            continue
-        matches = match_entries(
-            spec, run.final.entries, run.vectors, threshold=run.settings.fact_threshold
-        )
-        if not matches:
-            continue
-        checked += 1
-        placed_here = [m for m in matches if standard_section(m.entry.section) in spec.section]
-        matched.update(m.entry.line_start for m in placed_here or matches[:1])
-        if placed_here:
-            placed += 1
-        else:
-            misfiled.append((matches[0].entry, " or ".join(spec.section)))
-    return _SpecPlacement(placed, checked, tuple(misfiled), frozenset(matched))
-
-
-@scorer("wrong_section", uses_embeddings=True, quality=QualityPart(0.05, value_part))
+@scorer("wrong_section", uses_embeddings=True)
 def wrong_section(run: RunData) -> Score:
-    """Share of placed entries in their section: remembered facts that name a ``section`` in
-    the scenario, and entries whose own words place them (:mod:`._sections`)."""
-    spec = _spec_placement(run)
-    placed, checked, misfiled = spec.placed, spec.checked, list(spec.misfiled)
-    cue_checked = 0
-    for entry in run.final.entries:
-        section = standard_section(entry.section)
-        if (
-            section is None
-            or entry.line_start in spec.matched
-            or junk_reason(entry.text)
-            or model_name_in(entry.text, run.model_names)
-        ):
-            continue  # no standard section: structure's; facts, junk, model names: judged above
-        cues = cues_of(entry.text)
-        if not cues:
+    """Share of placed kept lines in their section: lines credited with a fact whose spec
+    names sections, and lines whose own words place them (:mod:`._sections`)."""
+    placed = checked = cue_checked = 0
+    misfiled = []
+    specs = {spec.fact: spec for spec in run.final.expect.remember}
+    for line in label_target(run.final, run).kept:
+        if standard_section(line.entry.section) is None:
+            continue  # no standard section: structure's to judge
+        spec = specs.get(line.fact or "")
+        if spec is not None and spec.section:
+            checked += 1
+            placed += line.misfiled is None
+        elif cues_of(line.entry.text):
+            cue_checked += 1
+        else:
             continue
-        cue_checked += 1
-        if not any(section in cue.belongs for cue in cues):
-            where = " or ".join(sorted({s.value for cue in cues for s in cue.belongs}))
-            misfiled.append((entry, f"{where} ({', '.join(cue.kind for cue in cues)})"))
-    if checked + cue_checked == 0:
+        if line.misfiled:
+            misfiled.append(line)
+    total = checked + cue_checked
+    if total == 0:
         return Score(
             "wrong_section",
             None,
             "No remembered fact names its section and no entry's words place it.",
         )
-    items, lines = [], []
-    for entry, expected in sorted(misfiled, key=lambda m: m[0].line_start):
-        where = entry.section or "no section"
-        items.append(f"line {entry.line_start} in {where}, expected {expected}: ")
-        items[-1] += repr(_snippet(entry.text))
-        lines.append((entry.line_start, entry.line_end, "wrong section"))
-    total = checked + cue_checked
+    items = [
+        f"line {m.entry.line_start} in {m.entry.section}, expected {m.misfiled}: "
+        f"{_snippet(m.entry.text)!r}"
+        for m in misfiled
+    ]
+    lines = [(m.entry.line_start, m.entry.line_end, "wrong section") for m in misfiled]
     in_place = total - len(misfiled)
     return Score(
         "wrong_section",
         in_place / total,
-        f"{in_place} of {total} placed entries are in their section "
-        f"({placed} of {checked} remembered facts; {len(misfiled) - (checked - placed)} "
-        f"misfiled by their own words).",
+        f"{in_place} of {total} placed entries are in their section ({placed} of {checked} "
+        f"remembered facts; {len(misfiled) - (checked - placed)} misfiled by their own words).",
         metrics={
             "placed": placed,
             "checked": checked,
@@ -164,63 +124,30 @@ def wrong_section(run: RunData) -> Score:
     )
 
 
-@scorer(
-    "invented_entries",
-    higher_is_better=False,
-    quality=QualityPart(0.10, grounded_part),
-)
+@scorer("invented_entries", higher_is_better=False)
 def invented_entries(run: RunData) -> Score:
-    """Entries of the final MEMORY.md stating what the user never said (invented).
+    """Lines of the final MEMORY.md labelled invented: stating what the user never said.
 
-    Rule (:mod:`._support`): an entry is invented when fewer than half of its claim words
-    (content words without the framing any entry adds: "User requested:", "Prefers ...",
-    "[profession: ...]") were said by the user (in a message, a screenshot they sent, a hand
-    edit of MEMORY.md or a model-switch notice; a plain question such as "Any gotchas with
-    logical replication?" tells nothing), compared by stemmed keys, or when it names a
-    capitalised name the user never used ("... at Google", "Python, Java, and Git") or states
-    a number the user never said ("a half marathon, which is 21 kilometers", "Mia is a
-    5-year-old girl"; :func:`~evals.scorers._support.numbers_in`). Junk and
-    model-name entries are left to their own scorers; an entry the assistant's reply or the
-    model's own knowledge supplied ("Porto is the capital city of Portugal", "Take breaks to
-    avoid burnout") is invented however true.
-
-    Threshold from the audit of the 41 real-model cells (reports/real-cell-scorer-audit.md):
-    of 362 judged entries, 74 invented by a reader's judgement and 288 not. "Fewer than half"
-    with the name rule flags 48 of the 74 and 5 of the 288 (each a vague filler or a
-    distorted transient: "[planning, preparation, execution]", "Traveling, packing for a
-    trip"); "at most half" would flag 62 and 14 (adding label fragments such as "[travel]
-    Edinburgh" and "Python as preferred language"). With numbers and plain questions (third
-    pass) it flags 58 of the labelled lines and 7 others. It misses relations read into
-    words the user did state ("User is a student" from "my students").
-
-    In ``quality`` (0.10, as the share of entries that are not invented): an invented fact
-    misleads the assistant as a stale one does and is noise no ``forbid`` list names, and at
-    this precision (about 9 in 10 flags are invented, the rest are defective too) it
-    separates files a reader calls worse: a memory whose profile, interests and projects were
-    made up scored like a clean one before.
+    Rule (:mod:`._support`): fewer than half of its claim words (content words without the
+    framing any entry adds: "User requested:", "Prefers ...", "[profession: ...]") were said
+    by the user (in a message, a screenshot they sent, a hand edit of MEMORY.md or a
+    model-switch notice; a plain question tells nothing), compared by stemmed keys, or it
+    names a capitalised name or states a number the user never used. Threshold from the
+    audit of the 41 real-model cells (reports/real-cell-scorer-audit.md): "fewer than half"
+    with the name rule flagged 48 of the 74 invented lines and 5 of 288 others. Junk, model
+    names, stale and expected facts, repeats and noise take their own label first.
     """
     if not run.user_texts:
         return Score("invented_entries", None, "No user message to check entries against.")
-    checked, invented = invented_in(run)
-    items, lines = [], []
-    for entry, found in invented:
-        said = len(found.words) - len(found.unsupported)
-        made_up = found.unsupported_names + found.unsupported_numbers
-        why = ", ".join(made_up or found.unsupported[:4])
-        items.append(
-            f"line {entry.line_start}: {said} of {len(found.words)} words said by the user "
-            f"(never said: {why}): {_snippet(entry.text)!r}"
-        )
-        lines.append((entry.line_start, entry.line_end, "invented"))
-    count = len(items)
+    labels = label_target(run.final, run)
+    checked = sum(1 for line in labels.lines if line.label not in ("junk", "model_name"))
+    score = _count(run, "invented", "invented_entries", "lines the user never said", "")
     return Score(
         "invented_entries",
-        float(count),
-        f"{count} of {checked} entries state what the user never said."
-        if count
-        else f"Every one of {checked} entries is grounded in what the user said.",
+        score.value,
+        score.explanation or f"Every one of {checked} lines is grounded in what the user said.",
         higher_is_better=False,
-        metrics={"invented": count, "checked": checked},
-        items=tuple(items),
-        lines=tuple(lines),
+        metrics={"invented": score.value or 0.0, "checked": checked},
+        items=score.items,
+        lines=score.lines,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from evals.scorers._detect import junk_reason
 from evals.scorers._matching import match_entries
 from evals.scorers._registry import scorer
 from evals.scorers._types import LogDay, RunData, Score
@@ -47,6 +48,17 @@ def _judge(day: LogDay, run: RunData) -> _DayResult:
             False,
             0,
             (f"{day.date}: no log for {day.messages} messages", *missing),
+        )
+    if day.entries and all(junk_reason(e.text) == "placeholder" for e in day.entries):
+        # "- <bullet>" every day (the summary prompt's format line copied), "- None": a log
+        # that says nothing fails as a missing one does.
+        missing = tuple(f"{day.date}: highlight missing (placeholder log): {f.fact}" for f in facts)
+        return _DayResult(
+            2 + len(facts),
+            0,
+            False,
+            0,
+            (f"{day.date}: placeholder log: {day.entries[0].text[:40]!r}", *missing),
         )
     dump = is_dump(day)
     items = []

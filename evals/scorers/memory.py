@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from evals.scorers._matching import duplicate_pairs, repeats
-from evals.scorers._registry import QualityPart, scorer
+from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score
-from evals.scorers.quality import duplicates_part, value_part
+from evals.scorers.labels import label_target
 from memsys.injector import estimate_tokens
 from memsys.sections import HEADER, STANDARD_SECTIONS
 
@@ -16,57 +16,46 @@ __all__ = ["duplicate_pairs", "duplicates", "memory_size", "repeats", "structure
 _BULLET = re.compile(r"^[-*+]\s+\S")
 
 
-@scorer(
-    "duplicates",
-    higher_is_better=False,
-    uses_embeddings=True,
-    quality=QualityPart(0.10, duplicates_part),
-)
+@scorer("duplicates", higher_is_better=False, uses_embeddings=True)
 def duplicates(run: RunData) -> Score:
-    """Near-duplicate entry pairs in the final MEMORY.md (same text, or cosine >= threshold)."""
+    """Lines of the final MEMORY.md labelled repeat: saying again what an earlier line says
+    (same text, cosine >= threshold, or reworded: :mod:`evals.scorers.labels`)."""
     items: list[str] = []
     lines: list[tuple[int, int, str]] = []
-    threshold = run.settings.duplicate_threshold
-    final_pairs = duplicate_pairs(run.final, run.vectors, threshold)
-    entries = run.final.entries
-    for i, j, how in final_pairs:
-        a, b = entries[i], entries[j]
+    final = label_target(run.final, run)
+    found = final.of("repeat")
+    for line in found:
         items.append(
-            f"[end] lines {a.line_start} and {b.line_start} ({how}): {a.text!r} ~ {b.text!r}"
+            f"[end] line {line.entry.line_start} repeats line {line.repeat_of} "
+            f"({line.evidence}): {line.entry.text!r}"
         )
-        lines.append((a.line_start, a.line_end, f"duplicate of line {b.line_start}"))
-        lines.append((b.line_start, b.line_end, f"duplicate of line {a.line_start}"))
+        lines.append(
+            (line.entry.line_start, line.entry.line_end, f"repeat of line {line.repeat_of}")
+        )
     over = 0
     for target in run.targets:
         ceiling = target.expect.max_duplicates
-        count = (
-            len(final_pairs)
-            if target is run.final
-            else len(duplicate_pairs(target, run.vectors, threshold))
-        )
+        count = len(found if target is run.final else label_target(target, run).of("repeat"))
         if ceiling is not None and count > ceiling:
             over += 1
-            items.append(f"[{target.label}] {count} duplicate pairs, ceiling {ceiling}")
-    exact = sum(1 for *_, how in final_pairs if how == "same text")
-    repeated = len(repeats(final_pairs))
-    explanation = f"{len(final_pairs)} near-duplicate pairs in the final MEMORY.md" + (
-        f" ({exact} with the same text); {repeated} of {len(entries)} entries repeat an "
-        "earlier one."
-        if final_pairs
-        else "."
+            items.append(f"[{target.label}] {count} repeated lines, ceiling {ceiling}")
+    exact = sum(1 for line in found if line.evidence == "same text")
+    explanation = (
+        f"{len(found)} of {len(final.lines)} lines repeat an earlier one ({exact} word for word)."
+        if found
+        else "No line repeats another."
     )
     if run.vectors is None:
-        explanation += " No embeddings: only identical texts were compared."
+        explanation += " No embeddings: only words were compared."
     return Score(
         "duplicates",
-        float(len(final_pairs)),
+        float(len(found)),
         explanation,
         higher_is_better=False,
         metrics={
-            "pairs": len(final_pairs),
+            "repeats": len(found),
             "same_text": exact,
-            "repeats": repeated,
-            "entries": len(entries),
+            "entries": len(final.lines),
             "ceilings_exceeded": over,
         },
         items=tuple(items),
@@ -98,10 +87,7 @@ def memory_size(run: RunData) -> Score:
     )
 
 
-@scorer(
-    "structure",
-    quality=QualityPart(0.05, value_part),
-)
+@scorer("structure")
 def structure(run: RunData) -> Score:
     """Share of structure checks passed: header, standard sections only, once each, bullets."""
     text = run.final.memory_md

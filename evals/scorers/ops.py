@@ -7,17 +7,13 @@ from fnmatch import fnmatchcase
 import numpy as np
 
 from evals.scenario import BackupExpect
-from evals.scorers._registry import QualityPart, scorer
+from evals.scorers._registry import scorer
 from evals.scorers._types import ProbeRecord, RunData, Score
-from evals.scorers.quality import value_part
 
 __all__ = ["backups", "cost", "probe_ranks", "search"]
 
 
-@scorer(
-    "backups",
-    quality=QualityPart(0.05, value_part),
-)
+@scorer("backups")
 def backups(run: RunData) -> Score:
     """Share of backup checks passed: one before each compaction, at most N kept, restores."""
     rules = run.final.expect.backups or BackupExpect()

@@ -57,8 +57,10 @@ def test_scorer_settings_are_applied_and_saved(
     assert default.scorer_settings == ScorerSettings()
     dup = strict.score("duplicates")
     default_dup = default.score("duplicates")
-    assert default_dup is not None and default_dup.value == 1.0  # cosine ~0.94
-    assert dup is not None and dup.value == 0.0
+    assert default_dup is not None and default_dup.value == 1.0
+    assert "cosine 0.9" in default_dup.items[0]  # ~0.94
+    # At threshold 1 the cosine no longer makes them one, their claim words still do.
+    assert dup is not None and dup.value == 1.0 and "same claim words" in dup.items[0]
     csv = pd.read_csv(tmp_path / "naive" / "results.csv")
     assert csv["duplicate_threshold"].tolist() == [1.0] and csv["fact_threshold"].tolist() == [0.7]
 
@@ -88,3 +90,41 @@ def test_rescoring_a_run_keeps_the_results_that_report_compare_and_gate_read_cur
     assert f"rewrote {tmp_path / 'run' / 'results.json'}" in capsys.readouterr().out
     [after] = run_results(tmp_path / "run").results
     assert after.scorer_settings.label() == "fact_threshold=0.8"
+
+
+def test_score_a_memory_file_against_a_scenario_as_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text(
+        "# Long-term Memory\n\n## User Profile\n- Secondary school chemistry teacher\n"
+        "\n## Notes\n- Students' exam board is AQA\n- None\n"
+    )
+    args = ["score", "--memory-file", str(memory), "--scenario", "chitchat-transient"]
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    scores = out["scores"]
+    assert scores["facts_recall"] == 1.0 and scores["junk_entries"] == 1.0
+    assert scores["quality"] == pytest.approx(2 / 3)  # both facts, 2 of 3 lines kept
+    assert scores["tool_errors"] is None and scores["search"] is None
+    assert "needs a run's trace" in out["explanations"]["tool_errors"]
+    assert main(args) == 0
+    assert "unscored" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("memory", "scenario", "message"),
+    [
+        ("missing.md", "chitchat-transient", "no such file"),
+        ("MEMORY.md", "no-such-scenario", "scenario 'no-such-scenario': no such file"),
+    ],
+)
+def test_score_a_memory_file_exits_2_for_a_missing_file_or_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], memory: str, scenario: str, message: str
+) -> None:
+    (tmp_path / "MEMORY.md").write_text("# Long-term Memory\n")
+    args = ["score", "--memory-file", str(tmp_path / memory), "--scenario", scenario]
+    assert main(args) == 2
+    assert message in capsys.readouterr().err

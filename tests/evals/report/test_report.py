@@ -164,14 +164,14 @@ def _weights_line(results: list[RunResult]) -> str:
     return line.group(1)
 
 
-def test_the_quality_weights_come_from_the_results_not_the_live_registry() -> None:
+def test_the_quality_formula_or_the_recorded_weights_are_shown() -> None:
+    from evals.scorers import QUALITY_FORMULA
+
     careful, naive = results_of()
-    assert careful.quality_weights and careful.quality_weights == naive.quality_weights
+    # Scored now: quality is recall x precision over the line labels, no weights.
+    assert careful.quality_weights == naive.quality_weights == {}
+    assert _weights_line([careful, naive]).startswith(QUALITY_FORMULA)
+    # Results scored with the former weighted mean still say how they were weighted.
     changed = dataclasses.replace(naive, quality_weights={"facts_recall": 0.6, "noise": 0.4})
     line = _weights_line([changed])
-    assert "weighted mean of facts_recall 0.60, noise 0.40 (noise" in line
-    mixed = _weights_line([careful, changed])
-    assert "facts_recall 0.60, noise 0.40 in 1 run" in mixed
-    assert f"facts_recall {careful.quality_weights['facts_recall']:.2f}" in mixed
-    unrecorded = _weights_line([dataclasses.replace(naive, quality_weights={})])
-    assert "weights not recorded in these results" in unrecorded
+    assert "weighted mean of facts_recall 0.60, noise 0.40" in line

@@ -139,3 +139,49 @@ def test_current_over_stale(build_run: BuildRun) -> None:
         "'q': current '10:15' in the same hit as the stale one, stale '9:30' rank 1",
         "'q': current 'kia' not in the top k, stale 'honda' absent",
     )
+
+
+def _call(name: str, arguments: str, ok: bool = True) -> tuple[str, dict[str, object]]:
+    return (
+        "tool_call",
+        {"name": name, "arguments": arguments, "ok": ok, "code": None, "message": "done"},
+    )
+
+
+def test_churn_counts_saved_facts_deleted_or_overwritten_later(build_run: BuildRun) -> None:
+    from evals.scorers.behaviour import churn
+
+    records = [
+        _call("save_memory", '{"content": "Lives in Berlin", "category": "profile"}'),
+        _call("save_memory", '{"content": "Likes tea", "category": "preferences"}'),
+        _call("save_memory", '{"content": "Swims on Wednesdays", "category": "interests"}'),
+        _call("update_memory", '{"old_text": "Lives in Berlin", "new_text": ""}'),
+        _call("update_memory", '{"old_text": "Likes tea", "new_text": "Likes coffee"}'),
+        _call("update_memory", '{"old_text": "Swims on Wednesdays", "new_text": ""}', ok=False),
+    ]
+    score = churn(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == 2.0
+    assert score.metrics == {"saves": 3, "deleted": 1, "overwritten": 1}
+    assert "then deleted" in score.items[0] and "overwritten with 'Likes coffee'" in score.items[1]
+    assert churn(build_run(GOOD_MEMORY, embed=False)).value is None
+
+
+def test_tool_errors_state_the_rate_of_attempts(build_run: BuildRun) -> None:
+    from evals.scorers.behaviour import tool_errors
+
+    records = [
+        _call("save_memory", '{"content": "x"}'),
+        (
+            "tool_call",
+            {
+                "name": "save_memory",
+                "arguments": "{}",
+                "ok": False,
+                "code": "invalid_arguments",
+                "message": "content is required",
+            },
+        ),
+    ]
+    score = tool_errors(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == 1.0 and score.metrics["rate"] == 0.5
+    assert "50% of attempts" in score.explanation

@@ -65,26 +65,23 @@ def test_checkpoints_are_scored_with_their_label(build_run: BuildRun) -> None:
     assert score.items == ("[after compaction] missed: Likes Catan",)
 
 
-def test_noise_lists_each_noise_line_with_its_kind(build_run: BuildRun) -> None:
+def test_noise_lists_each_noise_line_with_its_evidence(build_run: BuildRun) -> None:
     score = noise(build_run(NOISY_MEMORY))
-    assert score.value == 3.0
+    # The model-switch line names a model: it is labelled model_name, not noise as well.
+    assert score.value == 2.0
     assert not score.higher_is_better
-    assert score.metrics["rate"] == 1.0
-    kinds = [item.split(":")[0] for item in score.items]
-    assert kinds == ["[end] model_switch", "[end] screenshot", "[end] transient"]
-    assert "line 5 'Switched the default model" in score.items[0]
-    assert {label for *_, label in score.lines} == {
-        "noise: model_switch",
-        "noise: screenshot",
-        "noise: transient",
-    }
+    assert score.metrics["forbidden"] == 2
+    assert "(forbidden (screenshot)" in score.items[0]
+    assert "(forbidden (transient)" in score.items[1]
+    assert "Switched the default model" not in " ".join(score.items)
+    assert {label for *_, label in score.lines} == {"noise"}
 
 
 def test_no_noise_in_good_memory(build_run: BuildRun) -> None:
     score = noise(build_run(GOOD_MEMORY))
     assert score.value == 0.0
-    assert score.explanation.startswith("No noise: no junk, model names or screenshot details")
-    assert score.metrics["clean_share"] == 1.0
+    assert score.explanation.startswith("No noise: nothing forbidden")
+    assert score.metrics["kept_share"] == 1.0
 
 
 def test_contradiction_resolved_and_not(build_run: BuildRun) -> None:
@@ -92,7 +89,7 @@ def test_contradiction_resolved_and_not(build_run: BuildRun) -> None:
     score = contradictions_resolved(build_run(NOISY_MEMORY))
     assert score.value == 0.0
     assert score.items == (
-        "[end] stale still present: line 6 'Prefers dark mode in all apps' (keywords; stale: "
+        "[end] stale still present: line 6 'Prefers dark mode in all apps' (stale: "
         "The user prefers dark mode in all apps)",
     )
 
@@ -153,7 +150,7 @@ def test_every_stale_entry_is_counted_once_snake_case_included(build_run: BuildR
     score = contradictions_resolved(build_run(memory, MOVE, embed=False))
     assert sorted(line[0] for line in score.lines) == [4, 5, 8]
     assert score.metrics["stale_entries"] == 3
-    assert "3 stale entries" in score.explanation
+    assert "3 stale lines" in score.explanation
 
 
 def test_user_requested_preserved(build_run: BuildRun) -> None:
@@ -195,28 +192,21 @@ def test_noise_counts_every_noise_entry_not_only_the_listed_ones(build_run: Buil
     )
     memory = QWEN_MEMORY + "- Planning a trip to Lisbon next month\n"
     score = noise(build_run(memory, records=[SWITCH, caption]))
-    kinds = {k: v for k, v in score.metrics.items() if k.startswith("kind_")}
-    # 7 junk, "Claude Haiku", "Desk setup", and the listed Lisbon trip: 10 (was 1 before).
-    assert kinds == {
-        "kind_junk": 7,
-        "kind_model_name": 1,
-        "kind_screenshot_detail": 1,
-        "kind_transient": 1,
-    }
-    assert score.value == 10.0 and score.metrics["final_noise"] == 10
-    assert score.metrics["clean_share"] == 1 - 10 / score.metrics["final_entries"]
-    assert score.metrics["kept_share"] <= score.metrics["clean_share"]
-    assert any("'Desk setup'" in item and "screenshot_detail" in item for item in score.items)
+    # Junk and model names take their own labels: noise is what no other label claims,
+    # here the screenshot's details and the listed Lisbon trip.
+    assert score.value == 2.0 and score.metrics["final_noise"] == 2
+    assert score.metrics["kept_share"] < 1 - 2 / score.metrics["final_entries"]
+    assert any("'Desk setup'" in item and "screenshot details" in item for item in score.items)
 
 
 def test_kept_share_strikes_repeats_once_even_when_they_are_noise(build_run: BuildRun) -> None:
     memory = "# Long-term Memory\n\n## Preferences\n" + "- Prefers dark mode\n" * 3
     memory += "- None\n- None\n- Reviews pull requests every morning\n"
     score = noise(build_run(memory))
-    # 6 entries: 2 junk ("None", the second also a repeat), 2 repeats of the preference.
-    assert score.metrics["final_noise"] == 2
-    assert score.metrics["clean_share"] == pytest.approx(4 / 6)
-    assert score.metrics["kept_share"] == pytest.approx(2 / 6)
+    # 6 entries: 2 junk ("None", junk before repeat), the preference is stale (the week's
+    # contradiction), said three times: 1 kept line of 6.
+    assert score.metrics["final_noise"] == 0
+    assert score.metrics["kept_share"] == pytest.approx(1 / 6)
 
 
 def test_kept_share_strikes_invented_entries(build_run: BuildRun) -> None:
@@ -224,5 +214,5 @@ def test_kept_share_strikes_invented_entries(build_run: BuildRun) -> None:
     memory = "# Long-term Memory\n\n## Workflow\n- Reviews pull requests every morning\n"
     memory += "- Plays the cello in the Berlin Philharmonic\n"
     score = noise(build_run(memory, records=said))
-    assert score.metrics["clean_share"] == 1.0  # not noise
+    assert score.metrics["final_noise"] == 0  # not noise
     assert score.metrics["kept_share"] == pytest.approx(1 / 2)  # but made up

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from evals.scenario import Expectations
 from evals.scorers.hygiene import invented_entries, junk_entries, model_names, wrong_section
+from evals.scorers.memory import duplicates
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import GOOD_MEMORY
 
@@ -40,8 +41,9 @@ SWITCH = (
 
 def test_junk_entries_counts_every_none_empty_bullet_and_chatter(build_run: BuildRun) -> None:
     score = junk_entries(build_run(QWEN_MEMORY, embed=False))
-    assert score.value == 7.0
-    assert score.metrics == {"junk": 7, "placeholder": 6, "assistant_chatter": 1}
+    # "Desk setup": two words that state nothing (a fragment).
+    assert score.value == 8.0
+    assert score.metrics == {"junk": 8, "placeholder": 6, "assistant_chatter": 1, "fragment": 1}
     assert "line 5: placeholder: 'None'" in score.items
     assert junk_entries(build_run(GOOD_MEMORY, embed=False)).value == 0.0
 
@@ -185,11 +187,17 @@ def test_a_listed_fact_placed_once_can_still_be_misfiled_again(build_run: BuildR
     memory = GOOD_MEMORY.replace(
         "## Preferences\n", "## Preferences\n- I am a backend engineer at a logistics startup\n"
     )
-    score = wrong_section(build_run(memory, SECTIONED, embed=False))
-    assert score.metrics["placed"] == 4 and score.metrics["misfiled"] == 1
+    run = build_run(memory, SECTIONED, embed=False)
+    score = wrong_section(run)
+    # The fact's second line is a repeat (one label): struck, so not judged for its place.
+    assert score.metrics["placed"] == 4 and score.metrics["misfiled"] == 0
+    assert [line[:2] for line in duplicates(run).lines] == [(7, 7)]
+    other = memory.replace(
+        "- I am a backend engineer at a logistics startup\n", "- I work as a nurse\n"
+    )
+    score = wrong_section(build_run(other, SECTIONED, embed=False))
     assert score.items == (
-        "line 7 in Preferences, expected User Profile (profession): "
-        "'I am a backend engineer at a logistics startup'",
+        "line 7 in Preferences, expected User Profile (profession): 'I work as a nurse'",
     )
 
 
@@ -248,6 +256,9 @@ def test_invented_entries_are_those_the_user_never_said(build_run: BuildRun) -> 
     assert "never said: 5" in score.items[3]  # every other word of it was said
     assert "never said: cycling" in score.items[4]  # asked about the weather, no more
     assert score.value == 6.0
+    # One label a line: line 11 restates the credited shellfish fact but, read without
+    # embeddings, not in the same words; it is invented (its "5"), not also a repeat.
+    assert duplicates(run).value == 0.0
 
 
 def test_invented_entries_unscored_without_anything_the_user_said(build_run: BuildRun) -> None:

@@ -65,3 +65,19 @@ def test_short_days_may_have_logs_as_long_as_the_chat() -> None:
 
 def test_unscored_without_conversation(build_run: BuildRun) -> None:
     assert daily_log_quality(build_run(GOOD_MEMORY, embed=False)).value is None
+
+
+def test_a_placeholder_log_fails_like_a_missing_one(build_run: BuildRun) -> None:
+    # week-of-noise under unified (real): every day's log "- <bullet>", the summary prompt's
+    # format line copied; it scored 1.0 before.
+    records = [
+        log_day("2026-08-24", "- <bullet>\n- <bullet>\n", 2400, 14, FACTS[:1]),
+        log_day("2026-08-25", "- None\n", 900, 6, []),
+    ]
+    score = daily_log_quality(build_run(GOOD_MEMORY, records=records, embed=False))
+    assert score.value == 0.0
+    assert "2026-08-24: placeholder log: '<bullet>'" in score.items
+    good = daily_log_quality(
+        build_run(GOOD_MEMORY, records=[log_day("2026-08-24", HIGHLIGHTS, 2400, 14, [])])
+    )
+    assert good.value == 1.0

@@ -23,10 +23,10 @@ def test_duplicates_by_text_and_by_embedding(build_run: BuildRun) -> None:
     score = duplicates(build_run(REPEATS))
     assert score.value == 2.0
     assert score.metrics["same_text"] == 1
-    assert any("lines 4 and 5 (cosine 0.9" in item for item in score.items)
-    assert any("lines 9 and 10 (same text)" in item for item in score.items)
-    assert "[end] 2 duplicate pairs, ceiling 0" in score.items
-    assert (4, 4, "duplicate of line 5") in score.lines
+    assert any("line 5 repeats line 4 (cosine 0.9" in item for item in score.items)
+    assert any("line 10 repeats line 9 (same text)" in item for item in score.items)
+    assert "[end] 2 repeated lines, ceiling 0" in score.items
+    assert (5, 5, "repeat of line 4") in score.lines
 
 
 def test_repeats_are_the_lines_a_reader_strikes_not_the_pairs() -> None:
@@ -42,15 +42,27 @@ def test_one_line_saved_many_times_is_many_repeats(build_run: BuildRun) -> None:
     memory = "# Long-term Memory\n\n## User Profile\n" + "- Lives in Berlin\n" * 10
     memory += "- Works as a nurse\n"
     score = duplicates(build_run(memory))
-    assert score.value == 45.0  # pairs, as the metric always counted them
+    assert score.value == 9.0  # lines a reader strikes, not the 45 pairs
     assert score.metrics["repeats"] == 9 and score.metrics["entries"] == 11
-    assert "9 of 11 entries repeat an earlier one" in score.explanation
+    assert "9 of 11 lines repeat an earlier one" in score.explanation
 
 
 def test_duplicates_without_embeddings_only_compare_text(build_run: BuildRun) -> None:
     score = duplicates(build_run(REPEATS, embed=False))
-    assert score.value == 1.0
-    assert "only identical texts" in score.explanation
+    # The reworded pair says the same claim words ("weekly" is "week"): found without vectors.
+    assert score.value == 2.0
+    assert "line 5 repeats line 4 (same claim words)" in score.items[0]
+    assert "only words were compared" in score.explanation
+
+
+def test_reworded_repeats_are_found_and_other_facts_are_not(build_run: BuildRun) -> None:
+    memory = (
+        "# Long-term Memory\n\n## User Profile\n- Profession: ML engineer\n"
+        "- New career: ML engineer\n- Works night shifts\n- Works night shifts this week\n"
+        "- Allergic to penicillin\n- Allergic to shellfish\n"
+    )
+    score = duplicates(build_run(memory))
+    assert [line[:2] for line in score.lines] == [(5, 5), (7, 7)]
 
 
 def test_no_duplicates_in_good_memory(build_run: BuildRun) -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from evals.scorers import (
     QUALITY_WEIGHTS,
+    RunData,
     Score,
     composite_quality,
     get_scorer,
@@ -15,68 +16,37 @@ from evals.scorers import (
 from evals.scorers._registry import scorer
 from memsys.errors import UnknownNameError
 from tests.evals.scorers.conftest import BuildRun
-from tests.helpers.traces import GOOD_MEMORY
+from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY
 
 
-def test_weights_sum_to_one_and_name_registered_scorers() -> None:
-    assert sum(QUALITY_WEIGHTS.values()) == pytest.approx(1.0)
-    names = {info.name for info in registered_scorers()}
-    assert set(QUALITY_WEIGHTS) <= names
+def test_no_scorer_is_weighted_into_quality() -> None:
+    # quality is recall x precision over the line labels: nothing to re-weight.
+    assert dict(QUALITY_WEIGHTS) == {}
+    assert all(info.quality is None for info in registered_scorers())
 
 
-def _perfect() -> list[Score]:
-    return [
-        Score("facts_recall", 1.0, ""),
-        Score("noise", 0.0, "", False, {"clean_share": 1.0}),
-        Score("contradictions_resolved", 1.0, ""),
-        Score("duplicates", 0.0, "", False, {"entries": 10}),
-        Score("user_requested_preserved", 1.0, ""),
-        Score("wrong_section", 1.0, ""),
-        Score("structure", 1.0, ""),
-        Score("backups", 1.0, ""),
-        Score("invented_entries", 0.0, "", False, {"invented": 0, "checked": 10}),
-    ]
+def _quality(run: RunData) -> Score:
+    return next(s for s in score_run(run) if s.name == "quality")
 
 
-def test_quality_is_the_weighted_mean() -> None:
-    assert composite_quality(_perfect()).value == pytest.approx(1.0)
-    scores = _perfect()
-    scores[0] = Score("facts_recall", 0.5, "")
-    scores[3] = Score("duplicates", 10.0, "", False, {"entries": 10, "repeats": 5})
-    quality = composite_quality(scores)
-    expected = 1 - QUALITY_WEIGHTS["facts_recall"] * 0.5 - QUALITY_WEIGHTS["duplicates"] * 0.5
-    assert quality.value == pytest.approx(expected)
-    assert "facts_recall 0.50x0.20" in quality.explanation
+def test_quality_is_recall_times_precision(build_run: BuildRun) -> None:
+    clean = _quality(build_run(GOOD_MEMORY))
+    assert clean.metrics["recall"] == 1.0
+    # 7 lines, 3 facts and 4 extra (grounded without a conversation to check): all kept.
+    assert clean.value == pytest.approx(clean.metrics["precision"]) == pytest.approx(1.0)
+    noisy = _quality(build_run(NOISY_MEMORY))
+    # 2 of 3 facts; of 8 lines 3 kept (engineer, light mode, emails): 2/3 x 3/8.
+    assert noisy.value == pytest.approx(2 / 3 * 3 / 8)
+    assert noisy.metrics["lines_stale"] == 1 and noisy.metrics["lines_repeat"] == 1
 
 
-def test_repeats_are_struck_like_noise_and_pairs_do_not_saturate() -> None:
-    # 20 entries: 2 noise, 10 copies of one fact (9 repeats, 45 pairs). A reader keeps 9.
-    scores = _perfect()
-    metrics = {"clean_share": 18 / 20, "kept_share": 9 / 20}
-    scores[1] = Score("noise", 2.0, "", False, metrics)
-    scores[3] = Score("duplicates", 45.0, "", False, {"entries": 20, "repeats": 9})
-    quality = composite_quality(scores)
-    assert quality.metrics["noise"] == pytest.approx(9 / 20)
-    assert quality.metrics["duplicates"] == pytest.approx(11 / 20)
-    lost = QUALITY_WEIGHTS["noise"] * 11 / 20 + QUALITY_WEIGHTS["duplicates"] * 9 / 20
-    assert quality.value == pytest.approx(1 - lost)
-
-
-def test_invented_entries_count_as_the_share_of_grounded_entries() -> None:
-    scores = _perfect()
-    scores[-1] = Score("invented_entries", 4.0, "", False, {"invented": 4, "checked": 10})
-    quality = composite_quality(scores)
-    assert quality.metrics["invented_entries"] == pytest.approx(0.6)
-    assert quality.value == pytest.approx(1 - QUALITY_WEIGHTS["invented_entries"] * 0.4)
-
-
-def test_unscored_components_are_left_out_and_said() -> None:
-    scores = _perfect()
-    scores[2] = Score("contradictions_resolved", None, "none")
-    quality = composite_quality(scores)
-    assert quality.value == pytest.approx(1.0)
-    assert "Not scored, weights rescaled: contradictions_resolved" in quality.explanation
-    assert composite_quality([]).value is None
+def test_structure_and_backups_are_gates_beside_quality(build_run: BuildRun) -> None:
+    run = build_run(GOOD_MEMORY)
+    failing = [Score("structure", 0.5, ""), Score("backups", 1.0, "")]
+    score = composite_quality(run, failing)
+    assert score.value == composite_quality(run).value  # not a part of it
+    assert score.metrics["gate_structure"] == 0.0 and score.metrics["gate_backups"] == 1.0
+    assert "structure FAIL" in score.explanation and "backups pass" in score.explanation
 
 
 def test_registry_lookup_and_duplicates() -> None:

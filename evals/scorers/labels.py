@@ -1,0 +1,378 @@
+"""One label per MEMORY.md line: the single judgement every file metric counts over.
+
+:func:`label_target` gives every entry of a MEMORY.md state (and every bullet that parses to
+nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that holds wins:
+
+1. ``junk``: a placeholder, ``None``, a template slot, pasted prompt or tool text, the
+   assistant's own words, a question (:func:`~evals.scorers._detect.junk_reason`), or an
+   empty bullet;
+2. ``model_name``: names a model or AI product;
+3. ``stale``: states the stale side of an expected contradiction (which one is the evidence);
+4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
+   side) *and carries its values* (every number, weekday and month the fact states) and
+   makes nothing up beside it (the invented rule below, the fact's own words counting as
+   said); the first such line credits the fact, a later one is a ``repeat`` of it;
+5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
+   the duplicate threshold, or reworded: the same claim words, or one line's claim words
+   contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
+   shifts this week"; "Profession: ML engineer" / "New career: ML engineer");
+6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
+   transient turns: the user said its claim words (at least half) only in turns the scenario
+   marks ``transient`` (:data:`TRANSIENT_SHARE`);
+7. ``junk`` (a fragment): at most :data:`FRAGMENT_WORDS` words and no number ("plumber",
+   "Exam preparation"): it states nothing;
+8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
+   or number the user never used (:func:`~evals.scorers._noise.invented_in`'s rule);
+9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
+
+``fact`` and ``extra`` lines are *kept*; the others are struck. A kept line may also carry a
+wrong-section flag (``misfiled``): a fact outside the sections its spec names, or a line whose
+own words place it elsewhere (:mod:`._sections`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evals.scenario import FactSpec
+from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
+from evals.scorers._matching import keyword_match, match_entries, normalise, values_in
+from evals.scorers._noise import INVENTED_SHARE
+from evals.scorers._sections import cues_of, standard_section
+from evals.scorers._support import (
+    claim_words,
+    numbers_in,
+    statements,
+    support,
+    user_keys,
+    word_key,
+)
+from evals.scorers._types import RunData, Target
+from memsys.sections import MemoryEntry
+
+__all__ = [
+    "FRAGMENT_WORDS",
+    "KEPT",
+    "LABELS",
+    "REWORDED_COSINE",
+    "TRANSIENT_SHARE",
+    "FileLabels",
+    "LineLabel",
+    "expected_facts",
+    "label_target",
+]
+
+LABELS = ("fact", "extra", "stale", "noise", "junk", "model_name", "invented", "repeat")
+"""Every label, kept ones first."""
+KEPT = frozenset({"fact", "extra"})
+"""Labels of lines a reader keeps."""
+REWORDED_COSINE = 0.70
+"""Cosine at which two lines, one's claim words inside the other's, are one fact reworded."""
+TRANSIENT_SHARE = 0.5
+"""A line derives from transient turns when at least this share of its claim words was said
+by the user, but less than this share in turns not marked transient."""
+
+
+@dataclass(frozen=True)
+class LineLabel:
+    """One line's label and the evidence for it."""
+
+    entry: MemoryEntry
+    """The entry (an empty bullet: its line, with empty text)."""
+    label: str
+    """One of :data:`LABELS`."""
+    evidence: str
+    """Why: the rule that held and what it matched."""
+    fact: str | None = None
+    """``fact``: the expected fact credited; ``stale``: the stale fact stated."""
+    repeat_of: int | None = None
+    """``repeat``: the first line of the earlier entry it repeats."""
+    misfiled: str | None = None
+    """Kept lines only: the sections it belongs in, when it sits elsewhere."""
+
+
+@dataclass(frozen=True)
+class FileLabels:
+    """Every line of one MEMORY.md state, labelled, and the expected facts."""
+
+    lines: tuple[LineLabel, ...]
+    """In file order."""
+    expected: tuple[str, ...]
+    """The expected current facts (``remember`` and contradictions' current sides)."""
+    requests: tuple[tuple[str, int | None], ...] = ()
+    """Each turn the user marked ``request``, with the kept line holding it (or None)."""
+
+    def of(self, label: str) -> tuple[LineLabel, ...]:
+        """The lines labelled ``label``."""
+        return tuple(line for line in self.lines if line.label == label)
+
+    @property
+    def credited(self) -> frozenset[str]:
+        """The expected facts some ``fact`` line states."""
+        return frozenset(line.fact for line in self.of("fact") if line.fact)
+
+    @property
+    def kept(self) -> tuple[LineLabel, ...]:
+        """Lines a reader keeps."""
+        return tuple(line for line in self.lines if line.label in KEPT)
+
+    @property
+    def misfiled(self) -> tuple[LineLabel, ...]:
+        """Kept lines outside their section."""
+        return tuple(line for line in self.kept if line.misfiled)
+
+
+def _same_fact(a: FactSpec, b: FactSpec) -> bool:
+    """Two specs of one fact: the same words, or each one's text matching the other's
+    keywords (a contradiction's current side and the ``remember`` fact naming it)."""
+    if normalise(a.fact) == normalise(b.fact):
+        return True
+    return keyword_match(a, b.fact) and keyword_match(b, a.fact)
+
+
+def expected_facts(target: Target) -> list[tuple[FactSpec, FactSpec | None]]:
+    """Each expected current fact once (a ``remember`` fact, or a contradiction's current
+    side no ``remember`` fact states), with the stale side it replaces (or None)."""
+    found: list[tuple[FactSpec, FactSpec | None]] = []
+    pairs = list(target.expect.contradictions)
+    for spec in target.expect.remember:
+        rival = next((p.stale for p in pairs if _same_fact(p.current, spec)), None)
+        found.append((spec, rival))
+    for pair in pairs:
+        if not any(_same_fact(pair.current, spec) for spec, _ in found):
+            found.append((pair.current, pair.stale))
+    return found
+
+
+def _carries_values(spec: FactSpec, text: str) -> bool:
+    """The entry states every number, weekday and month the fact states."""
+    return values_in(spec.fact) <= values_in(text)
+
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(word_key(w) for w in claim_words(text))
+
+
+def _repeat_of(
+    entry: MemoryEntry, earlier: Sequence[LineLabel], run: RunData
+) -> tuple[LineLabel, str] | None:
+    keys, text = _keys(entry.text), normalise(entry.text)
+    for other in earlier:
+        if other.label in ("junk", "stale") or not other.entry.text:
+            continue  # a line passed as not stale says something else than a stale one
+        if normalise(other.entry.text) == text:
+            return other, "same text"
+        cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
+        if cosine is not None and cosine >= run.settings.duplicate_threshold:
+            return other, f"cosine {cosine:.2f}"
+        theirs = _keys(other.entry.text)
+        if keys and keys == theirs:
+            return other, "same claim words"
+        small, large = sorted((keys, theirs), key=len)
+        if small and small <= large and cosine is not None and cosine >= REWORDED_COSINE:
+            return other, f"reworded (claim words contained, cosine {cosine:.2f})"
+    return None
+
+
+FRAGMENT_WORDS = 2
+"""A line of at most this many words, no number, no expected fact and not a repeat or noise
+("plumber", "Google Sheets", "Exam preparation", "heating engineer") is a label without a
+statement: a reader cannot use it. ("Lives in Berlin" states something; so do a label with
+its value, "Allergies: none", and words that place a line, "penicillin allergy".)"""
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _fragment(text: str) -> bool:
+    return (
+        len(_WORDS.findall(text)) <= FRAGMENT_WORDS
+        and not numbers_in(text)
+        and ":" not in text
+        and not cues_of(text)
+    )
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The keys of what the user said: in every turn, and outside transient turns."""
+
+    every: frozenset[str]
+    lasting: frozenset[str]
+    transient: bool
+
+
+def _said(run: RunData) -> _Said:
+    transient = [text for text, kind in run.user_turns if kind == "transient"]
+    lasting = list(run.user_texts)
+    for text in transient:
+        if text in lasting:
+            lasting.remove(text)
+    return _Said(
+        user_keys(statements(run.user_texts)), user_keys(statements(lasting)), bool(transient)
+    )
+
+
+def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str | None:
+    threshold = run.settings.fact_threshold
+    for spec in target.expect.forbid:
+        if match_entries(spec, [entry], run.vectors, threshold=threshold, same_values=False):
+            return f"forbidden ({spec.kind}): {spec.fact}"
+    caption = screenshot_overlap(entry.text, run.screenshots)
+    if caption:
+        return f"screenshot details: {caption[:80]}"
+    if said.transient:
+        everywhere = support(entry.text, said.every)
+        lasting = support(entry.text, said.lasting)
+        if everywhere.share >= TRANSIENT_SHARE and lasting.share < TRANSIENT_SHARE:
+            return "said only in transient turns: " + ", ".join(lasting.unsupported[:4])
+    return None
+
+
+def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
+    """Why the entry states what the user never said (``vouched``: an expected fact's text,
+    whose words count as said), or None."""
+    keys = said.every | user_keys([vouched]) if vouched else said.every
+    found = support(entry.text, keys)
+    made_up = found.unsupported_names + found.unsupported_numbers
+    if found.share < INVENTED_SHARE or made_up:
+        said_words = len(found.words) - len(found.unsupported)
+        why = ", ".join(made_up or found.unsupported[:4])
+        return (
+            f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
+        )
+    return None
+
+
+def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
+    """The stale side of a contradiction the entry states, or None."""
+    for pair in target.expect.contradictions:
+        if match_entries(
+            pair.stale,
+            [entry],
+            run.vectors,
+            pair.current,
+            yield_keywords_to_rival=True,
+            threshold=run.settings.fact_threshold,
+        ):
+            return pair.stale
+    return None
+
+
+def _facts(entry: MemoryEntry, target: Target, run: RunData) -> list[tuple[FactSpec, str]]:
+    """The expected facts the entry states with their values, and how it matched."""
+    found = []
+    for spec, rival in expected_facts(target):
+        matches = match_entries(
+            spec, [entry], run.vectors, rival=rival, threshold=run.settings.fact_threshold
+        )
+        if matches and _carries_values(spec, entry.text):
+            found.append((spec, matches[0].how))
+    return found
+
+
+def _misfiled(entry: MemoryEntry, spec: FactSpec | None) -> str | None:
+    section = standard_section(entry.section)
+    if section is None:
+        return None
+    if spec is not None and spec.section:
+        return None if section.value in spec.section else " or ".join(spec.section)
+    cues = cues_of(entry.text)
+    if cues and not any(section in cue.belongs for cue in cues):
+        where = " or ".join(sorted({s.value for cue in cues for s in cue.belongs}))
+        return f"{where} ({', '.join(cue.kind for cue in cues)})"
+    return None
+
+
+def _label(
+    entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
+) -> LineLabel:
+    reason = junk_reason(entry.text)
+    if reason:
+        return LineLabel(entry, "junk", reason)
+    name = model_name_in(entry.text, run.model_names)
+    if name:
+        return LineLabel(entry, "model_name", f"names {name!r}")
+    stale = _stale(entry, target, run)
+    if stale is not None:
+        return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
+    facts = _facts(entry, target, run)
+    if run.user_texts:
+        # A line that names a fact but makes up the rest ("Porto is the capital city of
+        # Portugal") is not credited with it.
+        facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
+    credited = {d.fact: d for d in done if d.label == "fact"}
+    for spec, how in facts:
+        if spec.fact not in credited:
+            return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec))
+    if facts:
+        first = credited[facts[0][0].fact]
+        return LineLabel(
+            entry,
+            "repeat",
+            f"states {first.fact!r} again",
+            repeat_of=first.entry.line_start,
+        )
+    repeat = _repeat_of(entry, done, run)
+    if repeat is not None:
+        return LineLabel(entry, "repeat", repeat[1], repeat_of=repeat[0].entry.line_start)
+    noise = _noise(entry, target, run, said)
+    if noise:
+        return LineLabel(entry, "noise", noise)
+    if _fragment(entry.text):
+        return LineLabel(entry, "junk", "fragment: states nothing (at most two words)")
+    if run.user_texts:
+        invented = _invented(entry, said)
+        if invented:
+            return LineLabel(entry, "invented", invented)
+    return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
+
+
+_ASKING = frozenset(word_key(w) for w in ("remember", "please", "note", "keep", "save"))
+
+
+def _superseded(text: str, target: Target) -> bool:
+    """A request the scenario later overrides: it states a stale side or a forbidden fact."""
+    return any(keyword_match(p.stale, text) for p in target.expect.contradictions) or any(
+        keyword_match(spec, text) for spec in target.expect.forbid
+    )
+
+
+def _requests(
+    run: RunData, target: Target, lines: Sequence[LineLabel]
+) -> tuple[tuple[str, int | None], ...]:
+    """Each ``request`` turn still standing and the kept line holding it: the line credited
+    with an expected fact the turn states, or one holding at least half (and at least two)
+    of its claim words (after an instruction ending in a colon: "Merk dir bitte: ...")."""
+    found: list[tuple[str, int | None]] = []
+    kept = [line for line in lines if line.label in KEPT]
+    for text, kind in run.user_turns:
+        if kind != "request" or _superseded(text, target):
+            continue
+        specs = {spec.fact for spec, _ in expected_facts(target) if keyword_match(spec, text)}
+        content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
+        wanted = _keys(content) - _ASKING
+        holder = None
+        for line in kept:
+            shared = wanted & _keys(line.entry.text)
+            enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
+            if (line.fact in specs) or (wanted and enough):
+                holder = line.entry.line_start
+                break
+        found.append((text, holder))
+    return tuple(found)
+
+
+def label_target(target: Target, run: RunData) -> FileLabels:
+    """Label every line of ``target`` (a pure function of the target and the run)."""
+    said = _said(run)
+    done: list[LineLabel] = []
+    for entry in target.entries:
+        done.append(_label(entry, target, run, said, done))
+    for number, line in junk_lines(target.memory_md):
+        empty = MemoryEntry("", None, number, number)
+        done.append(LineLabel(empty, "junk", f"empty bullet: {line!r}"))
+    done.sort(key=lambda line: line.entry.line_start)
+    expected = tuple(spec.fact for spec, _ in expected_facts(target))
+    return FileLabels(tuple(done), expected, _requests(run, target, done))

@@ -1,0 +1,105 @@
+"""Anchor files per scenario: quality means something at both ends.
+
+For every committed scenario with something to remember, the header template and an empty
+file score <= 0.10, an ideal file (built here from the scenario's own expectations: each
+expected current fact once, in its section) scores >= 0.90, and polluting the ideal file or
+keeping a stale fact in it costs quality.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.scenario import Scenario, load_scenario
+from evals.scorers import embed_run
+from evals.scorers._file_run import run_from_file, score_file
+from evals.scorers._sections import cues_of
+from evals.scorers.labels import expected_facts, label_target
+from memsys.search.embedder import Embedder
+from memsys.sections import HEADER, STANDARD_SECTIONS, Section
+
+SCENARIOS = sorted(Path("scenarios").glob("*.yaml"))
+TEMPLATE = HEADER + "\n\n" + "".join(f"## {name}\n\n" for name in STANDARD_SECTIONS)
+
+
+def _expects(scenario: Scenario) -> bool:
+    expect = scenario.expect
+    requests = any(e.turn == "request" for d in scenario.days for e in d.events)
+    return bool(expect.remember or expect.contradictions or requests)
+
+
+REMEMBERING = [p for p in SCENARIOS if _expects(load_scenario(p))]
+
+
+def ideal_file(scenario: Scenario) -> str:
+    """Each expected current fact once, in its (first) section, else Notes; and each request
+    the facts do not already hold, in the user's words without "Remember that"."""
+    sections: dict[str, list[str]] = {name: [] for name in STANDARD_SECTIONS}
+    final = run_from_file(scenario, "").final
+    for spec, _ in expected_facts(final):
+        sections[_home(spec.section, spec.fact)].append(spec.fact)
+    facts_only = _render(sections)
+    run = run_from_file(scenario, facts_only)
+    for text, line in label_target(run.final, run).requests:
+        if line is None and text not in sections["Notes"]:
+            sections["Notes"].append(text.removeprefix("Remember that ").rstrip("."))
+    return _render(sections)
+
+
+def _home(named: list[str] | None, fact: str) -> str:
+    """The fact's section: the first it names, else the first its own words place it in."""
+    if named:
+        return named[0]
+    cues = cues_of(fact)
+    if cues:
+        return next(name for name in STANDARD_SECTIONS if Section(name) in cues[0].belongs)
+    return "Notes"
+
+
+def _render(sections: dict[str, list[str]]) -> str:
+    body = "".join(
+        f"## {name}\n" + "".join(f"- {fact}\n" for fact in facts) + "\n"
+        for name, facts in sections.items()
+    )
+    return f"{HEADER}\n\n{body}"
+
+
+def _quality(path: Path, memory_md: str, minilm: Embedder) -> float:
+    run = embed_run(run_from_file(load_scenario(path), memory_md), minilm)
+    value = score_file(run)["quality"].value
+    assert value is not None
+    return value
+
+
+@pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
+def test_the_template_and_an_empty_file_score_at_most_0_10(path: Path, minilm: Embedder) -> None:
+    assert _quality(path, TEMPLATE, minilm) <= 0.10
+    assert _quality(path, "", minilm) <= 0.10
+
+
+@pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
+def test_an_ideal_file_scores_at_least_0_90(path: Path, minilm: Embedder) -> None:
+    ideal = ideal_file(load_scenario(path))
+    assert _quality(path, ideal, minilm) >= 0.90, ideal
+
+
+@pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
+def test_pollution_and_kept_stale_facts_cost_quality(path: Path, minilm: Embedder) -> None:
+    scenario = load_scenario(path)
+    ideal = ideal_file(scenario)
+    best = _quality(path, ideal, minilm)
+    junk = "- None\n- <bullet>\n- Uses the Qwen model for chat\n- What should I do today?\n"
+    polluted = ideal.replace("## Notes\n", "## Notes\n" + junk)
+    assert _quality(path, polluted, minilm) <= best - 0.2
+    if scenario.expect.contradictions:
+        stale = "".join(f"- {pair.stale.fact}\n" for pair in scenario.expect.contradictions)
+        kept = ideal.replace("## Notes\n", "## Notes\n" + stale)
+        assert _quality(path, kept, minilm) < best - 0.05
+
+
+def test_a_scenario_expecting_nothing_scores_an_empty_file_1(minilm: Embedder) -> None:
+    quiet = [p for p in SCENARIOS if p not in REMEMBERING]
+    assert quiet, "every scenario expects something: this test has nothing to check"
+    assert _quality(quiet[0], TEMPLATE, minilm) == 1.0

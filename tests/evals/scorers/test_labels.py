@@ -1,0 +1,84 @@
+"""The line labeller: one label per line, over generated files (Hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evals.scorers import Score, score_run
+from evals.scorers.labels import LABELS, label_target
+from tests.evals.scorers.conftest import BuildRun
+from tests.helpers.traces import WEEK_EXPECT
+
+LINES = [
+    "Backend engineer at a logistics startup",
+    "Prefers light mode in all apps",
+    "Prefers dark mode in all apps",
+    "Allergic to shellfish",
+    "Has a shellfish allergy",
+    "None",
+    "<bullet>",
+    "What should I pack?",
+    "Uses Claude Haiku as the default model",
+    "Planning a trip to Lisbon next month",
+    "Plays the cello in the Berlin Philharmonic",
+    "Wants to clean promotional emails from Gmail every week",
+    "Likes Sushi Go as a card game",
+    "plumber",
+    "I'll remember that",
+    "Lives in Porto, moved from Lisbon",
+]
+SECTIONS = ["User Profile", "Preferences", "Notes"]
+SAID = [
+    ("event", {"type": "user", "user": "I'm a backend engineer at a logistics startup."}),
+    ("event", {"type": "user", "user": "I'm planning a trip to Lisbon.", "turn": "transient"}),
+    (
+        "event",
+        {"type": "user", "user": "Remember that I'm allergic to shellfish.", "turn": "request"},
+    ),
+]
+
+files = st.lists(
+    st.tuples(st.sampled_from(SECTIONS), st.sampled_from(LINES)), min_size=0, max_size=12
+).map(
+    lambda pairs: (
+        "# Long-term Memory\n\n" + "".join(f"## {section}\n- {line}\n\n" for section, line in pairs)
+    )
+)
+
+# The scorers whose final-file lines each claim, by the label they count.
+CLAIMS = {
+    "facts_recall": "fact",
+    "noise": "noise",
+    "contradictions_resolved": "stale",
+    "duplicates": "repeat",
+    "junk_entries": "junk",
+    "model_names": "model_name",
+    "invented_entries": "invented",
+}
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(memory=files)
+def test_no_line_holds_two_labels_and_the_metrics_count_the_labels(
+    build_run: BuildRun, memory: str
+) -> None:
+    run = build_run(memory, WEEK_EXPECT, records=SAID)
+    labels = label_target(run.final, run)
+    starts = [line.entry.line_start for line in labels.lines]
+    assert len(starts) == len(set(starts)) == len(run.final.entries)
+    assert all(line.label in LABELS for line in labels.lines)
+    assert sum(len(labels.of(name)) for name in LABELS) == len(labels.lines)
+    by_scorer: dict[str, Score] = {s.name: s for s in score_run(run)}
+    claimed: dict[int, str] = {}
+    for name, label in CLAIMS.items():
+        lines = {start for start, _, _ in by_scorer[name].lines}
+        assert lines == {line.entry.line_start for line in labels.of(label)}, name
+        for start in lines:
+            assert claimed.setdefault(start, name) == name, (start, claimed[start], name)
+    credited = {line.fact for line in labels.of("fact")}
+    assert credited <= set(labels.expected)
+    quality = by_scorer["quality"]
+    assert quality.value is not None and 0.0 <= quality.value <= 1.0
