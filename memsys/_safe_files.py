@@ -171,9 +171,10 @@ def write_bytes(path: Path, data: bytes) -> None:
 def remove_stale_temp_files(directory: Path) -> list[str]:
     """Delete temp files a killed writer left in ``directory``; returns their names.
 
-    Only the names :func:`atomic_write_text` makes for Markdown files are touched
-    (``.NAME.md.XXXXXXXX.tmp``). Call it only while holding the directory's write lock, so
-    no live writer's temp file is removed.
+    Only the names :func:`atomic_write_text` makes for Markdown files and the backup
+    ledger are touched (``.NAME.md.XXXXXXXX.tmp``, ``..memory_backups.XXXXXXXX.tmp``).
+    Call it only while holding the directory's write lock, so no live writer's temp file
+    is removed.
     """
     try:
         names = os.listdir(directory)
@@ -182,7 +183,8 @@ def remove_stale_temp_files(directory: Path) -> list[str]:
     removed = []
     for name in names:
         target = _target_of(name)
-        if target is None or not target.endswith(".md") or not is_temp_file_of(name, target):
+        ours = target is not None and (target.endswith(".md") or target == ".memory_backups")
+        if target is None or not ours or not is_temp_file_of(name, target):
             continue
         with contextlib.suppress(FileNotFoundError):
             os.unlink(directory / name)
