@@ -21,6 +21,7 @@ from memsys.errors import MemoryFileError
 __all__ = [
     "check_directory",
     "check_replaceable",
+    "check_writable",
     "describe_kind",
     "read_regular_bytes",
     "read_regular_text",
@@ -67,6 +68,25 @@ def check_replaceable(path: Path) -> None:
         raise MemoryFileError(path, f"cannot be inspected ({exc.strerror})") from exc
     if not stat.S_ISREG(mode):
         raise _refuse(path, mode, "read or written")
+
+
+def check_writable(path: Path) -> None:
+    """Raise when ``path`` exists with no write permission bit (``chmod 444``).
+
+    The mode bits are read, not ``access()``: root passes every permission check, and an
+    atomic rename would replace a read-only file anyway (its mode copied, so the bypass would
+    not even show).
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise MemoryFileError(
+            path,
+            f"is read-only (mode {stat.S_IMODE(mode):o}), so it was not rewritten; the file "
+            f"on disk is unchanged. Make it writable (chmod u+w {path}) to let memsys change it",
+        )
 
 
 def check_directory(path: Path) -> None:
@@ -158,6 +178,7 @@ def write_bytes(path: Path, data: bytes) -> None:
             read-only directory); the old file is unchanged.
     """
     check_replaceable(path)
+    check_writable(path)
     try:
         atomic_write_bytes(path, data)
     except OSError as exc:
