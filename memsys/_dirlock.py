@@ -28,13 +28,12 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from memsys.errors import MemEvalError, MemoryFileError
+from memsys.errors import LockTimeoutError, MemoryFileError
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
     "LOCK_FILE_NAME",
     "DirLock",
-    "LockTimeoutError",
     "dir_lock",
     "lock_holder",
     "lock_timeout",
@@ -46,18 +45,13 @@ WAIT_MESSAGE_AFTER = 1.0
 _POLL = 0.05
 
 
-class LockTimeoutError(MemEvalError):
-    """Another writer held the memory directory's lock for longer than the timeout."""
-
-    def __init__(self, path: Path, holder: int | None, waited: float) -> None:
-        self.path = path
-        self.holder = holder
-        who = f"held by PID {holder}" if holder is not None else "held by another process"
-        super().__init__(
-            f"{path}: gave up waiting for the lock after {waited:.0f} s ({who}); nothing was "
-            "written. Wait for that process to finish (or stop it), or raise "
-            "MEMEVAL_LOCK_TIMEOUT (seconds)"
-        )
+def _timeout_error(path: Path, holder: int | None, waited: float) -> LockTimeoutError:
+    who = f"held by PID {holder}" if holder is not None else "held by another process"
+    return LockTimeoutError(
+        f"{path}: gave up waiting for the lock after {waited:.0f} s ({who}); nothing was "
+        "written. Wait for that process to finish (or stop it), or raise "
+        "MEMEVAL_LOCK_TIMEOUT (seconds)"
+    )
 
 
 def lock_timeout() -> float:
@@ -119,7 +113,7 @@ class DirLock:
         deadline = time.monotonic() + lock_timeout() if blocking else 0.0
         if not self._threads.acquire(blocking, timeout=lock_timeout() if blocking else -1):
             if blocking:
-                raise LockTimeoutError(self.path, os.getpid(), lock_timeout())
+                raise _timeout_error(self.path, os.getpid(), lock_timeout())
             return False
         try:
             if self._depth == 0:
@@ -187,7 +181,7 @@ class DirLock:
                     return False
             now = time.monotonic()
             if now >= deadline:
-                raise LockTimeoutError(self.path, lock_holder(self.path), now - started)
+                raise _timeout_error(self.path, lock_holder(self.path), now - started)
             if not told and now - started >= WAIT_MESSAGE_AFTER:
                 told = True
                 holder = lock_holder(self.path)

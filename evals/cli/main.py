@@ -24,8 +24,7 @@ from evals.cli import (
     tables,
 )
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
-from memsys._dirlock import LockTimeoutError
-from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
+from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, Regression, RunFailure
 from memsys.redact import RedactingFormatter, redact
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]
