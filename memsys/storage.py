@@ -159,8 +159,9 @@ class MemoryFileStorage:
         made = self.make_backup()
         return made.name if made is not None else None
 
-    def make_backup(self) -> MadeBackup | None:
-        """Copy MEMORY.md to a new backup, then keep at most MAX_BACKUPS (never this one).
+    def make_backup(self, content: bytes | None = None) -> MadeBackup | None:
+        """Copy MEMORY.md (or ``content``, what it held a moment ago) to a new backup, then
+        keep at most MAX_BACKUPS (never this one).
 
         Names are unique under concurrency: the name is chosen and written under the lock.
 
@@ -170,7 +171,8 @@ class MemoryFileStorage:
         """
         with self.lock:
             # A byte copy: a MEMORY.md a hand edit left unreadable (not UTF-8) is kept too.
-            content = read_regular_bytes(self.memory_file, MAX_MEMORY_FILE_BYTES)
+            if content is None:
+                content = read_regular_bytes(self.memory_file, MAX_MEMORY_FILE_BYTES)
             if content is None or not content.strip():
                 return None
             name = next_backup_name(self.memory_dir, self.clock.now().strftime(_TIMESTAMP_FORMAT))
