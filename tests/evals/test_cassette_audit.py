@@ -217,3 +217,19 @@ def test_a_home_directory_path_in_a_reply_is_reported(tmp_path: Path) -> None:
     [problem] = check_cassette(path, env_secrets=[])
     assert problem.interaction == 2
     assert "absolute path in a home directory" in problem.message
+
+
+@pytest.mark.parametrize("spelling", ["unicode", "slash"])
+def test_a_secret_behind_json_escapes_is_reported(tmp_path: Path, spelling: str) -> None:
+    """Issue 28: check looked at the raw body, where a \\uXXXX-escaped key is not the key."""
+    if spelling == "unicode":
+        hidden = "".join(f"\\u{ord(c):04x}" for c in SK_KEY)
+        answer = '{"content": "your key is ' + hidden + '"}'
+        expected = "response.body holds an sk-... API key"
+    else:
+        answer = '{"content": "see http:\\/\\/admin:hunter2hunter2@model.test\\/v1"}'
+        expected = "response.body holds credentials in a URL"
+    assert SK_KEY not in answer and "://admin" not in answer
+    path = write_cassette(tmp_path / "x.yaml", [interaction(answer=answer)])
+    messages = [p.message for p in check_cassette(path, env_secrets=[])]
+    assert expected in messages
