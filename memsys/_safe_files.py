@@ -20,6 +20,7 @@ from memsys.errors import MemoryFileError
 
 __all__ = [
     "check_directory",
+    "check_output_path",
     "check_replaceable",
     "check_writable",
     "describe_kind",
@@ -27,6 +28,7 @@ __all__ = [
     "read_regular_text",
     "remove_stale_temp_files",
     "write_bytes",
+    "write_output",
     "write_text",
 ]
 
@@ -219,3 +221,43 @@ def _target_of(name: str) -> str | None:
         return None
     stem = name[1:].rsplit(".", 2)
     return stem[0] if len(stem) == 3 else None
+
+
+def check_output_path(path: Path) -> None:
+    """Raise unless ``path`` may be written: missing or a regular file, inside a real
+    directory (neither the file nor its directory a symbolic link), checked before writing.
+
+    The one check for what memeval writes besides memory files: the search index, run
+    outputs (results, report, cells, ``runs/latest``), cassettes and their labels.
+    """
+    parent = path.parent
+    try:
+        parent_mode = os.lstat(parent).st_mode
+    except FileNotFoundError:
+        parent_mode = stat.S_IFDIR
+    if not stat.S_ISDIR(parent_mode):
+        raise MemoryFileError(
+            parent,
+            f"is {describe_kind(parent, parent_mode)}, not a directory; {path.name} was not "
+            "written through it. Replace it with a real directory and retry",
+        )
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise MemoryFileError(
+            path,
+            f"is {describe_kind(path, mode)}, not a regular file, so it was not written "
+            "(nothing is written through a link). Remove it and retry",
+        )
+
+
+def write_output(path: Path, data: bytes | str) -> None:
+    """Check ``path`` (:func:`check_output_path`), then replace it atomically."""
+    check_output_path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        write_text(path, data)
+    else:
+        write_bytes(path, data)

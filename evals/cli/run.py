@@ -11,9 +11,10 @@ created (see: memeval list).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
@@ -37,6 +38,7 @@ from memsys.llm.openai import BASE_URL_ENV
 if TYPE_CHECKING:
     from evals.engine import RunSpec
     from evals.plan import PlannedRun
+    from evals.scorers import ScorerSettings
 
 __all__ = ["register"]
 
@@ -189,18 +191,52 @@ def _execute(
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from evals._runtime import shared_embedder
-    from evals.history import new_run_dir, point_latest
-    from evals.report import summary_text, write_report
-    from evals.results import write_results
-    from evals.scoring import score_trace
-    from evals.trace import TRACE_FILE_NAME
+    from evals.history import new_run_dir
 
     settings = scorer_settings(args)
     options = _model_args(args)
     planned = _plan(args)  # every name resolved before anything is created
     mode = _mode(args)
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
+    with _run_lock(out):
+        return _run_into(out, planned, mode, options, args, settings)
+
+
+@contextlib.contextmanager
+def _run_lock(out: Path) -> Iterator[None]:
+    """One ``memeval run`` at a time per ``--out`` (issue 28: four runs into one directory
+    ended in "Directory not empty"); the second is refused, naming the first's PID."""
+    from memsys._dirlock import dir_lock, lock_holder
+
+    lock = dir_lock(out)
+    if not lock.acquire(blocking=False):
+        holder = lock_holder(lock.path)
+        who = f" (PID {holder})" if holder is not None else ""
+        raise UsageError(
+            f"{out}: another memeval run{who} is writing into this directory (lock "
+            f"{lock.path}); wait for it to finish or pass another --out"
+        )
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _run_into(
+    out: Path,
+    planned: list[PlannedRun],
+    mode: CassetteMode,
+    options: dict[str, object],
+    args: argparse.Namespace,
+    settings: ScorerSettings,
+) -> int:
+    from evals._runtime import shared_embedder
+    from evals.history import point_latest
+    from evals.report import summary_text, write_report
+    from evals.results import write_results
+    from evals.scoring import score_trace
+    from evals.trace import TRACE_FILE_NAME
+
     runs = [run.under(out) for run in planned]
     embedder = shared_embedder()
     _execute(runs, mode, options, args.jobs)
