@@ -24,6 +24,7 @@ __all__ = [
     "check_replaceable",
     "check_writable",
     "describe_kind",
+    "read_input_text",
     "read_regular_bytes",
     "read_regular_text",
     "remove_stale_temp_files",
@@ -261,3 +262,27 @@ def write_output(path: Path, data: bytes | str) -> None:
         write_text(path, data)
     else:
         write_bytes(path, data)
+
+
+def read_input_text(path: Path, max_bytes: int) -> str:
+    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries),
+    read with the size limit applied while reading, never after: at most ``max_bytes + 1``
+    bytes are read. A regular file, or a pipe the user named on purpose; a device
+    (``/dev/zero``), directory or socket is refused before anything is read.
+
+    Raises:
+        OSError: unreadable, not a regular file or pipe, or over ``max_bytes`` (the message
+            says which).
+        UnicodeDecodeError: not UTF-8.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    info = os.fstat(fd)
+    if not (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+        os.close(fd)
+        kind = describe_kind(path, info.st_mode)
+        raise OSError(errno.EINVAL, f"is {kind}, not a regular file; nothing was read")
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(errno.EFBIG, f"is over the {max_bytes:,}-byte limit (reading stopped there)")
+    return data.decode("utf-8")
