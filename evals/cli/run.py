@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,7 +33,7 @@ from evals.cli._common import (
     load_scenarios,
     scorer_settings,
 )
-from memsys.errors import UsageError
+from memsys.errors import RunFailure, UsageError
 from memsys.llm.openai import BASE_URL_ENV
 
 if TYPE_CHECKING:
@@ -170,14 +171,22 @@ def _plan(args: argparse.Namespace) -> list[PlannedRun]:
 
 def _execute(
     runs: list[PlannedRun], mode: CassetteMode, options: dict[str, object], jobs: int
-) -> None:
+) -> list[PlannedRun]:
+    """Run every cell; returns those lost with a worker process that died (the others'
+    results are kept)."""
     progress = tqdm(total=len(runs), unit="run", desc="memeval run", file=sys.stderr)
+    lost: list[PlannedRun] = []
     try:
         if jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = [pool.submit(_run_cell, r.spec, r.real, mode, options) for r in runs]
+                futures = {pool.submit(_run_cell, r.spec, r.real, mode, options): r for r in runs}
                 for future in as_completed(futures):
-                    progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
+                    try:
+                        done = future.result()
+                    except BrokenProcessPool:
+                        lost.append(futures[future])
+                        continue
+                    progress.set_postfix_str(Path(done).parent.name, refresh=False)
                     progress.update()
         else:
             for run in runs:
@@ -188,6 +197,7 @@ def _execute(
     finally:
         # An error message then starts on its own line, not on the progress bar's.
         progress.close()
+    return lost
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -239,9 +249,15 @@ def _run_into(
 
     runs = [run.under(out) for run in planned]
     embedder = shared_embedder()
-    _execute(runs, mode, options, args.jobs)
+    lost = _execute(runs, mode, options, args.jobs)
+    finished = [r for r in runs if r not in lost]
+    if not finished:
+        raise RunFailure(
+            f"a worker process died (killed, or out of memory); none of the {len(runs)} "
+            "cell(s) finished. Run again (without --jobs to find the cell that dies)"
+        )
     # Only this run's cells: --out may hold other runs (or a record's runs/record).
-    results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in runs]
+    results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in finished]
     write_results(out, results)
     report = Path(args.report) if args.report else out / "report.html"
     write_report(results, report)
@@ -249,6 +265,16 @@ def _run_into(
     print(f"\nresults: {out / 'results.json'}\nreport:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")
+    if lost:
+        cells = [
+            f"{r.spec.cell.scenario} / {r.spec.cell.model} / {r.spec.cell.policy}" for r in lost
+        ]
+        names = ", ".join(cells[:5]) + (" ..." if len(cells) > 5 else "")
+        raise RunFailure(
+            f"a worker process died (killed, or out of memory) and {len(lost)} cell(s) were "
+            f"lost: {names}. The {len(finished)} finished cell(s) are in "
+            f"{out / 'results.json'}; run the lost ones again (--filter, or without --jobs)"
+        )
     return EXIT_OK
 
 
