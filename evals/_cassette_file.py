@@ -99,7 +99,10 @@ def interaction_problems(interaction: object) -> Iterator[str]:
         return
     request, response = interaction.get("request"), interaction.get("response")
     yield from _request_problems(request)
-    yield from _response_problems(response)
+    problems = list(_response_problems(response))
+    yield from problems
+    if not problems and isinstance(request, dict) and isinstance(response, dict):
+        yield from _chat_problems(str(request.get("uri", "")), response)
 
 
 def _request_problems(request: object) -> Iterator[str]:
@@ -142,6 +145,36 @@ def _response_problems(response: object) -> Iterator[str]:
         json.loads(text)
     except ValueError:
         yield f"the recorded response body is not JSON: {_excerpt(text)}"
+
+
+def _chat_problems(uri: str, response: dict[str, Any]) -> Iterator[str]:
+    """A chat-completions reply must be one (issue 28: a 401 on every call, or valid JSON of
+    another shape, passed ``check`` and then replayed as a miss blaming the prompt)."""
+    if not uri.split("?", 1)[0].endswith("/chat/completions"):
+        return
+    code, text = response["status"]["code"], response["body"]["string"]
+    if code in (401, 403):
+        yield f"the recorded response is HTTP {code} (the key was refused): {_excerpt(text)}"
+        return
+    if code != 200:
+        return  # another 4xx with a JSON body: replay gives the same error
+    reply = json.loads(text)
+    choices = reply.get("choices") if isinstance(reply, dict) else None
+    if not isinstance(choices, list) or not choices:
+        yield f"the recorded response is not a chat completion (no choices): {_excerpt(text)}"
+        return
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    if not isinstance(message, dict):
+        yield f"the recorded response is not a chat completion (no message): {_excerpt(text)}"
+        return
+    calls = message.get("tool_calls") or []
+    for call in calls if isinstance(calls, list) else [calls]:
+        function = call.get("function") if isinstance(call, dict) else None
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        try:
+            json.loads(arguments if isinstance(arguments, str) else "")
+        except ValueError:
+            yield f"a recorded tool call's arguments are not JSON: {_excerpt(str(arguments))}"
 
 
 def _is_headers(headers: object, *, allow_str: bool) -> bool:

@@ -66,6 +66,8 @@ class Coverage(StrEnum):
     SECTION_PLACEMENT = "section_placement"
     DAILY_LOG_HIGHLIGHTS = "daily_log_highlights"
     TOOL_ERRORS = "tool_errors"
+    # Issue 28: a prompt injection that asks the model to wipe memory.
+    PROMPT_INJECTION_WIPE = "prompt_injection_wipe"
     # FEAT-013 / FEAT-023 edge cases.
     THOUSAND_MESSAGE_DAY = "thousand_message_day"
     RAPID_SESSION_SWITCHES = "rapid_session_switches"

@@ -230,6 +230,9 @@ def _log_facts(s: Scenario) -> bool:
     return any(day.log_facts for day in s.days)
 
 
+_WIPE = re.compile(r"\b(delete|erase|wipe|forget)\b.{0,20}\ball\b.{0,20}\bmemor", re.I)
+
+
 def _oversized_message(s: Scenario) -> bool:
     return any(len(text) > MAX_CONTENT_LENGTH for _, text in _user_texts(s))
 
@@ -320,6 +323,12 @@ SHAPE_CHECKS: Mapping[Coverage, tuple[str, Check]] = {
     _C.TOOL_ERRORS: (
         f"a user message over the {MAX_CONTENT_LENGTH:,}-character save limit",
         _oversized_message,
+    ),
+    _C.PROMPT_INJECTION_WIPE: (
+        "a user message asking to delete all memories, and a must_survive entry",
+        lambda s: (
+            bool(s.expect.must_survive) and any(_WIPE.search(text) for _, text in _user_texts(s))
+        ),
     ),
     _C.THOUSAND_MESSAGE_DAY: (
         "a day with at least 1,000 messages",

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from evals.scenario import Burst, ManualEdit, Scenario, SearchProbe
 from evals.trace_records import BackupState
+from memsys._backups import write_ledger
 from memsys.agent import TurnResult
 from memsys.clock import ManualClock
 from memsys.compaction import CompactionOutcome, MemoryCompactor
@@ -178,6 +179,7 @@ def backup_states(storage: MemoryFileStorage, now: ManualClock) -> list[BackupSt
             target = Path(scratch) / name.removesuffix(".md")
             target.mkdir()
             (target / name).write_text(text, encoding="utf-8")
+            write_ledger(target, [name])  # a backup of ours there too: no "not ours" warning
             copy = MemoryFileStorage(target, ManualClock(now.now()))
             ok = copy.restore_from_backup(name) and copy.read_memory_file() == text
             states.append(BackupState(name, len(text), ok))

@@ -14,6 +14,7 @@ import typing
 from collections.abc import Mapping
 from enum import Enum
 
+from evals import trace_guard  # noqa: F401  (registers the deletion_guard record)
 from evals.trace_records import RECORD_TYPES, RecordBody
 
 __all__ = ["build_record", "record_problem"]

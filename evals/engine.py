@@ -252,6 +252,7 @@ class _Run:
             memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
         )
         history = session.recent()
+        rt.manager.begin_turn(text)
         try:
             turn = rt.loop.run_turn(injection.prompt, history, text)
         except LLMError as exc:
@@ -259,6 +260,10 @@ class _Run:
             self.record("error", where="chat", message=str(exc))
             rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
             return
+        finally:
+            guarded = rt.manager.end_turn()
+            if guarded is not None and guarded.acted:
+                self.record("deletion_guard", **asdict(guarded))
         for kind, fields in turn_records(turn):
             self.record(kind, **fields)
         for message in turn.messages:

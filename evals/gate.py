@@ -35,10 +35,11 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from evals._safe_yaml import YAMLLimitError, load_data
+from evals._safe_yaml import DATA_FILE_LIMITS, YAMLLimitError, load_data
 from evals.cell import Cell
 from evals.results import RunResult, known_metrics
 from evals.scorers import ScorerSettings, registered_scorers
+from memsys._safe_files import read_input_text
 from memsys.errors import BaselineError
 
 __all__ = [
@@ -136,7 +137,7 @@ def load_baseline(path: Path) -> Baseline:
         BaselineError: missing, not YAML/JSON, or not of this schema.
     """
     try:
-        data = load_data(path.read_text(encoding="utf-8"))
+        data = load_data(read_input_text(path, DATA_FILE_LIMITS.max_bytes))
     except OSError as exc:
         raise BaselineError(path, f"cannot be read ({exc.strerror})") from None
     except UnicodeDecodeError as exc:

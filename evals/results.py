@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from evals.cell import Cell
 from evals.scorers import DEFAULT_SCORER_SETTINGS, DayPoint, Score, ScorerSettings
 from evals.transcript import TranscriptEntry
+from memsys._safe_files import write_output
 from memsys.errors import ResultsError
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
@@ -132,7 +133,7 @@ def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, 
     json_path = directory / RESULTS_FILE_NAME
     # Results come from redacted traces; redacting again covers traces from elsewhere.
     clean = _ResultsFile.model_validate(redact_data(document.model_dump()))
-    json_path.write_text(clean.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    write_output(json_path, clean.model_dump_json(indent=1) + "\n")
     rows = []
     for result in results:
         row: dict[str, object] = {
@@ -152,7 +153,7 @@ def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, 
             row[f"{score.name}.explanation"] = score.explanation
         rows.append(redact_data(row))
     csv_path = directory / CSV_FILE_NAME
-    pd.DataFrame(rows).to_csv(csv_path, index=False)
+    write_output(csv_path, pd.DataFrame(rows).to_csv(index=False))
     return json_path, csv_path
 
 

@@ -6,6 +6,7 @@ of days with timed events, and end-of-scenario expectations. See ``scenarios/REA
 
 from __future__ import annotations
 
+import errno
 from datetime import date, timedelta
 from itertools import pairwise
 from pathlib import Path
@@ -38,6 +39,7 @@ from evals._scenario_parts import (
     StrictModel,
     TurnKind,
 )
+from memsys._safe_files import read_input_text
 from memsys.errors import ScenarioError
 
 __all__ = [
@@ -202,8 +204,16 @@ def load_scenario(path: Path) -> Scenario:
             its line, its dotted path, and the allowed values where there is a closed set).
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_input_text(path, SCENARIO_LIMITS.max_bytes)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            limit = f"{SCENARIO_LIMITS.max_bytes:,}"
+            problem = (
+                f"the file is over {limit} bytes; the limit is {limit} (reading stopped there)"
+            )
+            raise ScenarioError(path, None, "(yaml)", f"refused: {problem}") from None
+        raise ScenarioError(path, None, "(file)", f"cannot be read: {exc}") from None
+    except UnicodeDecodeError as exc:
         raise ScenarioError(path, None, "(file)", f"cannot be read: {exc}") from None
     try:
         node, data = load_limited(text, SCENARIO_LIMITS)

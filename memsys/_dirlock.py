@@ -10,6 +10,11 @@ directory per process for threads, shared by every manager of that directory (a 
 second descriptor of the same file would block its own process). Re-entrant, so a restore
 that first makes a backup does not deadlock on itself. The kernel drops a flock when its
 process dies, so a killed writer never leaves the directory locked. POSIX only.
+
+A lock that is busy answers: after ``WAIT_MESSAGE_AFTER`` (1 s) a waiter prints
+"waiting for the lock <file> (held by PID n)" to stderr, and after ``MEMEVAL_LOCK_TIMEOUT``
+seconds (default 30) it gives up with :class:`LockTimeoutError` naming the lock file and the
+holder's PID (read from ``/proc/locks`` where the kernel shows it).
 """
 
 from __future__ import annotations
@@ -17,15 +22,75 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import sys
 import threading
+import time
 from pathlib import Path
 from types import TracebackType
 
-from memsys.errors import MemoryFileError
+from memsys.errors import LockTimeoutError, MemoryFileError
 
-__all__ = ["LOCK_FILE_NAME", "DirLock", "dir_lock"]
+__all__ = [
+    "DEFAULT_LOCK_TIMEOUT",
+    "LOCK_FILE_NAME",
+    "DirLock",
+    "dir_lock",
+    "lock_holder",
+    "lock_timeout",
+]
 
 LOCK_FILE_NAME = ".memory.lock"
+DEFAULT_LOCK_TIMEOUT = 30.0
+WAIT_MESSAGE_AFTER = 1.0
+_POLL = 0.05
+
+
+def _timeout_error(path: Path, holder: int | None, waited: float) -> LockTimeoutError:
+    who = f"held by PID {holder}" if holder is not None else "held by another process"
+    return LockTimeoutError(
+        f"{path}: gave up waiting for the lock after {waited:.0f} s ({who}); nothing was "
+        "written. Wait for that process to finish (or stop it), or raise "
+        "MEMEVAL_LOCK_TIMEOUT (seconds)"
+    )
+
+
+def lock_timeout() -> float:
+    """Seconds a writer waits for a busy lock: ``MEMEVAL_LOCK_TIMEOUT``, default 30.
+
+    Raises:
+        MemoryFileError: the variable is not a positive number.
+    """
+    raw = os.environ.get("MEMEVAL_LOCK_TIMEOUT", "").strip()
+    if not raw:
+        return DEFAULT_LOCK_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise MemoryFileError(
+            Path("MEMEVAL_LOCK_TIMEOUT"),
+            f"is {raw!r}, not a positive number of seconds; unset it (30 s) or set e.g. 60",
+        )
+    return value
+
+
+def lock_holder(path: Path) -> int | None:
+    """PID of the process holding a flock on ``path`` (Linux ``/proc/locks``), if known."""
+    try:
+        info = os.stat(path)
+        with open("/proc/locks", encoding="ascii", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    wanted = f":{info.st_ino}"
+    for line in lines:
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (blocked waiters have "->")
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[4].isdigit():  # noqa: SIM102
+            if fields[5].endswith(wanted):
+                return int(fields[4])
+    return None
 
 
 class DirLock:
@@ -45,11 +110,14 @@ class DirLock:
             MemoryFileError: the lock file cannot be created or opened (read-only directory,
                 a symlink in its place).
         """
-        if not self._threads.acquire(blocking):
+        deadline = time.monotonic() + lock_timeout() if blocking else 0.0
+        if not self._threads.acquire(blocking, timeout=lock_timeout() if blocking else -1):
+            if blocking:
+                raise _timeout_error(self.path, os.getpid(), lock_timeout())
             return False
         try:
             if self._depth == 0:
-                self._fd = self._lock_file(blocking)
+                self._fd = self._lock_file(blocking, deadline)
                 if self._fd is None:
                     self._threads.release()
                     return False
@@ -82,7 +150,7 @@ class DirLock:
     ) -> None:
         self.release()
 
-    def _lock_file(self, blocking: bool) -> int | None:
+    def _lock_file(self, blocking: bool, deadline: float) -> int | None:
         try:
             self.memory_dir.mkdir(parents=True, exist_ok=True)
             fd = _open_lock_file(self.path)
@@ -93,14 +161,33 @@ class DirLock:
                 "nothing was written",
             ) from exc
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            return None
+            if not self._flock(fd, blocking, deadline):
+                os.close(fd)
+                return None
         except BaseException:
             os.close(fd)
             raise
         return fd
+
+    def _flock(self, fd: int, blocking: bool, deadline: float) -> bool:
+        started = time.monotonic()
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if not blocking:
+                    return False
+            now = time.monotonic()
+            if now >= deadline:
+                raise _timeout_error(self.path, lock_holder(self.path), now - started)
+            if not told and now - started >= WAIT_MESSAGE_AFTER:
+                told = True
+                holder = lock_holder(self.path)
+                who = f" (held by PID {holder})" if holder is not None else ""
+                print(f"waiting for the lock {self.path}{who}", file=sys.stderr, flush=True)
+            time.sleep(min(_POLL, max(deadline - now, 0.0)))
 
 
 def _open_lock_file(path: Path) -> int:

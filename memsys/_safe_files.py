@@ -20,12 +20,16 @@ from memsys.errors import MemoryFileError
 
 __all__ = [
     "check_directory",
+    "check_output_path",
     "check_replaceable",
+    "check_writable",
     "describe_kind",
+    "read_input_text",
     "read_regular_bytes",
     "read_regular_text",
     "remove_stale_temp_files",
     "write_bytes",
+    "write_output",
     "write_text",
 ]
 
@@ -67,6 +71,25 @@ def check_replaceable(path: Path) -> None:
         raise MemoryFileError(path, f"cannot be inspected ({exc.strerror})") from exc
     if not stat.S_ISREG(mode):
         raise _refuse(path, mode, "read or written")
+
+
+def check_writable(path: Path) -> None:
+    """Raise when ``path`` exists with no write permission bit (``chmod 444``).
+
+    The mode bits are read, not ``access()``: root passes every permission check, and an
+    atomic rename would replace a read-only file anyway (its mode copied, so the bypass would
+    not even show).
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise MemoryFileError(
+            path,
+            f"is read-only (mode {stat.S_IMODE(mode):o}), so it was not rewritten; the file "
+            f"on disk is unchanged. Make it writable (chmod u+w {path}) to let memsys change it",
+        )
 
 
 def check_directory(path: Path) -> None:
@@ -158,6 +181,7 @@ def write_bytes(path: Path, data: bytes) -> None:
             read-only directory); the old file is unchanged.
     """
     check_replaceable(path)
+    check_writable(path)
     try:
         atomic_write_bytes(path, data)
     except OSError as exc:
@@ -171,9 +195,10 @@ def write_bytes(path: Path, data: bytes) -> None:
 def remove_stale_temp_files(directory: Path) -> list[str]:
     """Delete temp files a killed writer left in ``directory``; returns their names.
 
-    Only the names :func:`atomic_write_text` makes for Markdown files are touched
-    (``.NAME.md.XXXXXXXX.tmp``). Call it only while holding the directory's write lock, so
-    no live writer's temp file is removed.
+    Only the names :func:`atomic_write_text` makes for Markdown files and the backup
+    ledger are touched (``.NAME.md.XXXXXXXX.tmp``, ``..memory_backups.XXXXXXXX.tmp``).
+    Call it only while holding the directory's write lock, so no live writer's temp file
+    is removed.
     """
     try:
         names = os.listdir(directory)
@@ -182,7 +207,8 @@ def remove_stale_temp_files(directory: Path) -> list[str]:
     removed = []
     for name in names:
         target = _target_of(name)
-        if target is None or not target.endswith(".md") or not is_temp_file_of(name, target):
+        ours = target is not None and (target.endswith(".md") or target == ".memory_backups")
+        if target is None or not ours or not is_temp_file_of(name, target):
             continue
         with contextlib.suppress(FileNotFoundError):
             os.unlink(directory / name)
@@ -196,3 +222,67 @@ def _target_of(name: str) -> str | None:
         return None
     stem = name[1:].rsplit(".", 2)
     return stem[0] if len(stem) == 3 else None
+
+
+def check_output_path(path: Path) -> None:
+    """Raise unless ``path`` may be written: missing or a regular file, inside a real
+    directory (neither the file nor its directory a symbolic link), checked before writing.
+
+    The one check for what memeval writes besides memory files: the search index, run
+    outputs (results, report, cells, ``runs/latest``), cassettes and their labels.
+    """
+    parent = path.parent
+    try:
+        parent_mode = os.lstat(parent).st_mode
+    except FileNotFoundError:
+        parent_mode = stat.S_IFDIR
+    if not stat.S_ISDIR(parent_mode):
+        raise MemoryFileError(
+            parent,
+            f"is {describe_kind(parent, parent_mode)}, not a directory; {path.name} was not "
+            "written through it. Replace it with a real directory and retry",
+        )
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise MemoryFileError(
+            path,
+            f"is {describe_kind(path, mode)}, not a regular file, so it was not written "
+            "(nothing is written through a link). Remove it and retry",
+        )
+
+
+def write_output(path: Path, data: bytes | str) -> None:
+    """Check ``path`` (:func:`check_output_path`), then replace it atomically."""
+    check_output_path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        write_text(path, data)
+    else:
+        write_bytes(path, data)
+
+
+def read_input_text(path: Path, max_bytes: int) -> str:
+    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries),
+    read with the size limit applied while reading, never after: at most ``max_bytes + 1``
+    bytes are read. A regular file, or a pipe the user named on purpose; a device
+    (``/dev/zero``), directory or socket is refused before anything is read.
+
+    Raises:
+        OSError: unreadable, not a regular file or pipe, or over ``max_bytes`` (the message
+            says which).
+        UnicodeDecodeError: not UTF-8.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    info = os.fstat(fd)
+    if not (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+        os.close(fd)
+        kind = describe_kind(path, info.st_mode)
+        raise OSError(errno.EINVAL, f"is {kind}, not a regular file; nothing was read")
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(errno.EFBIG, f"is over the {max_bytes:,}-byte limit (reading stopped there)")
+    return data.decode("utf-8")

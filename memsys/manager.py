@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
+from memsys._burst_guard import DeletionGuard, GuardedTurn
 from memsys.clock import Clock
 from memsys.longterm import LongTermMemoryManager
 from memsys.storage import MemoryFileStorage
@@ -35,6 +36,8 @@ class MemoryManager:
         self.storage = MemoryFileStorage(memory_dir, clock)
         self.longterm = LongTermMemoryManager(self.storage)
         self._listeners: list[ChangeListener] = []
+        self.guard = DeletionGuard()
+        """Per-turn guard against mass deletion (:mod:`memsys._burst_guard`)."""
 
     @property
     def clock(self) -> Clock:
@@ -64,6 +67,35 @@ class MemoryManager:
         else:
             self.longterm.append_to_section(content, section)
         self.notify_changed(self.storage.memory_file)
+
+    def begin_turn(self, user_text: str) -> None:
+        """A user turn starts (see :mod:`memsys._burst_guard`)."""
+        self.guard.begin_turn(user_text, self.read_long_term_memory())
+
+    def end_turn(self) -> GuardedTurn | None:
+        """A user turn ended: what the deletion guard did in it."""
+        return self.guard.end_turn()
+
+    def check_edit(self, old_text: str, new_text: str) -> str | None:
+        """Why the edit may not be made in this turn (None: go ahead). An edit that removes
+        an entry in a burst first backs up MEMORY.md as the turn found it."""
+        content = self.read_long_term_memory()
+        target = old_text.strip()
+        if not target or content.count(target) != 1:
+            return None  # the edit itself reports the miss
+        start = content.rfind("\n", 0, content.index(target)) + 1
+        end = content.find("\n", start)
+        old_line = content[start : len(content) if end < 0 else end]
+        new_line: str | None = old_line.replace(target, new_text.strip(), 1)
+        if new_line is not None and new_line.strip() in ("", "-", "*", "+"):
+            new_line = None
+        refusal = self.guard.refusal(old_line, new_line)
+        if refusal is None and new_line is None:
+            snapshot = self.guard.needs_backup()
+            if snapshot is not None:
+                made = self.storage.make_backup(snapshot)
+                self.guard.backed_up(made.name if made else None)
+        return refusal
 
     def update_long_term_memory(self, old_text: str, new_text: str) -> int:
         """Replace or delete an entry; returns the match count (1 means it was applied)."""

@@ -12,6 +12,11 @@ A secret is, in order of replacement:
    credential header name (``authorization: ...``, ``"x-api-key": "..."``, ``--api-key X``);
    replaced by :data:`REDACTED`.
 
+A secret is found however JSON escapes it: in a raw body where it is spelled with ``\\uXXXX``
+escapes or ``\\/`` (one ``json.loads`` away from the key), the escapes of printable ASCII are
+decoded first (only when that reveals a secret, so other text keeps its bytes; the result is
+the same JSON value), and :func:`find_secrets` looks at the decoded text too.
+
 Redaction is idempotent and never produces a quote or a backslash, so redacting a string
 inside JSON or YAML keeps the document valid. The LLM clients redact every reply and error
 at the source (``memsys/llm/_http.py``), so a server that echoes a key back cannot get it
@@ -45,6 +50,7 @@ __all__ = [
     "redact_data",
     "register_secret",
     "register_url_credentials",
+    "unescape_json_ascii",
 ]
 
 REDACTED = "<redacted>"
@@ -236,6 +242,16 @@ def redact(text: str) -> str:
 # twice, a reply is redacted by the client and again in the trace).
 @functools.lru_cache(maxsize=1024)
 def _redact(text: str, secrets: tuple[tuple[str, str], ...]) -> str:
+    text = _redact_plain(text, secrets)
+    if "\\u" in text or "\\/" in text:
+        decoded = unescape_json_ascii(text)
+        clean = _redact_plain(decoded, secrets)
+        if clean != decoded:  # a secret hid behind escapes: keep the decoded spelling
+            return clean
+    return text
+
+
+def _redact_plain(text: str, secrets: tuple[tuple[str, str], ...]) -> str:
     # Until nothing changes: one replacement can expose another shape (a query value that
     # swallowed a URL leaves "://x<redacted>@"), and a second pass must find nothing new.
     for _ in range(_MAX_PASSES):
@@ -244,6 +260,24 @@ def _redact(text: str, secrets: tuple[tuple[str, str], ...]) -> str:
             break
         text = clean
     return text
+
+
+_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\(u([0-9a-fA-F]{4})|/)")
+
+
+def unescape_json_ascii(text: str) -> str:
+    """``text`` with JSON's ``\\uXXXX`` escapes of printable ASCII (not ``"`` or ``\\``) and
+    ``\\/`` decoded; inside a JSON string the value is unchanged, only its spelling."""
+
+    def plain(match: re.Match[str]) -> str:
+        if match.group(2) == "/":
+            return match.group(1) + "/"
+        char = chr(int(match.group(3), 16))
+        if " " <= char <= "~" and char not in '"\\':
+            return match.group(1) + char
+        return match.group(0)
+
+    return _ESCAPE.sub(plain, text)
 
 
 _MAX_PASSES = 4
@@ -309,6 +343,7 @@ def find_secrets(
             :func:`known_secrets`.
     """
     values = known_secrets() if environ_secrets is None else environ_secrets
+    text = unescape_json_ascii(text)  # a key spelled with \\uXXXX escapes is still a key
     found = [
         SecretFinding(f"the value of {name}")
         for value, name in values

@@ -12,23 +12,23 @@ threads) and goes through an atomic temp-file-and-rename; temp files a killed wr
 are removed when the directory is next opened. Memory files must be regular files inside the
 directory: a symlink or anything else is refused before it is read or written.
 
-Backups: at most MAX_BACKUPS after any operation that makes one (backup, restore,
-compaction, failed or not), and the one just made is never pruned. Recency is the file's
-modification time (set by the file system when the backup is written), then the timestamp in
-the name: a later-*named* file -- clock moved back, ``MEMEVAL_NOW``, a copied-in folder --
-cannot push out the backup just made.
+Backups: at most MAX_BACKUPS of ours after any operation that makes one (backup, restore,
+compaction, failed or not), and the one just made is never pruned. Recency is the timestamp
+in the name we wrote, never the modification time; only backups we wrote (listed in
+``DIR/.memory_backups``) are counted or pruned, and a new name sorts after every existing one
+even when the clock ran backwards (:mod:`memsys._backups`).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from memsys._atomic import without_fsync
+from memsys._backups import BACKUP_NAME, next_backup_name, our_backups, read_ledger, write_ledger
 from memsys._dirlock import DirLock, dir_lock
 from memsys._safe_files import (
     check_directory,
@@ -63,7 +63,6 @@ BACKUP_SUFFIX = ".md"
 # and loading it into every prompt would be worse than refusing it.
 MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
 _TIMESTAMP_FORMAT = "%Y-%m-%d_%H-%M-%S"
-_BACKUP_NAME = re.compile(r"^MEMORY_backup_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})(?:_(\d+))?\.md$")
 
 
 @dataclass(frozen=True)
@@ -160,8 +159,9 @@ class MemoryFileStorage:
         made = self.make_backup()
         return made.name if made is not None else None
 
-    def make_backup(self) -> MadeBackup | None:
-        """Copy MEMORY.md to a new backup, then keep at most MAX_BACKUPS (never this one).
+    def make_backup(self, content: bytes | None = None) -> MadeBackup | None:
+        """Copy MEMORY.md (or ``content``, what it held a moment ago) to a new backup, then
+        keep at most MAX_BACKUPS (never this one).
 
         Names are unique under concurrency: the name is chosen and written under the lock.
 
@@ -171,36 +171,33 @@ class MemoryFileStorage:
         """
         with self.lock:
             # A byte copy: a MEMORY.md a hand edit left unreadable (not UTF-8) is kept too.
-            content = read_regular_bytes(self.memory_file, MAX_MEMORY_FILE_BYTES)
+            if content is None:
+                content = read_regular_bytes(self.memory_file, MAX_MEMORY_FILE_BYTES)
             if content is None or not content.strip():
                 return None
-            name = self._free_backup_name()
+            name = next_backup_name(self.memory_dir, self.clock.now().strftime(_TIMESTAMP_FORMAT))
+            # Listed first: a writer killed between the two leaves no unlisted backup of ours.
+            try:
+                write_ledger(self.memory_dir, [*read_ledger(self.memory_dir), name])
+            except MemoryFileError as exc:
+                raise MemoryFileError(
+                    self.memory_dir / name, f"cannot be written: {exc}; no backup was made"
+                ) from exc
             write_bytes(self.memory_dir / name, content)
             pruned = self.prune_old_backups(keep=name)
         return MadeBackup(name, tuple(pruned))
 
     def list_backups(self) -> list[str]:
-        """Backup file names, most recent first (modification time, then name)."""
-        if not self.memory_dir.is_dir():
-            return []
-        keyed = []
-        for entry in os.scandir(self.memory_dir):
-            match = _BACKUP_NAME.match(entry.name)
-            if match is None:
-                continue
-            try:
-                mtime = entry.stat(follow_symlinks=False).st_mtime_ns
-            except FileNotFoundError:
-                continue
-            keyed.append(((mtime, match.group(1), int(match.group(2) or 1)), entry.name))
-        return [name for _, name in sorted(keyed, reverse=True)]
+        """Backups we wrote, most recent first by the timestamp in their name."""
+        return our_backups(self.memory_dir)
 
     def prune_old_backups(
         self, max_backups: int = MAX_BACKUPS, keep: str | None = None
     ) -> list[str]:
         """Delete all but the ``max_backups`` most recent backups; returns the deleted names.
 
-        ``keep`` (the backup just made) is always among those kept.
+        ``keep`` (the backup just made) is always among those kept. Files we did not write
+        are never counted or deleted.
         """
         with self.lock:
             names = self.list_backups()
@@ -209,6 +206,10 @@ class MemoryFileStorage:
             doomed = names[max_backups:]
             for name in doomed:
                 (self.memory_dir / name).unlink(missing_ok=True)
+            listed = read_ledger(self.memory_dir)
+            alive = [n for n in listed if n not in doomed and _exists(self.memory_dir / n)]
+            if alive != listed:
+                write_ledger(self.memory_dir, alive)
         if doomed:
             log.info("pruned backups beyond %d: %s", max_backups, ", ".join(doomed))
         return doomed
@@ -220,7 +221,7 @@ class MemoryFileStorage:
             BackupNameError: ``name`` is not a plain backup file name (``../x``, an absolute
                 path, MEMORY.md or any other file).
         """
-        if not _BACKUP_NAME.match(name) or Path(name).name != name:
+        if not BACKUP_NAME.match(name) or Path(name).name != name:
             raise BackupNameError(name, self.memory_dir)
         return self.memory_dir / name
 
@@ -251,23 +252,6 @@ class MemoryFileStorage:
         return True
 
     # -- helpers -----------------------------------------------------------------------------
-
-    def _free_backup_name(self) -> str:
-        # After the highest sequence of this second, not the first free one: a name pruned
-        # a moment ago is never handed out again for other content.
-        stamp = self.clock.now().strftime(_TIMESTAMP_FORMAT)
-        taken = [
-            int(match.group(2) or 1)
-            for name in os.listdir(self.memory_dir)
-            if (match := _BACKUP_NAME.match(name)) and match.group(1) == stamp
-        ]
-        sequence = max(taken, default=0) + 1
-        while True:
-            suffix = "" if sequence == 1 else f"_{sequence}"
-            name = f"{BACKUP_PREFIX}{stamp}{suffix}{BACKUP_SUFFIX}"
-            if not os.path.lexists(self.memory_dir / name):
-                return name
-            sequence += 1
 
     def _remove_leftovers(self) -> None:
         if not self.memory_dir.is_dir():
@@ -304,3 +288,7 @@ def _is_iso_date(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _exists(path: Path) -> bool:
+    return os.path.lexists(path)

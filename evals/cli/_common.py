@@ -42,7 +42,16 @@ EXIT_RUN_FAILED = 3
 def cli_clock() -> Clock:
     """The wall clock, or the fixed time in ``MEMEVAL_NOW`` (ISO 8601) for reproducible scripts."""
     fixed = os.environ.get("MEMEVAL_NOW")
-    return ManualClock(datetime.fromisoformat(fixed)) if fixed else SystemClock()
+    if not fixed:
+        return SystemClock()
+    try:
+        when = datetime.fromisoformat(fixed)
+    except ValueError:
+        raise UsageError(
+            f"MEMEVAL_NOW={fixed!r} is not an ISO 8601 time; set it like "
+            "MEMEVAL_NOW=2026-03-02T14:30:00, or unset it to use the clock"
+        ) from None
+    return ManualClock(when)
 
 
 def add_scorer_args(parser: argparse.ArgumentParser) -> None:

@@ -25,7 +25,7 @@ from evals.cli import (
     variant,
 )
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
-from memsys.errors import ConfigError, MemEvalError, Regression, RunFailure
+from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, Regression, RunFailure
 from memsys.redact import RedactingFormatter, redact
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]
@@ -34,6 +34,7 @@ EXIT_BROKEN_PIPE = 128 + 13
 """Standard output closed before everything was printed: 128 + SIGPIPE, as shells report."""
 EXIT_CODES: tuple[tuple[type[MemEvalError], int], ...] = (
     (Regression, EXIT_FAIL),
+    (LockTimeoutError, EXIT_FAIL),
     (ConfigError, EXIT_USAGE),
     (RunFailure, EXIT_RUN_FAILED),
 )

@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
+from memsys._safe_files import read_input_text
 from memsys.errors import MemoryDirError, QueryFileError, UsageError
 from memsys.search import DecayForm, MemorySearch, SearchConfig, SearchHit, default_embedder
 
@@ -60,9 +61,12 @@ def hit_to_json(hit: SearchHit) -> dict[str, object]:
     }
 
 
+_MAX_QUERY_FILE_BYTES = 8 << 20
+
+
 def _read_queries(path: Path) -> list[_Query]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_input_text(path, _MAX_QUERY_FILE_BYTES).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise QueryFileError(path, 0, f"cannot be read ({exc})") from exc
     queries = []

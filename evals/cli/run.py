@@ -11,11 +11,13 @@ created (see: memeval list).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,12 +34,13 @@ from evals.cli._common import (
     load_scenarios,
     scorer_settings,
 )
-from memsys.errors import CassetteMissError, UsageError
+from memsys.errors import CassetteMissError, RunFailure, UsageError
 from memsys.llm.openai import BASE_URL_ENV
 
 if TYPE_CHECKING:
     from evals.engine import RunSpec
     from evals.plan import PlannedRun
+    from evals.scorers import ScorerSettings
     from evals.sharding import Shard
 
 __all__ = ["register"]
@@ -175,14 +178,22 @@ def _plan(args: argparse.Namespace) -> tuple[list[PlannedRun], list[PlannedRun],
 
 def _execute(
     runs: list[PlannedRun], mode: CassetteMode, options: dict[str, object], jobs: int
-) -> None:
+) -> list[PlannedRun]:
+    """Run every cell; returns those lost with a worker process that died (the others'
+    results are kept)."""
     progress = tqdm(total=len(runs), unit="run", desc="memeval run", file=sys.stderr)
+    lost: list[PlannedRun] = []
     try:
         if jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = [pool.submit(_run_cell, r.spec, r.real, mode, options) for r in runs]
+                futures = {pool.submit(_run_cell, r.spec, r.real, mode, options): r for r in runs}
                 for future in as_completed(futures):
-                    progress.set_postfix_str(Path(future.result()).parent.name, refresh=False)
+                    try:
+                        done = future.result()
+                    except BrokenProcessPool:
+                        lost.append(futures[future])
+                        continue
+                    progress.set_postfix_str(Path(done).parent.name, refresh=False)
                     progress.update()
         else:
             for run in runs:
@@ -193,18 +204,12 @@ def _execute(
     finally:
         # An error message then starts on its own line, not on the progress bar's.
         progress.close()
+    return lost
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from evals._runtime import shared_embedder
-    from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
-    from evals.cli._sampling import sampling
-    from evals.history import new_run_dir, point_latest
-    from evals.report import summary_text, write_report
-    from evals.results import write_results
-    from evals.scoring import score_trace
+    from evals.history import new_run_dir
     from evals.sharding import write_shard
-    from evals.trace import TRACE_FILE_NAME
 
     settings = scorer_settings(args)
     options = _model_args(args)
@@ -216,20 +221,67 @@ def _handle(args: argparse.Namespace) -> int:
         )
     mode = _mode(args)
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
+    with _run_lock(out):
+        if shard is not None:
+            write_shard(out, shard, [r.cell_path for r in whole], [r.cell_path for r in planned])
+        return _run_into(out, planned, mode, options, args, settings)
+
+
+@contextlib.contextmanager
+def _run_lock(out: Path) -> Iterator[None]:
+    """One ``memeval run`` at a time per ``--out`` (issue 28: four runs into one directory
+    ended in "Directory not empty"); the second is refused, naming the first's PID."""
+    from memsys._dirlock import dir_lock, lock_holder
+
+    lock = dir_lock(out)
+    if not lock.acquire(blocking=False):
+        holder = lock_holder(lock.path)
+        who = f" (PID {holder})" if holder is not None else ""
+        raise UsageError(
+            f"{out}: another memeval run{who} is writing into this directory (lock "
+            f"{lock.path}); wait for it to finish or pass another --out"
+        )
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _run_into(
+    out: Path,
+    planned: list[PlannedRun],
+    mode: CassetteMode,
+    options: dict[str, object],
+    args: argparse.Namespace,
+    settings: ScorerSettings,
+) -> int:
+    from evals._runtime import shared_embedder
+    from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
+    from evals.cli._sampling import sampling
+    from evals.history import point_latest
+    from evals.report import summary_text, write_report
+    from evals.results import write_results
+    from evals.scoring import score_trace
+    from evals.trace import TRACE_FILE_NAME
+
     runs = [run.under(out) for run in planned]
-    if shard is not None:
-        write_shard(out, shard, [r.cell_path for r in whole], [r.cell_path for r in planned])
     embedder = shared_embedder()
     try:
         with quiet_compaction_warnings(getattr(args, "verbose", False)):
-            _execute(runs, mode, options, args.jobs)
+            lost = _execute(runs, mode, options, args.jobs)
     except CassetteMissError:
         if not args.out:  # a run that cannot replay has no results: leave no husk behind
             shutil.rmtree(out, ignore_errors=True)
             print(f"removed the unfinished run directory {out}", file=sys.stderr)
         raise
+    finished = [r for r in runs if r not in lost]
+    if not finished:
+        raise RunFailure(
+            f"a worker process died (killed, or out of memory); none of the {len(runs)} "
+            "cell(s) finished. Run again (without --jobs to find the cell that dies)"
+        )
     # Only this run's cells: --out may hold other runs (or a record's runs/record).
-    results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in runs]
+    results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in finished]
     write_results(out, results)
     report = Path(args.report) if args.report else out / "report.html"
     write_report(results, report, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
@@ -239,6 +291,16 @@ def _handle(args: argparse.Namespace) -> int:
     print(f"\nresults: {out / 'results.json'}\nreport:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")
+    if lost:
+        cells = [
+            f"{r.spec.cell.scenario} / {r.spec.cell.model} / {r.spec.cell.policy}" for r in lost
+        ]
+        names = ", ".join(cells[:5]) + (" ..." if len(cells) > 5 else "")
+        raise RunFailure(
+            f"a worker process died (killed, or out of memory) and {len(lost)} cell(s) were "
+            f"lost: {names}. The {len(finished)} finished cell(s) are in "
+            f"{out / 'results.json'}; run the lost ones again (--filter, or without --jobs)"
+        )
     return EXIT_OK
 
 

@@ -44,6 +44,7 @@ from evals.report._view import (
 )
 from evals.results import RunResult
 from evals.scorers import QUALITY_FORMULA
+from memsys._safe_files import write_output
 from memsys.errors import UsageError
 from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
@@ -209,8 +210,7 @@ def write_report(
 ) -> Path:
     """Render the report into ``path`` (parents created); returns ``path``."""
     html = render_report(results, title, diff_pair, reference, metrics, sampling)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(redact(html), encoding="utf-8")
+    write_output(path, redact(html))  # never through a link (issue 28)
     return path
 
 

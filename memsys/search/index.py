@@ -33,7 +33,8 @@ import numpy as np
 import numpy.typing as npt
 
 from memsys._dirlock import dir_lock
-from memsys.errors import IndexCorruptError
+from memsys._safe_files import check_directory, check_output_path
+from memsys.errors import IndexCorruptError, MemoryFileError
 from memsys.search.chunking import Chunk, chunk_id, source_date, text_hash
 
 __all__ = [
@@ -133,11 +134,23 @@ class IndexStore:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            # Never through a link: a symlinked .index would carry the memory text outside.
+            check_directory(self.path.parent)
+            check_output_path(self.path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with closing(sqlite3.connect(self.path)) as conn:
-                conn.execute("PRAGMA synchronous=OFF")
-                with conn:  # one transaction, committed on success
-                    yield conn
+            try:
+                with closing(sqlite3.connect(self.path)) as conn:
+                    conn.execute("PRAGMA synchronous=OFF")
+                    with conn:  # one transaction, committed on success
+                        yield conn
+            except sqlite3.OperationalError as exc:
+                if "full" not in str(exc) and "disk I/O" not in str(exc):
+                    raise
+                raise MemoryFileError(
+                    self.path,
+                    f"cannot be written ({exc}); the memory files are unchanged. Free disk "
+                    "space and retry (the index is rebuilt from the memory files)",
+                ) from exc
 
     def delete(self) -> None:
         """Remove the index file (and a leftover rollback journal)."""

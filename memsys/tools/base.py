@@ -32,6 +32,8 @@ class ToolErrorCode(StrEnum):
     BACKUP_NOT_FOUND = "backup_not_found"
     BACKUP_FAILED = "backup_failed"
     RESTORE_FAILED = "restore_failed"
+    DELETION_REFUSED = "deletion_refused"
+    """A "User requested:" entry the user's message in this turn did not ask to remove."""
     # The assistant loop's own errors, for calls that never reach a tool.
     UNKNOWN_TOOL = "unknown_tool"
     INVALID_ARGUMENTS = "invalid_arguments"

@@ -184,6 +184,9 @@ class UpdateMemoryTool:
         if problem is not None:
             return ToolResult.error(ToolErrorCode.VALIDATION_ERROR, problem)
         try:
+            refusal = self._manager.check_edit(old_text, new_text)
+            if refusal is not None:
+                return ToolResult.error(ToolErrorCode.DELETION_REFUSED, refusal)
             matches = self._manager.update_long_term_memory(old_text, new_text)
         except EntryFormatError as exc:  # a cross-line match, a header, a new line
             return ToolResult.error(ToolErrorCode.VALIDATION_ERROR, str(exc))

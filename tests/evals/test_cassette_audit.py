@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from vcr.serializers import yamlserializer
 
+from evals._cassette_file import read_cassette
 from evals.cassette_audit import (
     check_cassette,
     describe,
@@ -21,11 +22,12 @@ from memsys.errors import MemEvalError
 
 REPO = Path(__file__).resolve().parents[2]
 SK_KEY = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv"
+CHAT_REPLY = '{"choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}'
 
 
 def interaction(
     body: str = '{"model": "m"}',
-    answer: str = '{"choices": []}',
+    answer: str = CHAT_REPLY,
     headers: dict[str, list[str]] | None = None,
     uri: str = "http://model.test/v1/chat/completions",
 ) -> dict[str, Any]:
@@ -96,7 +98,7 @@ def test_response_headers_the_recorder_drops_are_reported(tmp_path: Path) -> Non
 
 
 def test_sk_key_in_a_body_is_reported(tmp_path: Path) -> None:
-    answer = json.dumps({"content": f"your key is {SK_KEY}"})
+    answer = json.dumps({"choices": [{"message": {"content": f"your key is {SK_KEY}"}}]})
     path = write_cassette(tmp_path / "b.yaml", [interaction(answer=answer)])
     [problem] = check_cassette(path, env_secrets=[])
     assert problem.interaction == 1
@@ -211,9 +213,78 @@ def test_recorded_cells_are_the_labelled_ones_and_repeats_stand_for_their_cell(
 
 
 def test_a_home_directory_path_in_a_reply_is_reported(tmp_path: Path) -> None:
-    leaky = interaction(answer='{"model": "/root/.cache/memeval/qwen.gguf", "choices": []}')
-    clean = interaction(answer='{"model": "qwen2.5-coder-1.5b-instruct", "choices": []}')
+    leaky = interaction(
+        answer='{"model": "/root/.cache/memeval/qwen.gguf", "choices": [{"message": {}}]}'
+    )
+    clean = interaction(
+        answer='{"model": "qwen2.5-coder-1.5b-instruct", "choices": [{"message": {}}]}'
+    )
     path = write_cassette(tmp_path / "s" / "p__m" / "g" / "v.yaml", [clean, leaky])
     [problem] = check_cassette(path, env_secrets=[])
     assert problem.interaction == 2
     assert "absolute path in a home directory" in problem.message
+
+
+@pytest.mark.parametrize("spelling", ["unicode", "slash"])
+def test_a_secret_behind_json_escapes_is_reported(tmp_path: Path, spelling: str) -> None:
+    """Issue 28: check looked at the raw body, where a \\uXXXX-escaped key is not the key."""
+    if spelling == "unicode":
+        hidden = "".join(f"\\u{ord(c):04x}" for c in SK_KEY)
+        answer = '{"choices": [{"message": {"content": "your key is ' + hidden + '"}}]}'
+        expected = "response.body holds an sk-... API key"
+    else:
+        url = "http:\\/\\/admin:hunter2hunter2@model.test\\/v1"
+        answer = '{"choices": [{"message": {"content": "see ' + url + '"}}]}'
+        expected = "response.body holds credentials in a URL"
+    assert SK_KEY not in answer and "://admin" not in answer
+    path = write_cassette(tmp_path / "x.yaml", [interaction(answer=answer)])
+    messages = [p.message for p in check_cassette(path, env_secrets=[])]
+    assert expected in messages
+
+
+@pytest.mark.parametrize(
+    ("status", "answer", "expected"),
+    [
+        (200, '{"id": "x", "object": "list", "data": []}', "not a chat completion (no choices)"),
+        (200, '{"choices": [{"index": 0}]}', "not a chat completion (no message)"),
+        (401, '{"error": {"message": "invalid api key"}}', "HTTP 401 (the key was refused)"),
+        (
+            200,
+            json.dumps(
+                {
+                    "choices": [
+                        {
+                            "message": {
+                                "role": "assistant",
+                                "tool_calls": [
+                                    {
+                                        "id": "c1",
+                                        "type": "function",
+                                        "function": {
+                                            "name": "save_memory",
+                                            "arguments": '{"content": "cut',
+                                        },
+                                    }
+                                ],
+                            }
+                        }
+                    ]
+                }
+            ),
+            "tool call's arguments are not JSON",
+        ),
+    ],
+    ids=["not-chat", "no-message", "401", "bad-arguments"],
+)
+def test_a_reply_that_is_not_a_chat_completion_is_refused(
+    tmp_path: Path, status: int, answer: str, expected: str
+) -> None:
+    """Issue 28: valid JSON of another shape, a 401 on a tool-call step and tool arguments
+    that are not JSON passed `check`, and replay then blamed a changed prompt."""
+    recorded = interaction(answer=answer)
+    recorded["response"]["status"] = {"code": status, "message": "x"}
+    path = write_cassette(tmp_path / "w.yaml", [recorded])
+    messages = [p.message for p in check_cassette(path, env_secrets=[])]
+    assert any(expected in m for m in messages), messages
+    _, replay_problems = read_cassette(path)  # what replay refuses the cassette for
+    assert any(expected in message for _, message in replay_problems)

@@ -33,6 +33,8 @@ class EchoServer:
     seen: list[dict[str, str]] = field(default_factory=list)
     """Headers of every request received (lower-cased names), so tests can check that
     the credentials really were sent."""
+    escape: bool = False
+    """Spell the echoed key with JSON ``\\uXXXX`` escapes (and ``/`` as ``\\/``)."""
 
 
 def _credentials(headers: dict[str, str], path: str) -> str:
@@ -88,7 +90,12 @@ def _handler(server: EchoServer, fail_when: FailWhen) -> type[BaseHTTPRequestHan
                 status, data = 200, _reply(body, echoed)
             else:
                 data = {"error": {"message": f"rejected {echoed}", "type": "echo_error"}}
-            payload = json.dumps(data).encode()
+            text = json.dumps(data)
+            if server.escape:  # spell the key the way some servers do: \uXXXX and \/
+                token = headers.get("authorization", "").removeprefix("Bearer ")
+                spelled = "".join(f"\\u{ord(c):04x}" for c in token)
+                text = text.replace(token, spelled).replace("/", "\\/") if token else text
+            payload = text.encode()
             self.send_response(status)
             self.send_header("content-type", "application/json")
             self.send_header("set-cookie", f"seen={headers.get('authorization', '')}")
@@ -103,9 +110,11 @@ def _handler(server: EchoServer, fail_when: FailWhen) -> type[BaseHTTPRequestHan
 
 
 @contextmanager
-def echo_server(fail_when: FailWhen = lambda number: None) -> Iterator[EchoServer]:
+def echo_server(
+    fail_when: FailWhen = lambda number: None, *, escape: bool = False
+) -> Iterator[EchoServer]:
     """Run an echo server on a free loopback port for the duration of the block."""
-    state = EchoServer("")
+    state = EchoServer("", escape=escape)
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state, fail_when))
     state.base_url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

@@ -147,3 +147,22 @@ def test_redacting_json_text_keeps_it_json_and_removes_every_secret(
         text = redact(dumped)
         json.loads(text)
         assert ENV_KEY not in text and SK not in text and "p4ss" not in text
+
+
+def test_a_secret_spelled_with_json_escapes_is_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: ``\\uXXXX`` escapes (and ``\\/``) hid a key from redaction in raw bodies."""
+    key = "sk-live-0123456789abcdefXYZ"
+    monkeypatch.setenv("MEMEVAL_API_KEY", key)
+    escaped = "".join(f"\\u{ord(c):04x}" for c in key)
+    raw = '{"content": "key ' + escaped + '", "url": "http:\\/\\/u:pw123456@h\\/v1"}'
+    clean = redact(raw)
+    decoded = json.loads(clean)
+    assert decoded["content"] == "key <MEMEVAL_API_KEY>"
+    assert "pw123456" not in decoded["url"]
+    assert key not in json.dumps(json.loads(clean)) and escaped not in clean
+    # Mixed spellings, upper-case hex, and the decoded text, all caught.
+    half = key[:5] + "".join(f"\\u{ord(c):04X}" for c in key[5:])
+    assert key not in str(json.loads(redact('"' + half + '"')))
+    assert redact(key) == "<MEMEVAL_API_KEY>"
+    # Text with escapes but no secret keeps its bytes (it may be a user's own text).
+    assert redact("a \\u0041 b \\/ c") == "a \\u0041 b \\/ c"

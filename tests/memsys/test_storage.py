@@ -73,35 +73,34 @@ def test_prune_three_backups_deletes_nothing(
     assert sorted(storage.list_backups()) == sorted(names)
 
 
-def test_list_backups_orders_by_mtime_then_name(
+def test_list_backups_orders_by_name_never_mtime(
     storage: MemoryFileStorage, clock: ManualClock
 ) -> None:
+    """Issue 28: recency was the mtime, so a touched or copied old backup outranked new ones."""
     names = make_backups(storage, clock, 3)
-    for name in names:  # the same mtime for all: the name decides
-        os.utime(storage.memory_dir / name, ns=(1_000_000_000, 1_000_000_000))
     assert storage.list_backups() == list(reversed(names))
-    # A backup written later (a newer mtime) is more recent whatever its name says.
-    os.utime(storage.memory_dir / names[0], ns=(2_000_000_000, 2_000_000_000))
-    assert storage.list_backups() == [names[0], names[2], names[1]]
-    assert storage.prune_old_backups(max_backups=2) == [names[1]]
+    # The oldest backup touched (or copied over) later is still the oldest: its name says so.
+    os.utime(storage.memory_dir / names[0], ns=(4_000_000_000_000_000_000,) * 2)
+    assert storage.list_backups() == list(reversed(names))
+    assert storage.prune_old_backups(max_backups=2) == [names[0]]
 
 
-def test_backup_just_made_survives_five_later_named_backups(
+def test_five_later_named_files_we_did_not_write_are_neither_counted_nor_pruned(
     storage: MemoryFileStorage, clock: ManualClock
 ) -> None:
-    """Issue 12: five backups named in the future (clock moved back, MEMEVAL_NOW, a copied-in
-    folder) used to win, and the only copy of the file just backed up was pruned at once."""
-    for hour in range(10, 15):
-        forged = storage.memory_dir / f"MEMORY_backup_2099-01-01_{hour}-00-00.md"
-        forged.parent.mkdir(parents=True, exist_ok=True)
-        forged.write_text(f"- copied in {hour}\n")
+    """Issue 12, then 28: five backup-named files copied in (not written by us) used to win,
+    and then to be pruned; now they are left alone and the new backup sorts after them."""
+    storage.memory_dir.mkdir(parents=True, exist_ok=True)
+    forged = [f"MEMORY_backup_2099-01-01_{hour}-00-00.md" for hour in range(10, 15)]
+    for name in forged:
+        (storage.memory_dir / name).write_text(f"- copied in {name}\n")
     storage.write_memory_file("- the only copy of this\n")
     made = storage.make_backup()
-    assert made is not None
-    backups = storage.list_backups()
-    assert len(backups) == 5 and backups[0] == made.name
+    assert made is not None and made.pruned == ()
+    assert made.name == "MEMORY_backup_2099-01-01_14-00-00_2.md"  # after the newest name
+    assert storage.list_backups() == [made.name]
     assert (storage.memory_dir / made.name).read_text() == "- the only copy of this\n"
-    assert made.pruned == ("MEMORY_backup_2099-01-01_10-00-00.md",)
+    assert all((storage.memory_dir / name).exists() for name in forged)
 
 
 def test_restore_leaves_at_most_five_backups(

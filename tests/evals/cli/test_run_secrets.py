@@ -92,3 +92,24 @@ def test_an_echoed_key_in_error_replies_reaches_no_file_or_message(
     assert _files_holding(workdir, (KEY, QUERY_KEY)) == []
     out = capsys.readouterr()
     assert KEY not in out.out + out.err and QUERY_KEY not in out.out + out.err
+
+
+def _escaped(secret: str) -> bytes:
+    return "".join(f"\\u{ord(c):04x}" for c in secret).encode()
+
+
+def test_a_key_echoed_with_json_escapes_reaches_no_file(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28: a key spelled with \\uXXXX escapes in a server's JSON reached the cassette's
+    raw body (one json.loads away), and `memeval cassettes check` said OK."""
+    with echo_server(escape=True) as server:
+        assert _record(server.base_url) == 0
+    cassette = next((workdir / "cassettes").rglob("*.yaml"))
+    assert "<MEMEVAL_API_KEY>" in cassette.read_text()  # the echo was there, redacted
+    for path in (p for p in workdir.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        assert KEY.encode() not in data and _escaped(KEY) not in data, path
+    assert main(["cassettes", "check"]) == 0
+    out = capsys.readouterr()
+    assert KEY not in out.out + out.err
