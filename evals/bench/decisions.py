@@ -42,9 +42,10 @@ from evals.bench._decision_cases import (
     render_markdown,
     summarise,
 )
+from evals.errors import UsageError
 from memsys.clock import ManualClock
 from memsys.decisions import SimilarMemory, decision_request, parse_decision
-from memsys.errors import MalformedOutput, UsageError
+from memsys.errors import MalformedOutput
 from memsys.events import discard
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
 from memsys.manager import MemoryManager
@@ -148,7 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--server-info",
         type=Path,
-        help="JSON of a running local server (python -m evals.local_server)",
+        help="JSON of a running local server (python -m evals.record.local_server)",
     )
     parser.add_argument("--out", type=Path, default=REPORT, help="markdown report (+ .json)")
 
@@ -160,7 +161,7 @@ def cassette_for(model: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark; exit 0 when the target is met, 1 otherwise."""
-    from evals.cassettes import (
+    from evals.cassettes.cassettes import (
         CassetteLabel,
         CassetteMode,
         read_label,
@@ -255,7 +256,7 @@ def _shown_path(path: Path) -> str:
 
 
 def _embedder() -> EmbedFn | None:
-    from evals._runtime import shared_embedder
+    from evals.run import shared_embedder
 
     embedder = shared_embedder()
     return embedder.embed if embedder is not None else None

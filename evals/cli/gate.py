@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, run_results_saving_scored
-from evals.gate import (
+from evals.errors import GateConfigError, Regression, UsageError
+from evals.results.gate import (
     Check,
     baseline_from_results,
     gate,
@@ -14,7 +15,7 @@ from evals.gate import (
     write_baseline,
     write_junit,
 )
-from memsys.errors import ConfigError, GateConfigError, Regression, UsageError
+from memsys.errors import ConfigError
 
 __all__ = ["register"]
 

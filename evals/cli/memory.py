@@ -8,7 +8,8 @@ from pathlib import Path
 
 from evals.cli._common import cli_clock, emit_result
 from evals.cli.memory_search import register_memory_commands
-from memsys.errors import MemoryFileError, UsageError
+from evals.errors import UsageError
+from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
 from memsys.tools import (
     DEFAULT_VARIANT,

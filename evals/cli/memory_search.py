@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
-from memsys.errors import MemoryDirError, QueryFileError, UsageError
+from evals.errors import MemoryDirError, QueryFileError, UsageError
 from memsys.search import DecayForm, MemorySearch, SearchConfig, SearchHit, default_embedder
 
 __all__ = [

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
-from evals.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.report import summary_text, write_report
-from evals.results import write_results
+from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
+from evals.results.results import write_results
 
 __all__ = ["register"]
 

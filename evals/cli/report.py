@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, run_results_saving_scored
-from evals.history import resolve_run_dir
 from evals.report import write_report
+from evals.results.history import resolve_run_dir
 
 __all__ = ["register"]
 

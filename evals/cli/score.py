@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, add_scorer_args, scorer_settings
-from evals.history import resolve_run_dir
 from evals.report import summary_text
-from evals.results import RESULTS_FILE_NAME, write_results
-from evals.scoring import score_run_dir
+from evals.results.history import resolve_run_dir
+from evals.results.results import RESULTS_FILE_NAME, write_results
+from evals.results.scoring import score_run_dir
 
 __all__ = ["register"]
 

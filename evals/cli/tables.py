@@ -11,12 +11,12 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals.cassettes import CassetteLabel, read_label
-from evals.cell import DEFAULT_CASSETTE_ROOT, Cell
+from evals.cassettes.cassettes import CassetteLabel, read_label
 from evals.cli._common import EXIT_OK
-from evals.history import run_results
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT, Cell
 from evals.report.markdown import TABLES, Labels
-from evals.results import RunResult
+from evals.results.history import run_results
+from evals.results.results import RunResult
 from memsys.llm.base import ModelKind
 
 __all__ = ["register"]

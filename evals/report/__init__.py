@@ -1,6 +1,6 @@
 """The HTML report: one self-contained file (charts inline as base64 PNG), read from results.
 
-:func:`render_report` needs only :class:`~evals.results.RunResult` records, as read from
+:func:`render_report` needs only :class:`~evals.results.results.RunResult` records, as read from
 ``results.json``; every table row and chart names the kind of model (simulated or real).
 Sections: the summary; verdicts of each cell against a baseline (by default every variant
 against :data:`~memsys.tools.DEFAULT_VARIANT`, same model and policy); per scenario a chart
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from evals.errors import UsageError
 from evals.report._charts import kinds_note, latency_chart
 from evals.report._latency import SEARCH_TARGET_MS, latency_rows
 from evals.report._memory_view import MemoryLine, highlighted_lines
@@ -36,8 +37,7 @@ from evals.report._view import (
     scenario_views,
     summary_rows,
 )
-from evals.results import RunResult
-from memsys.errors import UsageError
+from evals.results.results import RunResult
 from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
 

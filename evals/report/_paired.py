@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from evals.cell import Cell
+from evals.errors import ComparisonError
+from evals.grid.cell import Cell
 from evals.report._stats import mean_ci
-from evals.results import RunResult, known_metrics
-from memsys.errors import ComparisonError, UnknownNameError
+from evals.results.results import RunResult, known_metrics
+from memsys.errors import UnknownNameError
 from memsys.llm.base import ModelKind
 
 __all__ = [

@@ -16,8 +16,8 @@ from evals.report._paired import (
     metric_direction,
 )
 from evals.report._stats import aggregate, cells
-from evals.results import RunResult
-from evals.transcript import TranscriptEntry, error_count
+from evals.results.results import RunResult
+from evals.results.transcript import TranscriptEntry, error_count
 from memsys.llm.base import ModelKind
 
 __all__ = [

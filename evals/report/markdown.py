@@ -3,7 +3,7 @@
 Three tables (:data:`TABLES`, which ``memeval tables --kind`` chooses from):
 
 - ``simulated``: one row per scenario; each column shows the default suite's three
-  simulated cells (:data:`~evals.cell.DEFAULT_SUITE`) as ``a / b / c``, or one value when the
+  simulated cells (:data:`~evals.grid.cell.DEFAULT_SUITE`) as ``a / b / c``, or one value when the
   three agree;
 - ``real``: one row per real-model cell (scenario, policy, variant), means over its samples,
   with the recording time its cassette labels give;
@@ -20,12 +20,12 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from evals.cassettes import CassetteLabel
-from evals.cell import DEFAULT_SUITE, Cell, SuiteCell
+from evals.cassettes.cassettes import CassetteLabel
+from evals.errors import UsageError
+from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._paired import Comparison, PairedDiff, Reference, Verdict, compare_to_baseline
 from evals.report._stats import cells
-from evals.results import RunResult
-from memsys.errors import UsageError
+from evals.results.results import RunResult
 from memsys.llm.base import ModelKind
 from memsys.tools import DEFAULT_VARIANT
 

@@ -6,7 +6,7 @@ lines are prefixed with ``[label]`` (``[end]`` or the checkpoint label).
 
 from __future__ import annotations
 
-from evals.scenario import FactSpec
+from evals.scenario.scenario import FactSpec
 from evals.scorers._matching import duplicate_pairs, match_entries, normalise, repeats
 from evals.scorers._noise import NoiseEntry, invented_in, noise_entries
 from evals.scorers._registry import QualityPart, scorer

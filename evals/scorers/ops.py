@@ -6,7 +6,7 @@ from fnmatch import fnmatchcase
 
 import numpy as np
 
-from evals.scenario import BackupExpect
+from evals.scenario.scenario import BackupExpect
 from evals.scorers._registry import QualityPart, scorer
 from evals.scorers._types import ProbeRecord, RunData, Score
 from evals.scorers.quality import value_part

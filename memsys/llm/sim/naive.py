@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from memsys.app import APP_NOTICE_PREFIX
 from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
     SIM_MODELS,
@@ -18,7 +19,6 @@ from memsys.llm.sim._base import (
     last_user_prompt,
     transcript_users,
 )
-from memsys.llm.sim._rules import APP_NOTICE_PREFIX
 
 __all__ = ["NaiveSim"]
 

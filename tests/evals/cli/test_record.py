@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from evals.cassettes import CassetteLabel, read_label
+from evals.cassettes.cassettes import CassetteLabel, read_label
 from evals.cli.main import main
 
 SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes import CassetteLabel, read_label
-from evals.cell import DEFAULT_SUITE, Cell
+from evals.cassettes.cassettes import CassetteLabel, read_label
 from evals.cli.main import main
+from evals.errors import UsageError
+from evals.grid.cell import DEFAULT_SUITE, Cell
 from evals.report import compare_to_baseline
 from evals.report._paired import PairedDiff, Reference, Verdict
 from evals.report.markdown import (
@@ -25,9 +26,8 @@ from evals.report.markdown import (
     simulated_table,
     thousands,
 )
-from evals.results import RunResult, read_results
+from evals.results.results import RunResult, read_results
 from evals.scorers import Score
-from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
 
 ROOT = Path(__file__).resolve().parents[3]

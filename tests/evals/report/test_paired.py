@@ -13,7 +13,7 @@ from evals.report import (
     compare_to_baseline,
     comparison_text,
 )
-from evals.results import RunResult
+from evals.results.results import RunResult
 from evals.scorers import Score
 from memsys.errors import UnknownNameError
 

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from evals.report import render_report, write_report
-from evals.results import RunResult
-from evals.scoring import score_run_dir
+from evals.results.results import RunResult
+from evals.results.scoring import score_run_dir
 from memsys.llm import ModelKind
 from memsys.search.embedder import HashEmbedder
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
