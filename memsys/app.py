@@ -1,8 +1,10 @@
 """The app: the memory system assembled from its parts, and the app's message conventions.
 
 :func:`build_runtime` wires config, manager, model session, write policy, search, session
-store, triggers, injector and the assistant loop for one memory directory; the harness's
-engine (``evals.run.engine``), ``memeval memory`` and the benches build theirs here.
+store, triggers, injector and the assistant loop for one memory directory, from the same
+parts the model-less callers use: :func:`open_memory`, :func:`open_search`,
+:func:`memory_tool` and :func:`policy_context`. The harness's engine (``evals.run.engine``),
+``memeval memory`` and the benches build theirs here.
 
 What the app itself writes into a conversation is defined here once: a user message with a
 screenshot carries ``[Screenshot: <caption>]`` on its own line (:func:`user_message`), and a
@@ -14,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from memsys.agent import AssistantLoop
-from memsys.clock import ManualClock
+from memsys.clock import Clock, ManualClock
 from memsys.compaction import MemoryCompactor
 from memsys.dailylog import DailyLogWriter
 from memsys.events import Emit
@@ -24,11 +27,19 @@ from memsys.injector import MemoryInjector
 from memsys.llm import LLMClient, SessionModel
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
+from memsys.policies.base import EmbedFn
 from memsys.search.embedder import Embedder
 from memsys.search.engine import MemorySearch
 from memsys.search.scoring import SearchConfig
 from memsys.sessions import SessionStore
-from memsys.tools import load_variant
+from memsys.tools import (
+    DEFAULT_VARIANT,
+    ReadMemoryTool,
+    SaveMemoryTool,
+    Tool,
+    UpdateMemoryTool,
+    load_variant,
+)
 from memsys.tools.search_tool import SearchMemoryTool
 from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs, TriggerWiring
 
@@ -39,7 +50,11 @@ __all__ = [
     "Runtime",
     "RuntimeConfig",
     "build_runtime",
+    "memory_tool",
     "model_switch_notice",
+    "open_memory",
+    "open_search",
+    "policy_context",
     "user_message",
 ]
 
@@ -65,6 +80,42 @@ def model_switch_notice(from_model: str, to_model: str) -> str:
     return (
         f"{APP_NOTICE_PREFIX} The user switched the default model from {from_model} to {to_model}."
     )
+
+
+def open_memory(memory_dir: Path, clock: Clock) -> MemoryManager:
+    """A memory directory's manager: the one entry point for changes (no model, no search)."""
+    return MemoryManager(memory_dir, clock)
+
+
+def open_search(
+    memory_dir: Path, embedder: Embedder | None, config: SearchConfig | None = None
+) -> MemorySearch:
+    """Search over a memory directory (hybrid, or BM25 only when ``embedder`` is None)."""
+    return MemorySearch(memory_dir, embedder, config if config is not None else SearchConfig())
+
+
+def memory_tool(
+    kind: Literal["save", "update", "read"],
+    manager: MemoryManager,
+    variant: str = DEFAULT_VARIANT,
+    *,
+    sectioned: bool = True,
+) -> Tool:
+    """One memory tool on ``manager`` with ``variant``'s descriptions, as the model gets it
+    (``sectioned``: ``save_memory`` files entries under MEMORY.md's sections)."""
+    descriptions = load_variant(variant)
+    if kind == "save":
+        return SaveMemoryTool(manager, descriptions, sectioned=sectioned)
+    if kind == "update":
+        return UpdateMemoryTool(manager, descriptions)
+    return ReadMemoryTool(manager, descriptions)
+
+
+def policy_context(
+    manager: MemoryManager, client: LLMClient, variant: str, embed: EmbedFn | None, emit: Emit
+) -> PolicyContext:
+    """What a write policy is built from: ``variant`` is a shipped name or a ``.toml`` path."""
+    return PolicyContext(manager, client, load_variant(variant), embed, emit)
 
 
 @dataclass
@@ -106,14 +157,15 @@ class RuntimeConfig:
 def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
     """Wire the memory system for one run; what it does is reported to ``emit``."""
     clock, memory_dir, embedder = config.clock, config.memory_dir, config.embedder
-    manager = MemoryManager(memory_dir, clock)
-    search = MemorySearch(memory_dir, embedder, config.search)
+    manager = open_memory(memory_dir, clock)
+    search = open_search(memory_dir, embedder, config.search)
     manager.add_listener(search)
     # One session model for every caller, so a model switch reaches them all.
     client = SessionModel(config.client)
-    variant = load_variant(config.variant)
     embed = embedder.embed if embedder is not None else None
-    policy = make_policy(config.policy, PolicyContext(manager, client, variant, embed, emit))
+    context = policy_context(manager, client, config.variant, embed, emit)
+    variant = context.variant
+    policy = make_policy(config.policy, context)
     sessions = SessionStore()
     runner = DeferredRunner()
     triggers = MemoryTriggerManager(

@@ -43,16 +43,14 @@ from evals.bench._decision_cases import (
     summarise,
 )
 from evals.errors import UsageError
+from memsys.app import open_memory, policy_context
 from memsys.clock import ManualClock
 from memsys.decisions import SimilarMemory, decision_request, parse_decision
 from memsys.errors import MalformedOutput
 from memsys.events import discard
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
-from memsys.manager import MemoryManager
-from memsys.policies import PolicyContext
 from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
-from memsys.tools import load_variant
 from memsys.tools.descriptions import DEFAULT_VARIANT
 
 __all__ = [
@@ -93,8 +91,8 @@ def pipeline_shown(
     case: DecisionCase, now: datetime, embed: EmbedFn | None, workdir: Path
 ) -> list[SimilarMemory]:
     """What the unified policy's retrieval shows for the case's candidate."""
-    manager = MemoryManager(workdir / case.name, ManualClock(now))
-    ctx = PolicyContext(manager, _NoModel(), load_variant(DEFAULT_VARIANT), embed, discard)
+    manager = open_memory(workdir / case.name, ManualClock(now))
+    ctx = policy_context(manager, _NoModel(), DEFAULT_VARIANT, embed, discard)
     with closing(UnifiedPolicy(ctx)) as policy:
         for m in case.memories:
             vector = policy.retriever.vector(m.text)
