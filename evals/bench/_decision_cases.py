@@ -10,9 +10,9 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from evals._safe_yaml import load_data
+from evals.errors import UsageError
+from evals.scenario import load_data
 from memsys.decisions import Operation, SimilarMemory
-from memsys.errors import UsageError
 
 __all__ = [
     "CASES_FILE",

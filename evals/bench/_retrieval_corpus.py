@@ -33,9 +33,9 @@ from pathlib import Path
 
 import yaml
 
-from evals._safe_yaml import load_data
 from evals.bench._search_corpus import random_entry
-from memsys.errors import FramesError, UsageError
+from evals.errors import FramesError, UsageError
+from evals.scenario import load_data
 from memsys.search import tokenize
 
 __all__ = [

@@ -19,8 +19,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evals.history import run_results
-from evals.results import RunResult
+from evals.results.history import run_results
+from evals.results.results import RunResult
 
 __all__ = ["add_arguments", "cell_key", "reader_score", "run", "sim_gap"]
 

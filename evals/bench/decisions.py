@@ -42,16 +42,15 @@ from evals.bench._decision_cases import (
     render_markdown,
     summarise,
 )
+from evals.errors import UsageError
+from memsys.app import open_memory, policy_context
 from memsys.clock import ManualClock
 from memsys.decisions import SimilarMemory, decision_request, parse_decision
-from memsys.errors import MalformedOutput, UsageError
+from memsys.errors import MalformedOutput
 from memsys.events import discard
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
-from memsys.manager import MemoryManager
-from memsys.policies import PolicyContext
 from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
-from memsys.tools import load_variant
 from memsys.tools.descriptions import DEFAULT_VARIANT
 
 __all__ = [
@@ -92,8 +91,8 @@ def pipeline_shown(
     case: DecisionCase, now: datetime, embed: EmbedFn | None, workdir: Path
 ) -> list[SimilarMemory]:
     """What the unified policy's retrieval shows for the case's candidate."""
-    manager = MemoryManager(workdir / case.name, ManualClock(now))
-    ctx = PolicyContext(manager, _NoModel(), load_variant(DEFAULT_VARIANT), embed, discard)
+    manager = open_memory(workdir / case.name, ManualClock(now))
+    ctx = policy_context(manager, _NoModel(), DEFAULT_VARIANT, embed, discard)
     with closing(UnifiedPolicy(ctx)) as policy:
         for m in case.memories:
             vector = policy.retriever.vector(m.text)
@@ -148,7 +147,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--server-info",
         type=Path,
-        help="JSON of a running local server (python -m evals.local_server)",
+        help="JSON of a running local server (python -m evals.record.local_server)",
     )
     parser.add_argument("--out", type=Path, default=REPORT, help="markdown report (+ .json)")
 
@@ -160,7 +159,7 @@ def cassette_for(model: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark; exit 0 when the target is met, 1 otherwise."""
-    from evals.cassettes import (
+    from evals.cassettes.cassettes import (
         CassetteLabel,
         CassetteMode,
         read_label,
@@ -255,7 +254,7 @@ def _shown_path(path: Path) -> str:
 
 
 def _embedder() -> EmbedFn | None:
-    from evals._runtime import shared_embedder
+    from evals.run import shared_embedder
 
     embedder = shared_embedder()
     return embedder.embed if embedder is not None else None

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
+from evals.errors import UsageError
 from evals.scenario import load_scenario
-from memsys.errors import UsageError
 
 __all__ = [
     "LABELS_DIR",
@@ -110,7 +110,7 @@ def spearman(a: list[float], b: list[float]) -> float:
 def measure(directory: Path = LABELS_DIR, scenarios: Path = Path("scenarios")) -> ReaderFigures:
     """Score every labelled file against its scenario and compare with the reader."""
     from evals.scorers import embed_run
-    from evals.scorers._file_run import run_from_file
+    from evals.scorers.file_run import run_from_file
     from evals.scorers.labels import KEPT, label_target
     from evals.scorers.quality import quality_from_labels
     from memsys.search.embedder import default_embedder

@@ -21,8 +21,8 @@ from pathlib import Path
 import httpx
 import vcr
 
-from evals._cassette_match import json_body
-from evals.cassettes import CassetteLabel, CassetteMode, use_cassette
+from evals.cassettes import json_body
+from evals.cassettes.cassettes import CassetteLabel, CassetteMode, use_cassette
 from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient, Role
 from memsys.llm.openai import request_body
 from memsys.tools import load_variant

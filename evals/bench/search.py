@@ -217,7 +217,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table; returns 0."""
     from evals.bench._search_corpus import make_queries
-    from memsys.errors import UsageError
+    from evals.errors import UsageError
 
     try:
         sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]

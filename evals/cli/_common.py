@@ -10,9 +10,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evals.errors import UsageError
 from evals.scorers import ScorerSettings, parse_scorer_args
 from memsys.clock import Clock, ManualClock, SystemClock
-from memsys.errors import UsageError
 from memsys.tools.base import ToolResult
 
 __all__ = [
@@ -30,8 +30,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from evals.results import RunResult
-    from evals.scenario import Scenario
+    from evals.results.results import RunResult
+    from evals.scenario.scenario import Scenario
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -110,7 +110,7 @@ def load_scenarios(args: argparse.Namespace) -> list[tuple[Path, Scenario]]:
         UsageError: no scenario file at all (memeval runs from the repository root).
         ScenarioError: a file that does not load.
     """
-    from evals.scenario import load_scenario
+    from evals.scenario.scenario import load_scenario
 
     paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
     if not paths:
@@ -123,9 +123,9 @@ def load_scenarios(args: argparse.Namespace) -> list[tuple[Path, Scenario]]:
 
 
 def run_results_saving_scored(path: Path, keywords_only: bool) -> list[RunResult]:
-    """The results of a run (:func:`evals.history.run_results`); traces scored now get their
+    """The results of a run (:func:`evals.results.history.run_results`); traces scored now get their
     ``results.json`` written, so the next command reads them instead of scoring again."""
-    from evals.history import run_results
-    from evals.scoring import save_scored
+    from evals.results.history import run_results
+    from evals.results.scoring import save_scored
 
     return save_scored(run_results(path, None if keywords_only else "default"))

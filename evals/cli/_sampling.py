@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evals.cassettes import CassetteLabel, read_label
-from evals.cell import Cell
+from evals.grid.cell import Cell
 from evals.report import Sampling
 from evals.results import RunResult
 from memsys.llm.base import ModelKind

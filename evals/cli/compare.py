@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.cli._sampling import sampling
+from evals.errors import UsageError
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import (
     Reference,
     compare_to_baseline,
@@ -25,7 +26,6 @@ from evals.report import (
     write_report,
 )
 from evals.stats import Adjustment
-from memsys.errors import UsageError
 from memsys.tools import DEFAULT_VARIANT
 
 __all__ = ["register"]

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, run_results_saving_scored
-from evals.gate import (
+from evals.errors import GateConfigError, Regression, UsageError
+from evals.results.gate import (
     Check,
     absent_cells,
     baseline_from_results,
@@ -15,8 +16,8 @@ from evals.gate import (
     write_baseline,
     write_junit,
 )
-from evals.sharding import SHARD_FILE
-from memsys.errors import ConfigError, GateConfigError, Regression, UsageError
+from evals.run.sharding import SHARD_FILE
+from memsys.errors import ConfigError
 
 __all__ = ["register"]
 

@@ -15,8 +15,8 @@ Row = dict[str, str]
 
 
 def _scenarios(args: argparse.Namespace) -> list[Row]:
-    from evals.plan import filter_scenarios
-    from evals.scenario import load_scenario
+    from evals.run.plan import filter_scenarios
+    from evals.scenario.scenario import load_scenario
 
     files = sorted(Path(args.dir).glob("*.yaml"))
     loaded = filter_scenarios([(p, load_scenario(p)) for p in files], args.filter)
@@ -38,8 +38,8 @@ def _clip(text: str, width: int) -> str:
 def _models(args: argparse.Namespace) -> list[Row]:
     from collections import Counter
 
-    from evals.cassette_audit import recorded_cells
-    from evals.cell import DEFAULT_CASSETTE_ROOT as DEFAULT_ROOT
+    from evals.cassettes.cassette_audit import recorded_cells
+    from evals.grid.cell import DEFAULT_CASSETTE_ROOT as DEFAULT_ROOT
     from memsys.llm import ModelKind
     from memsys.llm.registry import model_kind, registered_providers
     from memsys.llm.sim import SIM_MODELS

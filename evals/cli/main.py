@@ -25,7 +25,8 @@ from evals.cli import (
     variant,
 )
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
-from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, Regression, RunFailure
+from evals.errors import Regression
+from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, RunFailure
 from memsys.redact import RedactingFormatter, redact
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]

@@ -8,17 +8,11 @@ from pathlib import Path
 
 from evals.cli._common import cli_clock, emit_result
 from evals.cli.memory_search import register_memory_commands
-from memsys.errors import MemoryFileError, UsageError
+from evals.errors import UsageError
+from memsys.app import memory_tool, open_memory
+from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
-from memsys.tools import (
-    DEFAULT_VARIANT,
-    ReadMemoryTool,
-    SaveMemoryTool,
-    ToolErrorCode,
-    ToolResult,
-    UpdateMemoryTool,
-    load_variant,
-)
+from memsys.tools import DEFAULT_VARIANT, ToolErrorCode, ToolResult
 
 __all__ = ["register"]
 
@@ -26,11 +20,11 @@ Handler = Callable[[argparse.Namespace], ToolResult]
 
 
 def _manager(args: argparse.Namespace) -> MemoryManager:
-    return MemoryManager(Path(args.dir), cli_clock())
+    return open_memory(Path(args.dir), cli_clock())
 
 
 def _show(args: argparse.Namespace) -> ToolResult:
-    return ReadMemoryTool(_manager(args), load_variant(DEFAULT_VARIANT)).execute({})
+    return memory_tool("read", _manager(args)).execute({})
 
 
 def _text_arg(name: str, value: str) -> str:
@@ -45,7 +39,7 @@ def _text_arg(name: str, value: str) -> str:
 
 
 def _save(args: argparse.Namespace) -> ToolResult:
-    tool = SaveMemoryTool(_manager(args), load_variant(args.variant), sectioned=not args.append)
+    tool = memory_tool("save", _manager(args), args.variant, sectioned=not args.append)
     arguments: dict[str, object] = {"content": _text_arg("TEXT", args.text)}
     if args.category is not None:
         arguments["category"] = args.category
@@ -53,7 +47,7 @@ def _save(args: argparse.Namespace) -> ToolResult:
 
 
 def _update(args: argparse.Namespace) -> ToolResult:
-    tool = UpdateMemoryTool(_manager(args), load_variant(args.variant))
+    tool = memory_tool("update", _manager(args), args.variant)
     return tool.execute(
         {"old_text": _text_arg("--old", args.old), "new_text": _text_arg("--new", args.new)}
     )

@@ -18,8 +18,9 @@ from datetime import date
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
+from evals.errors import MemoryDirError, QueryFileError, UsageError
 from memsys._safe_files import read_input_text
-from memsys.errors import MemoryDirError, QueryFileError, UsageError
+from memsys.app import open_search
 from memsys.search import DecayForm, MemorySearch, SearchConfig, SearchHit, default_embedder
 
 __all__ = [
@@ -110,7 +111,7 @@ def _searcher(args: argparse.Namespace, config: SearchConfig | None = None) -> M
     if not memory_dir.is_dir():
         raise MemoryDirError(memory_dir)
     embedder = None if args.bm25_only else default_embedder()
-    return MemorySearch(memory_dir, embedder, config or SearchConfig())
+    return open_search(memory_dir, embedder, config or SearchConfig())
 
 
 def _print_hits(query: str, hits: list[SearchHit], search: MemorySearch) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.cli._sampling import sampling
-from evals.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import summary_text, write_report
 from evals.results import write_results
-from evals.sharding import check_shards
+from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
+from evals.run.sharding import check_shards
 
 __all__ = ["register"]
 

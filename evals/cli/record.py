@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from evals.cli._common import EXIT_OK, EXIT_RUN_FAILED, add_scenario_arg, load_scenarios
-from evals.recording import (
+from evals.errors import CassetteMissError
+from evals.record.recording import (
     RECORD_MATRIX,
     REPEAT_TEMPERATURE,
     PlannedCell,
@@ -40,10 +41,9 @@ from evals.recording import (
     plan,
 )
 from evals.scenario import Cost, load_scenario
-from memsys.errors import CassetteMissError
 
 if TYPE_CHECKING:
-    from evals.engine import RunSpec
+    from evals.run.engine import RunSpec
 
     pass
 
@@ -53,8 +53,8 @@ __all__ = ["register"]
 @contextlib.contextmanager
 def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
     """The base URL to record against, and what it runs; starts and stops a local server."""
-    from evals import local_server
-    from evals.local_model import DEFAULT_LOCAL_MODEL, local_model
+    from evals.grid.local_model import DEFAULT_LOCAL_MODEL, local_model
+    from evals.record import local_server
 
     if args.base_url:
         yield args.base_url, RecordingDetails("unknown", "external server", ())
@@ -88,7 +88,7 @@ def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
 
 
 def _spec(planned: PlannedCell, out: Path) -> RunSpec:
-    from evals.engine import RunSpec
+    from evals.run.engine import RunSpec
 
     cell = planned.cell
     scenario = load_scenario(planned.scenario_file)
@@ -104,10 +104,10 @@ def _spec(planned: PlannedCell, out: Path) -> RunSpec:
 def _replays(planned: PlannedCell, out: Path) -> bool:
     """Whether the finished cassette of ``planned`` still replays with today's code."""
     from evals.cassettes import CassetteMode
-    from evals.cli.run import _run_cell
+    from evals.run.runner import run_cell
 
     try:
-        _run_cell(_spec(planned, out), True, CassetteMode.REPLAY, {})
+        run_cell(_spec(planned, out), True, CassetteMode.REPLAY, {})
     except CassetteMissError as exc:
         path = planned.cell.cassette_path()
         tqdm.write(f"stale: {path}: {str(exc).splitlines()[0]}", file=sys.stderr)
@@ -117,7 +117,7 @@ def _replays(planned: PlannedCell, out: Path) -> bool:
 
 def _record_one(planned: PlannedCell, base_url: str, out: Path, hosted: bool = False) -> None:
     from evals.cassettes import CassetteMode
-    from evals.cli.run import _run_cell
+    from evals.run.runner import run_cell
     from memsys.llm._http import HTTPConfig
 
     spec = _spec(planned, out)
@@ -129,13 +129,13 @@ def _record_one(planned: PlannedCell, base_url: str, out: Path, hosted: bool = F
         options["temperature"] = planned.temperature
     if planned.seed is not None:
         options["seed"] = 1  # repeat N records with seed 1 + N - 1
-    _run_cell(spec, True, CassetteMode.RERECORD, options)
+    run_cell(spec, True, CassetteMode.RERECORD, options)
 
 
 def _my_shard(args: argparse.Namespace, cells: list[PlannedCell]) -> list[PlannedCell]:
     """This machine's share of the plan (``--shard``, else the CI variables), longest first."""
-    from evals.recording_pool import estimate_seconds
-    from evals.sharding import Shard, shard_from_env
+    from evals.record.recording_pool import estimate_seconds
+    from evals.run.sharding import Shard, shard_from_env
 
     found = (Shard.parse(args.shard), "--shard") if args.shard else shard_from_env()
     if found is None:
@@ -149,8 +149,8 @@ def _my_shard(args: argparse.Namespace, cells: list[PlannedCell]) -> list[Planne
 def _handle(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from evals.local_model import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, local_model
-    from evals.plan import resolve_variants, variant_file
+    from evals.grid.local_model import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, local_model
+    from evals.run.plan import resolve_variants, variant_file
 
     scenarios = load_scenarios(args)
     if not args.include_heavy and not args.scenario:
@@ -194,7 +194,7 @@ def _handle(args: argparse.Namespace) -> int:
             print(f"{state:10} {planned.cell.cassette_path()}")
         return EXIT_OK
     todo = todo[: args.limit] if args.limit else todo
-    from evals.recording_pool import Progress, record_cells
+    from evals.record.recording_pool import Progress, record_cells
 
     with _server(args) as (base_url, details):
         progress = Progress(todo, args.jobs)
@@ -273,7 +273,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--server-info",
         metavar="FILE",
-        help="record against the server that `python -m evals.local_server FILE` runs "
+        help="record against the server that `python -m evals.record.local_server FILE` runs "
         "(its URL and build are read from FILE)",
     )
     parser.add_argument(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.cli._sampling import sampling
-from evals.history import resolve_run_dir
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import write_report
+from evals.results.history import resolve_run_dir
 
 __all__ = ["register"]
 

@@ -18,14 +18,12 @@ import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
-from evals.cell import DEFAULT_CASSETTE_ROOT, Cell
 from evals.cli._common import (
     EXIT_OK,
     add_scenario_arg,
@@ -34,14 +32,15 @@ from evals.cli._common import (
     load_scenarios,
     scorer_settings,
 )
-from memsys.errors import CassetteMissError, RunFailure, UsageError
-from memsys.llm.openai import BASE_URL_ENV
+from evals.errors import CassetteMissError, UsageError
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT
+from evals.run.runner import run_cell
+from memsys.errors import RunFailure
 
 if TYPE_CHECKING:
-    from evals.engine import RunSpec
-    from evals.plan import PlannedRun
+    from evals.run.plan import PlannedRun
+    from evals.run.sharding import Shard
     from evals.scorers import ScorerSettings
-    from evals.sharding import Shard
 
 __all__ = ["register"]
 
@@ -81,68 +80,6 @@ MODEL_ARGS: dict[str, Callable[[str], object]] = {
 """Options ``-M`` may give a real model's client."""
 
 
-def _client_options(
-    cell: Cell, mode: CassetteMode, options: dict[str, object]
-) -> dict[str, object]:
-    """A real model's client options: on replay, the sampling the recording used."""
-    from evals.cassettes import read_label
-
-    out = dict(options)
-    if mode is CassetteMode.REPLAY:
-        label = read_label(cell.cassette_path())
-        if label is not None:
-            if label.temperature is not None:
-                out.setdefault("temperature", label.temperature)
-            if label.seed is not None:
-                out.setdefault("seed", label.seed)
-            out.setdefault("text_tool_calls", bool(label.text_tool_calls))
-            # Replay needs no server: the recorded one is named but never called.
-            if not os.environ.get(BASE_URL_ENV):
-                out.setdefault("base_url", label.base_url or "http://replay.invalid/v1")
-        elif not os.environ.get(BASE_URL_ENV):
-            out.setdefault("base_url", "http://replay.invalid/v1")
-    elif cell.repeat is not None and isinstance(out.get("seed"), int):
-        out["seed"] = int(out["seed"]) + cell.repeat - 1  # type: ignore[call-overload]
-    return out
-
-
-def _run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, object]) -> str:
-    """Run one cell; a real model always goes through the cell's cassette.
-
-    Runs in a worker process under ``--jobs``; each process loads the embedder once.
-    """
-    from evals._runtime import shared_embedder
-    from evals.cassettes import CassetteLabel, use_cassette
-    from evals.engine import run_scenario
-    from memsys.clock import SystemClock
-    from memsys.llm import RemoteClient, make_client
-    from memsys.storage import without_fsync
-
-    embedder = shared_embedder()
-    cell = spec.cell
-    if not real:
-        with without_fsync():  # a run's memory dir is throwaway: atomic writes, no fsync
-            run_scenario(spec, embedder, make_client(cell.model))
-        return str(spec.out_dir)
-    client = make_client(cell.model, **_client_options(cell, mode, options))
-    if not isinstance(client, RemoteClient):
-        raise UsageError(f"{cell.model} is not a model over HTTP, so it has no cassette")
-    label = CassetteLabel(
-        cell.model,
-        client.base_url,
-        SystemClock().now().date().isoformat(),
-        temperature=client.temperature,
-        seed=client.seed,
-        text_tool_calls=client.text_tool_calls,
-    )
-    path = cell.cassette_path()
-    command = cell.rerecord_command(spec.scenario_file, spec.variant_file)
-    cassette = use_cassette(path, mode, label=label, rerecord_command=command, play_all=True)
-    with cassette, without_fsync():
-        run_scenario(replace(spec, cassette=str(path)), embedder, client)
-    return str(spec.out_dir)
-
-
 def _mode(args: argparse.Namespace) -> CassetteMode:
     if args.rerecord:
         return CassetteMode.RERECORD
@@ -152,8 +89,14 @@ def _mode(args: argparse.Namespace) -> CassetteMode:
 def _plan(args: argparse.Namespace) -> tuple[list[PlannedRun], list[PlannedRun], Shard | None]:
     """Every run asked for, every name resolved: nothing is created before this returns. The
     whole plan, this shard's runs, and the shard (``--shard``, else the CI variables)."""
-    from evals.plan import PlanRequest, filter_scenarios, plan_runs, resolve_variants, select_shard
-    from evals.sharding import Shard, shard_from_env
+    from evals.run.plan import (
+        PlanRequest,
+        filter_scenarios,
+        plan_runs,
+        resolve_variants,
+        select_shard,
+    )
+    from evals.run.sharding import Shard, shard_from_env
 
     shard = Shard.parse(args.shard) if args.shard else None
     if shard is None and (found := shard_from_env()) is not None:
@@ -186,7 +129,7 @@ def _execute(
     try:
         if jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_run_cell, r.spec, r.real, mode, options): r for r in runs}
+                futures = {pool.submit(run_cell, r.spec, r.real, mode, options): r for r in runs}
                 for future in as_completed(futures):
                     try:
                         done = future.result()
@@ -199,7 +142,7 @@ def _execute(
             for run in runs:
                 cell = run.spec.cell
                 progress.set_postfix_str(f"{cell.scenario} {cell.model} {cell.policy}")
-                _run_cell(run.spec, run.real, mode, options)
+                run_cell(run.spec, run.real, mode, options)
                 progress.update()
     finally:
         # An error message then starts on its own line, not on the progress bar's.
@@ -208,8 +151,8 @@ def _execute(
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from evals.history import new_run_dir
-    from evals.sharding import write_shard
+    from evals.results.history import new_run_dir
+    from evals.run.sharding import write_shard
 
     settings = scorer_settings(args)
     options = _model_args(args)
@@ -255,13 +198,13 @@ def _run_into(
     args: argparse.Namespace,
     settings: ScorerSettings,
 ) -> int:
-    from evals._runtime import shared_embedder
     from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
     from evals.cli._sampling import sampling
-    from evals.history import point_latest
     from evals.report import summary_text, write_report
     from evals.results import write_results
-    from evals.scoring import score_trace
+    from evals.results.history import point_latest
+    from evals.results.scoring import score_trace
+    from evals.run import shared_embedder
     from evals.trace import TRACE_FILE_NAME
 
     runs = [run.under(out) for run in planned]

@@ -14,10 +14,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, EXIT_USAGE, add_scorer_args, scorer_settings
-from evals.history import resolve_run_dir
 from evals.report import summary_text
 from evals.results import RESULTS_FILE_NAME, write_results
-from evals.scoring import score_run_dir
+from evals.results.history import resolve_run_dir
+from evals.results.scoring import score_run_dir
 
 __all__ = ["register"]
 
@@ -33,7 +33,7 @@ def _scenario_path(given: str) -> Path:
 def _score_file(args: argparse.Namespace) -> int:
     from evals.scenario import ScenarioError, load_scenario
     from evals.scorers import embed_run
-    from evals.scorers._file_run import run_from_file, score_file
+    from evals.scorers.file_run import run_from_file, score_file
     from memsys.search.embedder import default_embedder
 
     memory = Path(args.memory_file)

@@ -11,13 +11,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-from evals.cell import DEFAULT_CASSETTE_ROOT
 from evals.cli._common import EXIT_OK
 from evals.cli._sampling import labels as cassette_labels
 from evals.cli._sampling import sampling
-from evals.history import run_results
-from evals.local_model import DEFAULT_LOCAL_MODEL
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT
+from evals.grid.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.markdown import TABLES
+from evals.results.history import run_results
 from memsys.llm.base import ModelKind
 
 __all__ = ["register"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from evals.errors import UsageError
 from evals.report._charts import kinds_note, latency_chart
 from evals.report._compare_text import (
     comparison_text,
@@ -45,7 +46,6 @@ from evals.report._view import (
 from evals.results import RunResult
 from evals.scorers import QUALITY_FORMULA
 from memsys._safe_files import write_output
-from memsys.errors import UsageError
 from memsys.redact import redact
 from memsys.tools import DEFAULT_VARIANT
 

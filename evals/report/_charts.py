@@ -10,7 +10,7 @@ from typing import Any
 
 from evals.report._stats import Aggregate
 from evals.report._svg import Bar, Panel, panels_svg
-from evals.results import RunResult
+from evals.results.results import RunResult
 from memsys.llm.base import ModelKind
 
 __all__ = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evals.results import RunResult
+from evals.results.results import RunResult
 
 __all__ = ["MemoryLine", "highlighted_lines"]
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from evals.cell import Cell
+from evals.errors import ComparisonError
+from evals.grid.cell import Cell
 from evals.report._diffs import PairedDiff, Verdict, family, scenario_diff, within_sd
 from evals.results import RunResult, known_metrics
 from evals.stats import Adjustment
-from memsys.errors import ComparisonError, UnknownNameError
+from memsys.errors import UnknownNameError
 from memsys.llm.base import ModelKind
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "headline_metrics",
     "known_metrics",
     "metric_direction",
+    "sampling_of",
     "validate_metrics",
 ]
 

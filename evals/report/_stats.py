@@ -7,8 +7,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evals.cell import Cell
-from evals.results import RunResult
+from evals.grid.cell import Cell
+from evals.results.results import RunResult
 from memsys.llm.base import ModelKind
 
 __all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]

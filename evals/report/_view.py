@@ -14,8 +14,8 @@ from evals.report._forest import forest_svg
 from evals.report._memory_view import MemoryLine, highlighted_lines
 from evals.report._paired import Comparison, headline_metrics, metric_direction
 from evals.report._stats import aggregate, cells
-from evals.results import RunResult
-from evals.transcript import TranscriptEntry, error_count
+from evals.results.results import RunResult
+from evals.results.transcript import TranscriptEntry, error_count
 from memsys.llm.base import ModelKind
 
 __all__ = [

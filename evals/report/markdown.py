@@ -3,7 +3,7 @@
 Three tables (:data:`TABLES`, which ``memeval tables --kind`` chooses from):
 
 - ``simulated``: one row per scenario; each column shows the default suite's three
-  simulated cells (:data:`~evals.cell.DEFAULT_SUITE`) as ``a / b / c``, or one value when the
+  simulated cells (:data:`~evals.grid.cell.DEFAULT_SUITE`) as ``a / b / c``, or one value when the
   three agree;
 - ``real``: one row per real-model cell (scenario, policy, variant), means over its samples,
   with the recording time its cassette labels give;
@@ -22,14 +22,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from evals.cassettes import CassetteLabel
-from evals.cell import DEFAULT_SUITE, Cell, SuiteCell
+from evals.errors import UsageError
+from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
 from evals.report._diffs import PairedDiff, short
 from evals.report._paired import Comparison, Reference, Sampling, compare_to_baseline
 from evals.report._stats import cells
 from evals.results import RunResult
 from evals.stats import Adjustment
-from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
 from memsys.tools import DEFAULT_VARIANT
 

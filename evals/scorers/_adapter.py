@@ -13,8 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from evals.cell import Cell
-from evals.scenario import Expectations
+from evals.grid.cell import Cell
+from evals.scenario.scenario import Expectations
 from evals.scorers import _trace_parts as parts
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import (
@@ -30,8 +30,8 @@ from evals.scorers._types import (
     TextVectors,
 )
 from evals.scorers.quality import composite_quality
-from evals.trace import TraceError, read_trace, typed_lines
-from evals.trace_records import (
+from evals.trace.trace import TraceError, read_trace, typed_lines
+from evals.trace.trace_records import (
     BackupStateRecord,
     Checkpoint,
     CompactionAttempt,
@@ -70,7 +70,7 @@ def _of(lines: Sequence[TraceLine], kind: type[R]) -> list[tuple[TraceLine, R]]:
 def load_run(path: Path) -> RunData:
     """Parse a trace file into :class:`RunData` (without embeddings).
 
-    Every field read is one the trace must have (:mod:`evals.trace_records`): nothing is
+    Every field read is one the trace must have (:mod:`evals.trace.trace_records`): nothing is
     filled in by default.
 
     Raises:

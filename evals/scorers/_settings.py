@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memsys.errors import ScorerArgError
+from evals.errors import ScorerArgError
 
 __all__ = ["DEFAULT_SCORER_SETTINGS", "ScorerArgError", "ScorerSettings", "parse_scorer_args"]
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from evals.scenario import FactSpec
+from evals.scenario.scenario import FactSpec
 from evals.scorers._types import BackupSnapshot, LogDay, ToolCallRecord
-from evals.trace_records import BackupStateRecord, DailyLog, EventRecord, TraceLine
-from evals.trace_records import ToolCallRecord as ToolCallLine
+from evals.trace.trace_records import BackupStateRecord, DailyLog, EventRecord, TraceLine
+from evals.trace.trace_records import ToolCallRecord as ToolCallLine
 from memsys.sections import parse_entries
 
 __all__ = [

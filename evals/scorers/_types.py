@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from evals.cell import Cell
-from evals.scenario import Expectations, FactSpec
+from evals.grid.cell import Cell
+from evals.scenario.scenario import Expectations, FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
 from memsys.compaction import CompactionOutcome
 from memsys.llm.base import ModelKind, Purpose

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from evals.scenario import BackupExpect
+from evals.scenario.scenario import BackupExpect
 from evals.scorers._registry import scorer
 from evals.scorers._types import ProbeRecord, RunData, Score, ToolCallRecord
 from memsys.tools import DEFAULT_VARIANT

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evals.cli.memory_search import _read_queries
-from evals.gate import load_baseline
+from evals.results.gate import load_baseline
 from evals.scenario import load_scenario
 from memsys.errors import MemEvalError
 

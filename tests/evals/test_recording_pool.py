@@ -12,8 +12,8 @@ import pytest
 
 from evals.cassettes import read_label
 from evals.cli.main import main
-from evals.recording import PlannedCell
-from evals.recording_pool import CellOutcome, Progress
+from evals.record.recording import PlannedCell
+from evals.record.recording_pool import CellOutcome, Progress
 from tests.helpers.fake_server_process import start_fake_server
 
 MODEL = "openai-compatible/fake"
@@ -74,7 +74,7 @@ def test_three_cells_at_once_lose_nothing_and_record_nothing_twice(
 
 
 def test_progress_prints_plain_lines_with_an_estimate(tmp_path: Path) -> None:
-    from evals.cell import Cell
+    from evals.grid.cell import Cell
 
     planned = [
         PlannedCell(Cell(f"s{i}", MODEL, "guardrails", "v049-guardrails"), Path("x"), None, None)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evals.sharding import Shard, check_shards, shard_from_env, write_shard
-from memsys.errors import UsageError
+from evals.errors import UsageError
+from evals.run.sharding import Shard, check_shards, shard_from_env, write_shard
 
 
 def _loads(seconds: dict[str, float], count: int) -> list[float]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evals.scenario import Expectations
-from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from evals.scenario.scenario import Expectations
+from evals.trace.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 
 Record = Mapping[str, object]
 

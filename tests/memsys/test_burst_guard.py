@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evals.cell import Cell
-from evals.engine import RunSpec, run_scenario
+from evals.grid.cell import Cell
+from evals.run.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
 from memsys.manager import MemoryManager
 from memsys.tools.base import ToolErrorCode

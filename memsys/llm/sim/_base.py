@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memsys.app import SCREENSHOT_PREFIX
 from memsys.decisions import DecisionPrompt, read_decision_prompt
 from memsys.injector import MEMORY_HEADER, RELEVANT_HEADER
 from memsys.llm.base import (
@@ -69,13 +70,13 @@ def chat_view(request: ChatRequest) -> ChatView:
     memory_part = memory_part.partition(MEMORY_HEADER)[2]
     users = [m.content for m in request.messages if m.role is Role.USER]
     latest = users[-1] if users else ""
-    text, _, caption = latest.partition("[Screenshot:")
+    text, _, caption = latest.partition(SCREENSHOT_PREFIX)
     return ChatView(
         user_text=text.strip(),
         screenshot=caption.rstrip("] \n") or None,
         memory_entries=tuple(e.text for e in parse_entries(memory_part)),
         relevant=tuple(re.sub(r"^\[[^]]*\]\s*", "", e.text) for e in parse_entries(relevant_part)),
-        earlier_user_texts=tuple(u.partition("[Screenshot:")[0].strip() for u in users[:-1]),
+        earlier_user_texts=tuple(u.partition(SCREENSHOT_PREFIX)[0].strip() for u in users[:-1]),
         tool_names=frozenset(t.name for t in request.tools),
         answering_tool_results=bool(request.messages) and request.messages[-1].role is Role.TOOL,
     )

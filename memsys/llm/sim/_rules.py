@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from memsys.app import APP_NOTICE_PREFIX, SCREENSHOT_PREFIX
+
 __all__ = [
-    "APP_NOTICE_PREFIX",
-    "SCREENSHOT_PREFIX",
     "Kind",
     "category_of",
     "classify",
@@ -20,9 +20,6 @@ __all__ = [
     "jaccard",
     "to_fact",
 ]
-
-APP_NOTICE_PREFIX = "[App]"
-SCREENSHOT_PREFIX = "[Screenshot:"
 
 
 class Kind(StrEnum):

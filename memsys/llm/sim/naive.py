@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from memsys.app import APP_NOTICE_PREFIX
 from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
     SIM_MODELS,
@@ -22,7 +23,6 @@ from memsys.llm.sim._base import (
     last_user_prompt,
     transcript_users,
 )
-from memsys.llm.sim._rules import APP_NOTICE_PREFIX
 
 __all__ = ["NaiveSim"]
 

@@ -27,8 +27,8 @@ from evals.bench.decisions import (
     pipeline_shown,
     run,
 )
+from evals.errors import CassetteMissError, UsageError
 from memsys.decisions import Operation
-from memsys.errors import CassetteMissError, UsageError
 from memsys.search import default_embedder
 from tests.helpers.yaml_bombs import billion_laughs
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals.bench.reader import LABELS_DIR, load_labels, measure, spearman
-from memsys.errors import UsageError
+from evals.errors import UsageError
 
 
 def test_the_reader_set_has_at_least_60_labelled_real_files() -> None:

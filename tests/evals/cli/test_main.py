@@ -10,16 +10,8 @@ from pathlib import Path
 import pytest
 
 from evals.cli.main import EXIT_BROKEN_PIPE, exit_code
-from memsys.errors import (
-    CassetteMissError,
-    LLMConfigError,
-    LLMTransportError,
-    MemEvalError,
-    Regression,
-    ScenarioError,
-    TraceError,
-    UnknownNameError,
-)
+from evals.errors import CassetteMissError, Regression, ScenarioError, TraceError
+from memsys.errors import LLMConfigError, LLMTransportError, MemEvalError, UnknownNameError
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -100,7 +100,7 @@ def test_a_cassette_miss_of_a_variant_file_prints_a_command_that_resolves_it(
     import shlex
 
     from evals.cli.main import build_parser
-    from evals.plan import resolve_variants
+    from evals.run.plan import resolve_variants
 
     (tmp_path / "v").mkdir()
     (tmp_path / "v" / "terse.toml").write_text('extends = "v049-guardrails"\n')

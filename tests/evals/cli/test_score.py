@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals.cli.main import main
-from evals.results import read_results
+from evals.results.results import read_results
 from memsys.search import default_embedder
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
@@ -77,8 +77,8 @@ def test_unknown_scorer_setting_exits_2_before_scoring(
 def test_rescoring_a_run_keeps_the_results_that_report_compare_and_gate_read_current(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from evals.history import run_results
-    from evals.results import write_results
+    from evals.results.history import run_results
+    from evals.results.results import write_results
 
     write_trace(tmp_path / "run" / "cell" / "repeat-1", GOOD_MEMORY)
     assert main(["score", str(tmp_path / "run"), "--keywords-only"]) == 0

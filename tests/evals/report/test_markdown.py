@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from evals.cassettes import CassetteLabel, read_label
-from evals.cell import DEFAULT_SUITE, Cell
 from evals.cli._sampling import sampling
 from evals.cli.main import main
+from evals.errors import UsageError
+from evals.grid.cell import DEFAULT_SUITE, Cell
 from evals.report import compare_to_baseline
 from evals.report._diffs import PairedDiff, Verdict
 from evals.report._paired import Reference
@@ -29,7 +30,6 @@ from evals.report.markdown import (
 )
 from evals.results import RunResult, read_results
 from evals.scorers import Score
-from memsys.errors import UsageError
 from memsys.llm.base import ModelKind
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from evals.report import render_report, write_report
-from evals.results import RunResult
-from evals.scoring import score_run_dir
+from evals.results.results import RunResult
+from evals.results.scoring import score_run_dir
 from memsys.llm import ModelKind
 from memsys.search.embedder import HashEmbedder
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
@@ -132,7 +132,7 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
     assert "Numbers from simulated model runs" in section
     assert section.count("<b>Verdict</b> (real):") == 1
     assert section.count("<svg class='forest'") == 2  # a forest plot per comparison
-    # One label per line: of the loose file's extra lines, two are noise (the model name is its own).
+    # One label per line: two of the loose file's extra lines are noise (a model name is its own).
     assert "worse on noise, +2 [+2, +2], adjusted p = 0.015" in section  # 2**-10 x 15
     assert '<td class="name worse">worse</td>' in section
     # The one-sentence verdicts open the section; the long tables fold below them.

@@ -14,8 +14,8 @@ import pytest
 
 from evals.scenario import Scenario, load_scenario
 from evals.scorers import embed_run
-from evals.scorers._file_run import run_from_file, score_file
 from evals.scorers._sections import cues_of
+from evals.scorers.file_run import run_from_file, score_file
 from evals.scorers.labels import expected_facts, label_target
 from memsys.search.embedder import Embedder
 from memsys.sections import HEADER, STANDARD_SECTIONS, Section

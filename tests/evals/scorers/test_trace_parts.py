@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evals.cell import Cell
-from evals.engine import RunSpec, run_scenario
-from evals.scenario import load_scenario
+from evals.grid.cell import Cell
+from evals.run.engine import RunSpec, run_scenario
+from evals.scenario.scenario import load_scenario
 from evals.scorers import load_run, score_run
 
 SCENARIO = """name: t

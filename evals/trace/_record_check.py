@@ -1,0 +1,152 @@
+"""Checking a trace line against its record type, and building the typed record.
+
+A record of a kind must carry every field its type requires and no field it does not
+declare (``event`` records excepted: they carry the scenario event's own fields); a field
+typed with an enum must hold one of the enum's values, and is built as that enum. A field
+typed as a list of a dataclass (a ``backup_state`` record's backups) holds objects checked
+the same way, each named by its place (``backups[1]``), and built as that dataclass.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from enum import Enum
+
+from evals.trace import trace_guard  # noqa: F401  (registers the deletion_guard record)
+from evals.trace.trace_records import RECORD_TYPES, RecordBody
+
+__all__ = ["build_record", "record_problem"]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shape:
+    """What the fields of a record type (or of an object nested in one) may hold."""
+
+    declared: frozenset[str]
+    required: tuple[str, ...]
+    enums: Mapping[str, type[Enum]]
+    nested: Mapping[str, type[object]]
+    """Fields holding an object of a dataclass, or a list of them."""
+    lists: frozenset[str]
+    """Which of ``nested`` hold a list."""
+
+
+_SHAPES: dict[type[object], _Shape] = {}
+
+
+def _shape(cls: type[object]) -> _Shape:
+    if cls not in _SHAPES:
+        _SHAPES[cls] = _new_shape(cls)
+    return _SHAPES[cls]
+
+
+def _new_shape(cls: type[object]) -> _Shape:
+    hints = typing.get_type_hints(cls)
+    # An open record's ``fields`` holds the fields it does not declare: not a field itself.
+    is_open = issubclass(cls, RecordBody) and cls.OPEN
+    fields = [
+        f
+        for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        if not (is_open and f.name == "fields")
+    ]
+    enums: dict[str, type[Enum]] = {}
+    nested: dict[str, type[object]] = {}
+    for f in fields:
+        hint = hints[f.name]
+        for option in typing.get_args(hint) or (hint,):
+            if isinstance(option, type) and issubclass(option, Enum):
+                enums[f.name] = option
+        if typing.get_origin(hint) is list:
+            options: tuple[object, ...] = typing.get_args(hint)[:1]
+        else:  # a single nested object, maybe optional
+            options = typing.get_args(hint) or (hint,)
+        for item in options:
+            if isinstance(item, type) and dataclasses.is_dataclass(item):
+                nested[f.name] = item
+    required = tuple(
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    lists = frozenset(
+        f.name for f in fields if f.name in nested and typing.get_origin(hints[f.name]) is list
+    )
+    return _Shape(frozenset(f.name for f in fields), required, enums, nested, lists)
+
+
+def _problems(shape: _Shape, fields: Mapping[str, object], open_fields: bool) -> list[str]:
+    problems = []
+    missing = [n for n in shape.required if n not in fields]
+    unknown = [] if open_fields else sorted(set(fields) - shape.declared)
+    if missing:
+        problems.append(f"missing field(s) {', '.join(missing)}")
+    if unknown:
+        problems.append(f"unknown field(s) {', '.join(unknown)}")
+    for name, enum in shape.enums.items():
+        value = fields.get(name)
+        allowed = [member.value for member in enum]
+        if value is not None and value not in allowed:
+            problems.append(f"{name} {value!r} is not one of {', '.join(map(str, allowed))}")
+    for name, item_type in shape.nested.items():
+        many = name in shape.lists
+        problems += _nested_problems(name, fields.get(name), _shape(item_type), many)
+    return problems
+
+
+def _nested_problems(name: str, items: object, shape: _Shape, many: bool) -> list[str]:
+    if items is None:
+        return []
+    if not many:
+        if not isinstance(items, Mapping):
+            return [f"{name} is not an object"]
+        found = _problems(shape, items, open_fields=False)
+        return [f"{name}: {'; '.join(found)}"] if found else []
+    if not isinstance(items, list):
+        return [f"{name} is not a list"]
+    problems = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            problems.append(f"{name}[{index}] is not an object")
+            continue
+        found = _problems(shape, item, open_fields=False)
+        if found:
+            problems.append(f"{name}[{index}]: {'; '.join(found)}")
+    return problems
+
+
+def record_problem(kind: object, fields: Mapping[str, object]) -> str | None:
+    """What is wrong with a record of ``kind`` having ``fields``, or None when it is valid."""
+    if not isinstance(kind, str) or kind not in RECORD_TYPES:
+        return f"unknown record kind {kind!r}"
+    cls = RECORD_TYPES.get(kind)
+    problems = _problems(_shape(cls), fields, cls.OPEN)
+    return f"{kind} record: {'; '.join(problems)}" if problems else None
+
+
+def _build(cls: type[object], fields: Mapping[str, object]) -> object:
+    shape = _shape(cls)
+    typed: dict[str, object] = {}
+    for name, value in fields.items():
+        if name in shape.enums and value is not None:
+            value = shape.enums[name](value)
+        elif name in shape.nested and isinstance(value, list):
+            value = [_build(shape.nested[name], item) for item in value]
+        elif name in shape.nested and isinstance(value, Mapping):
+            value = _build(shape.nested[name], value)
+        typed[name] = value
+    return cls(**typed)
+
+
+def build_record(kind: str, fields: Mapping[str, object]) -> RecordBody:
+    """The typed record of ``kind``, enum fields as their enum and nested objects as their
+    dataclass; call :func:`record_problem` first."""
+    cls = RECORD_TYPES.get(kind)
+    if cls.OPEN:
+        own = {n: v for n, v in fields.items() if n == "type"}
+        rest = {n: v for n, v in fields.items() if n != "type"}
+        return cls(**own, fields=rest)  # type: ignore[call-arg]
+    record = _build(cls, fields)
+    assert isinstance(record, RecordBody)
+    return record

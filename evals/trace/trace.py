@@ -1,0 +1,154 @@
+"""The run trace: versioned JSONL that scorers and reports read without re-running.
+
+One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simulated
+time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
+Each kind is a frozen record type in :mod:`evals.trace.trace_records`; the memory system's own
+records (trigger, flush, compaction, promotion, decision, archive) are its typed events'
+fields (:mod:`memsys.events`). The writer refuses, and the readers (:func:`read_trace`,
+:func:`read_records`) reject, a record with a missing or unknown field, naming its line.
+Kinds and their fields:
+
+==============  ============================================================================
+run_start       schema_version, scenario, scenario_file, description, model, model_kind
+                (simulated|real), policy, variant, repeat, start_date, expect (the scenario's
+                end-of-run expectations, so re-scoring needs no scenario file), cassette
+event           type (user, model_switch, session_switch, ...) and the event's fields
+model_switched  previous, model: the model under test changed (a model_switch with ``use``)
+injection       tokens, hits, dropped, memory_lines_cut, error, memory (what the system
+                prompt carried after the base prompt: MEMORY.md and search hits)
+model_call      purpose, input_tokens, output_tokens, latency_ms, stop_reason
+tool_call       name, arguments (raw JSON text), ok, code, message (first 1,000 chars)
+reply           text (the assistant's final text of a turn)
+trigger         trigger (first_launch, day_change, session_switch, app_background, ...)
+flush           trigger, session, outcome, messages, log_date, promoted, error, model
+compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,
+                lost_user_requested, error, model (the model asked; None if none was)
+backup_state    backups [{name, chars, restorable}], after every compaction attempt (each
+                backup checked like a record: a missing field names its place and line)
+promotion       policy, text, outcome (appended, saved, or why save_memory refused it)
+decision        policy, candidate, op (None when no decision), id, content, relation, repair,
+                similar | malformed | error
+archive         policy, ids
+restore         name, ok
+search_probe    query, k, expected (sources), hits [{source, line_start, line_end, score}],
+                latency_ms
+checkpoint      label, expect (a checkpoint's expectations), memory_md
+snapshot        date, memory_md, chars, backups (names), daily_logs (names)  -- end of day
+run_end         memory_md, backups, daily_logs, counters (policy counters), policy_stats,
+                errors
+==============  ============================================================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from evals.errors import TraceError
+from evals.trace._record_check import build_record, record_problem
+from evals.trace.trace_records import HEADER_FIELDS, TraceLine
+from memsys.redact import redact_data
+
+__all__ = [
+    "TRACE_FILE_NAME",
+    "TRACE_SCHEMA_VERSION",
+    "TraceError",
+    "TraceWriter",
+    "read_records",
+    "read_trace",
+    "typed_lines",
+]
+
+TRACE_SCHEMA_VERSION = 1
+TRACE_FILE_NAME = "trace.jsonl"
+
+
+@dataclass
+class TraceWriter:
+    """Appends records to a trace file, flushing each line (a crashed run keeps its trace)."""
+
+    path: Path
+    _handle: IO[str] | None = None
+    _seq: int = 0
+
+    def __enter__(self) -> TraceWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = self.path.open("w", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle:
+            self._handle.close()
+
+    def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
+        """Append one record, every string in it redacted (:func:`memsys.redact.redact`).
+
+        Raises:
+            TraceError: ``fields`` do not match the record type of ``kind``
+                (:mod:`evals.trace.trace_records`): a writer bug, caught before it reaches a file.
+        """
+        assert self._handle is not None, "use TraceWriter as a context manager"
+        problem = record_problem(kind, fields)
+        if problem is not None:
+            raise TraceError(self.path, f"record {self._seq} ({step}): {problem}")
+        record = {"kind": kind, "seq": self._seq, "at": at, "day": day, "step": step, **fields}
+        # Round-trip through JSON first so objects written via ``default=str`` are redacted too.
+        plain = json.loads(json.dumps(record, ensure_ascii=False, default=str))
+        self._handle.write(json.dumps(redact_data(plain), ensure_ascii=False) + "\n")
+        self._handle.flush()
+        self._seq += 1
+
+
+def read_records(path: Path) -> Iterator[TraceLine]:
+    """The typed records of a trace file (see :mod:`evals.trace.trace_records`).
+
+    Raises:
+        TraceError: as :func:`read_trace`.
+    """
+    return typed_lines(read_trace(path))
+
+
+def typed_lines(records: Iterable[Mapping[str, object]]) -> Iterator[TraceLine]:
+    """Typed lines of records already checked by :func:`read_trace`."""
+    for line in records:
+        fields = {k: v for k, v in line.items() if k not in HEADER_FIELDS}
+        seq, day = line["seq"], line["day"]
+        assert isinstance(seq, int) and isinstance(day, int)
+        record = build_record(str(line["kind"]), fields)
+        yield TraceLine(seq, str(line["at"]), day, str(line["step"]), record)
+
+
+def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
+    """Records of a trace file as JSON objects, each checked against its record type.
+
+    Raises:
+        TraceError: missing file, a line that is not JSON, another schema version, or a
+            record with a missing, unknown or misspelt field (naming the line and kind).
+    """
+    if not path.is_file():
+        raise TraceError(path, "no trace file; run `memeval run` first")
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise TraceError(path, f"line {number} is not JSON ({exc.msg})") from None
+            if number == 1:
+                version = record.get("schema_version")
+                if record.get("kind") != "run_start" or version != TRACE_SCHEMA_VERSION:
+                    raise TraceError(
+                        path,
+                        f"expected a run_start record of schema_version "
+                        f"{TRACE_SCHEMA_VERSION}, got {version!r}",
+                    )
+            missing = [h for h in HEADER_FIELDS if h not in record]
+            if missing:
+                raise TraceError(path, f"line {number}: no {', '.join(missing)}")
+            fields = {k: v for k, v in record.items() if k not in HEADER_FIELDS}
+            problem = record_problem(record["kind"], fields)
+            if problem is not None:
+                raise TraceError(path, f"line {number}: {problem}")
+            yield record

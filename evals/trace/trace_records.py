@@ -1,0 +1,400 @@
+"""The trace's record types: one frozen dataclass per kind, checked when written and read.
+
+A line of ``trace.jsonl`` is a header (``kind``, ``seq``, ``at``, ``day``, ``step``) and
+the fields of its kind's record. A field typed ``... | None = None`` may be left out (it
+did not apply: a trigger with no session, a compaction that never reached the model);
+every other field must be present, and no field a kind does not declare is accepted. A
+field typed with an enum (trigger, outcome, model kind...) holds one of its values, and
+reads back as the enum; nested objects (hits, backups) are checked the same way
+(:mod:`evals.trace._record_check`). So a renamed field fails loudly, naming the record and the
+line, instead of scoring as a default. ``event`` records carry the scenario's own fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from memsys.compaction import CompactionOutcome
+from memsys.dailylog import FlushOutcome
+from memsys.decisions import Operation, Relation
+from memsys.events import CompactionTrigger, Trigger
+from memsys.llm.base import ModelKind, Purpose, StopReason
+from memsys.policies.file_policies import PromotionOutcome
+from memsys.registry import Registry
+from memsys.tools.base import ToolErrorCode
+
+__all__ = [
+    "HEADER_FIELDS",
+    "RECORD_TYPES",
+    "Archive",
+    "BackupState",
+    "BackupStateRecord",
+    "Checkpoint",
+    "CompactionAttempt",
+    "DailyLog",
+    "DecisionRecord",
+    "ErrorRecord",
+    "EventRecord",
+    "Flush",
+    "Injection",
+    "ModelCallRecord",
+    "ModelSwitched",
+    "ProbeHit",
+    "ProbePreference",
+    "Promotion",
+    "RecordBody",
+    "Reply",
+    "RestoreAttempt",
+    "RunEnd",
+    "RunStart",
+    "SearchProbe",
+    "Snapshot",
+    "ToolCallRecord",
+    "TraceLine",
+    "TriggerRecord",
+]
+
+HEADER_FIELDS = ("kind", "seq", "at", "day", "step")
+"""Fields every line has, before its record's own."""
+
+JSON = object
+RECORD_TYPES: Registry[type[RecordBody]] = Registry("trace record kind")
+"""Record types by ``kind``."""
+
+
+class RecordBody:
+    """Base of the record types; ``KIND`` is the ``kind`` field of their lines."""
+
+    KIND: ClassVar[str] = ""
+    OPEN: ClassVar[bool] = False
+    """Accepts fields it does not declare (``event`` only)."""
+
+
+def _kind(cls: type[RecordBody]) -> type[RecordBody]:
+    RECORD_TYPES.add(cls.KIND, cls)
+    return cls
+
+
+@_kind
+@dataclass(frozen=True)
+class RunStart(RecordBody):
+    """The first line: which cell ran, and what the scenario expects at the end."""
+
+    KIND = "run_start"
+    schema_version: int
+    scenario: str
+    scenario_file: str
+    description: str
+    model: str
+    model_kind: ModelKind
+    policy: str
+    variant: str
+    repeat: int
+    start_date: str
+    cassette: str | None
+    expect: Mapping[str, JSON]
+
+
+@_kind
+@dataclass(frozen=True)
+class EventRecord(RecordBody):
+    """A scenario event (or the implicit open/close of the app); ``fields`` are its own."""
+
+    KIND = "event"
+    OPEN = True
+    type: str
+    fields: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@_kind
+@dataclass(frozen=True)
+class ModelSwitched(RecordBody):
+    """The model under test changed (a model_switch with ``use``)."""
+
+    KIND = "model_switched"
+    previous: str
+    model: str
+
+
+@_kind
+@dataclass(frozen=True)
+class Injection(RecordBody):
+    """What one turn's system prompt carried."""
+
+    KIND = "injection"
+    tokens: int
+    hits: int
+    dropped: int
+    memory_lines_cut: bool
+    error: str | None
+    memory: str
+
+
+@_kind
+@dataclass(frozen=True)
+class ModelCallRecord(RecordBody):
+    """One chat call of a turn."""
+
+    KIND = "model_call"
+    purpose: Purpose
+    input_tokens: int
+    output_tokens: int
+    latency_ms: float
+    stop_reason: StopReason
+
+
+@_kind
+@dataclass(frozen=True)
+class ToolCallRecord(RecordBody):
+    """One tool call and its result."""
+
+    KIND = "tool_call"
+    name: str
+    arguments: str
+    ok: bool
+    code: ToolErrorCode | None
+    message: str
+    from_text: bool | None = None
+    """The model wrote the call as JSON text and the client recovered it."""
+
+
+@_kind
+@dataclass(frozen=True)
+class Reply(RecordBody):
+    """The assistant's final text of a turn."""
+
+    KIND = "reply"
+    text: str
+
+
+@_kind
+@dataclass(frozen=True)
+class ErrorRecord(RecordBody):
+    """A model failure that ended a turn, or a MEMORY.md the memory system refused that ended
+    an event (``where`` is the event type)."""
+
+    KIND = "error"
+    where: str
+    message: str
+
+
+@_kind
+@dataclass(frozen=True)
+class TriggerRecord(RecordBody):
+    """A FEAT-023 trigger fired (or, with ``fired`` false, was rightly not fired)."""
+
+    KIND = "trigger"
+    trigger: Trigger
+    previous: str | None = None
+    date: str | None = None
+    fired: bool | None = None
+    session: str | None = None
+    reason: str | None = None
+
+
+@_kind
+@dataclass(frozen=True)
+class Flush(RecordBody):
+    """A daily-log flush."""
+
+    KIND = "flush"
+    trigger: Trigger
+    outcome: FlushOutcome
+    session: str | None = None
+    messages: int | None = None
+    log_date: str | None = None
+    promoted: int | None = None
+    error: str | None = None
+    model: str | None = None
+
+
+@_kind
+@dataclass(frozen=True)
+class CompactionAttempt(RecordBody):
+    """A compaction attempt (the size fields are absent when it never started)."""
+
+    KIND = "compaction"
+    trigger: CompactionTrigger
+    outcome: CompactionOutcome
+    backup: str | None = None
+    before_chars: int | None = None
+    after_chars: int | None = None
+    pruned: list[str] | None = None
+    lost_user_requested: list[str] | None = None
+    error: str | None = None
+    model: str | None = None
+    scripted: JSON | None = None
+
+
+@dataclass(frozen=True)
+class BackupState:
+    """One backup on disk, in a ``backup_state`` record (checked like a record)."""
+
+    name: str
+    """Backup file name."""
+    chars: int
+    """Its size."""
+    restorable: bool
+    """Restoring it (in a scratch copy) gives MEMORY.md equal to its text."""
+
+
+@_kind
+@dataclass(frozen=True)
+class BackupStateRecord(RecordBody):
+    """Every backup on disk after a compaction attempt, and whether it restores."""
+
+    KIND = "backup_state"
+    backups: list[BackupState]
+
+
+@_kind
+@dataclass(frozen=True)
+class DailyLog(RecordBody):
+    """One date's daily log beside that date's conversation."""
+
+    KIND = "daily_log"
+    date: str
+    log: str
+    messages: int
+    transcript_chars: int
+    expect_facts: list[JSON]
+
+
+@_kind
+@dataclass(frozen=True)
+class Promotion(RecordBody):
+    """A fact a daily-log summary promoted to long-term memory."""
+
+    KIND = "promotion"
+    policy: str
+    text: str
+    outcome: PromotionOutcome
+
+
+@_kind
+@dataclass(frozen=True)
+class DecisionRecord(RecordBody):
+    """One unified-pipeline decision, or why there was none (``malformed``/``error``)."""
+
+    KIND = "decision"
+    policy: str
+    candidate: str
+    op: Operation | None
+    similar: list[int]
+    id: int | None = None
+    content: str | None = None
+    relation: Relation | None = None
+    repair: str | None = None
+    malformed: str | None = None
+    error: str | None = None
+
+
+@_kind
+@dataclass(frozen=True)
+class Archive(RecordBody):
+    """Memories the unified policy archived."""
+
+    KIND = "archive"
+    policy: str
+    ids: list[int]
+
+
+@_kind
+@dataclass(frozen=True)
+class RestoreAttempt(RecordBody):
+    """A restore from backup."""
+
+    KIND = "restore"
+    name: str | None
+    ok: bool
+    round_trip: bool | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ProbeHit:
+    """One ``search_probe`` hit (checked like a record); ``text`` is cut to 300 characters."""
+
+    source: str
+    line_start: int
+    line_end: int
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class ProbePreference:
+    """A ``search_probe``'s two versions of a fact: ``current`` must rank above ``stale``."""
+
+    current: str
+    stale: str
+
+
+@_kind
+@dataclass(frozen=True)
+class SearchProbe(RecordBody):
+    """A search probe and its hits."""
+
+    KIND = "search_probe"
+    query: str
+    k: int
+    expected: list[str]
+    latency_ms: float
+    hits: list[ProbeHit]
+    prefer: ProbePreference | None = None
+
+
+@_kind
+@dataclass(frozen=True)
+class Checkpoint(RecordBody):
+    """MEMORY.md at a scenario checkpoint, with what should hold there."""
+
+    KIND = "checkpoint"
+    label: str | None
+    expect: Mapping[str, JSON]
+    memory_md: str
+
+
+@_kind
+@dataclass(frozen=True)
+class Snapshot(RecordBody):
+    """MEMORY.md and the files beside it at the end of a day."""
+
+    KIND = "snapshot"
+    date: str
+    memory_md: str
+    chars: int
+    backups: list[str]
+    daily_logs: list[str]
+
+
+@_kind
+@dataclass(frozen=True)
+class RunEnd(RecordBody):
+    """The last line: the final state; a trace without one is of a run that crashed."""
+
+    KIND = "run_end"
+    memory_md: str
+    backups: list[str]
+    daily_logs: list[str]
+    counters: Mapping[str, int]
+    policy_stats: Mapping[str, int]
+    errors: list[str]
+
+
+@dataclass(frozen=True)
+class TraceLine:
+    """One line of a trace: its header and its typed record."""
+
+    seq: int
+    """0, 1, ... in file order."""
+    at: str
+    """Simulated time, ISO 8601."""
+    day: int
+    """1-based scenario day (0 before the first)."""
+    step: str
+    """Scenario step, e.g. ``day 2 #3 user``."""
+    record: RecordBody
+    """The record."""

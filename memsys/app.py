@@ -1,0 +1,201 @@
+"""The app: the memory system assembled from its parts, and the app's message conventions.
+
+:func:`build_runtime` wires config, manager, model session, write policy, search, session
+store, triggers, injector and the assistant loop for one memory directory, from the same
+parts the model-less callers use: :func:`open_memory`, :func:`open_search`,
+:func:`memory_tool` and :func:`policy_context`. The harness's engine (``evals.run.engine``),
+``memeval memory`` and the benches build theirs here.
+
+What the app itself writes into a conversation is defined here once: a user message with a
+screenshot carries ``[Screenshot: <caption>]`` on its own line (:func:`user_message`), and a
+notice from the app starts with ``[App]`` (:func:`model_switch_notice`); the simulated models
+(``memsys.llm.sim``) read the same prefixes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from memsys.agent import AssistantLoop
+from memsys.clock import Clock, ManualClock
+from memsys.compaction import MemoryCompactor
+from memsys.dailylog import DailyLogWriter
+from memsys.events import Emit
+from memsys.injector import MemoryInjector
+from memsys.llm import LLMClient, SessionModel
+from memsys.manager import MemoryManager
+from memsys.policies import PolicyContext, WritePolicy, make_policy
+from memsys.policies.base import EmbedFn
+from memsys.search.embedder import Embedder
+from memsys.search.engine import MemorySearch
+from memsys.search.scoring import SearchConfig
+from memsys.sessions import SessionStore
+from memsys.tools import (
+    DEFAULT_VARIANT,
+    ReadMemoryTool,
+    SaveMemoryTool,
+    Tool,
+    UpdateMemoryTool,
+    load_variant,
+)
+from memsys.tools.search_tool import SearchMemoryTool
+from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs, TriggerWiring
+
+__all__ = [
+    "APP_NOTICE_PREFIX",
+    "BASE_PROMPT",
+    "SCREENSHOT_PREFIX",
+    "Runtime",
+    "RuntimeConfig",
+    "build_runtime",
+    "memory_tool",
+    "model_switch_notice",
+    "open_memory",
+    "open_search",
+    "policy_context",
+    "user_message",
+]
+
+BASE_PROMPT = (
+    "You are OneClaw, a helpful personal assistant. You have a long-term memory: its "
+    "content is below, and you can change it with the memory tools."
+)
+
+
+APP_NOTICE_PREFIX = "[App]"
+"""How a message the app (not the user) adds to the conversation starts."""
+SCREENSHOT_PREFIX = "[Screenshot:"
+"""How the caption of a screenshot attached to a user message starts."""
+
+
+def user_message(text: str, screenshot: str | None = None) -> str:
+    """A user message as the app sends it: the text, then the screenshot's caption if any."""
+    return f"{text}\n{SCREENSHOT_PREFIX} {screenshot}]" if screenshot else text
+
+
+def model_switch_notice(from_model: str, to_model: str) -> str:
+    """The notice the app adds to the conversation when the user switches models."""
+    return (
+        f"{APP_NOTICE_PREFIX} The user switched the default model from {from_model} to {to_model}."
+    )
+
+
+def open_memory(memory_dir: Path, clock: Clock) -> MemoryManager:
+    """A memory directory's manager: the one entry point for changes (no model, no search)."""
+    return MemoryManager(memory_dir, clock)
+
+
+def open_search(
+    memory_dir: Path, embedder: Embedder | None, config: SearchConfig | None = None
+) -> MemorySearch:
+    """Search over a memory directory (hybrid, or BM25 only when ``embedder`` is None)."""
+    return MemorySearch(memory_dir, embedder, config if config is not None else SearchConfig())
+
+
+def memory_tool(
+    kind: Literal["save", "update", "read"],
+    manager: MemoryManager,
+    variant: str = DEFAULT_VARIANT,
+    *,
+    sectioned: bool = True,
+) -> Tool:
+    """One memory tool on ``manager`` with ``variant``'s descriptions, as the model gets it
+    (``sectioned``: ``save_memory`` files entries under MEMORY.md's sections)."""
+    descriptions = load_variant(variant)
+    if kind == "save":
+        return SaveMemoryTool(manager, descriptions, sectioned=sectioned)
+    if kind == "update":
+        return UpdateMemoryTool(manager, descriptions)
+    return ReadMemoryTool(manager, descriptions)
+
+
+def policy_context(
+    manager: MemoryManager, client: LLMClient, variant: str, embed: EmbedFn | None, emit: Emit
+) -> PolicyContext:
+    """What a write policy is built from: ``variant`` is a shipped name or a ``.toml`` path."""
+    return PolicyContext(manager, client, load_variant(variant), embed, emit)
+
+
+@dataclass
+class Runtime:
+    """Every component of one run."""
+
+    clock: ManualClock
+    manager: MemoryManager
+    client: SessionModel
+    policy: WritePolicy
+    search: MemorySearch
+    sessions: SessionStore
+    runner: DeferredRunner
+    triggers: MemoryTriggerManager
+    injector: MemoryInjector
+    loop: AssistantLoop
+    base_prompt: str = BASE_PROMPT
+    """The chat system prompt's memory instructions: the variant's, else :data:`BASE_PROMPT`."""
+
+
+@dataclass(frozen=True)
+class RuntimeConfig:
+    """What one run's memory system is built from."""
+
+    memory_dir: Path
+    """The memory directory (MEMORY.md, daily logs, backups, index)."""
+    clock: ManualClock
+    """The simulated clock the engine moves."""
+    client: LLMClient
+    """The model under test (chat, daily logs, compaction, decisions)."""
+    policy: str
+    """Write policy name."""
+    variant: str
+    """Tool-description variant: a shipped name or a ``.toml`` path."""
+    embedder: Embedder | None
+    """Embedder for search and similarity, or None (BM25 and word overlap only)."""
+    search: SearchConfig = field(default_factory=SearchConfig)
+    """How search ranks (decay form, half-life, floor): the scenario's ``search`` setting."""
+
+
+def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
+    """Wire the memory system for one run; what it does is reported to ``emit``."""
+    clock, memory_dir, embedder = config.clock, config.memory_dir, config.embedder
+    manager = open_memory(memory_dir, clock)
+    search = open_search(memory_dir, embedder, config.search)
+    manager.add_listener(search)
+    # One session model for every caller, so a model switch reaches them all.
+    client = SessionModel(config.client)
+    embed = embedder.embed if embedder is not None else None
+    context = policy_context(manager, client, config.variant, embed, emit)
+    variant = context.variant
+    policy = make_policy(config.policy, context)
+    sessions = SessionStore()
+    runner = DeferredRunner()
+    triggers = MemoryTriggerManager(
+        TriggerWiring(
+            sessions=sessions,
+            writer=DailyLogWriter(manager, client, policy, variant.prompts.daily_summary),
+            policy=policy,
+            compactor=MemoryCompactor(manager, client, variant.prompts.compaction),
+            clock=clock,
+            runner=runner,
+            prefs=TriggerPrefs(memory_dir),
+            emit=emit,
+        )
+    )
+    tools = [
+        *policy.tools(),
+        SearchMemoryTool(search, variant, lambda: clock.now().date(), policy.recalled),
+    ]
+    return Runtime(
+        clock,
+        manager,
+        client,
+        policy,
+        search,
+        sessions,
+        runner,
+        triggers,
+        MemoryInjector(manager, search, recall=policy.recall_source()),
+        AssistantLoop(client, tools),
+        variant.prompts.chat_system or BASE_PROMPT,
+    )

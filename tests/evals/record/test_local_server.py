@@ -1,0 +1,54 @@
+"""The server runtimes: one llama-server command line for both, flags and labels, errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from evals.errors import LocalModelError
+from evals.grid.local_model import local_model
+from evals.record import local_server, xllamacpp_server
+from evals.record.local_server import LlamaServer, server_flags
+
+FAKE_SERVER = Path(__file__).resolve().parents[2] / "helpers" / "fake_openai_server.py"
+
+
+def test_single_slot_flags_are_those_every_earlier_label_carries() -> None:
+    assert server_flags(1) == (
+        "--ctx-size", "8192", "--", "--jinja", "--alias", "qwen2.5-coder-1.5b-instruct",
+        "-t", "1", "--temp", "0", "--seed", "1",
+    )  # fmt: skip
+    small = local_model("qwen2.5-coder-0.5b-instruct")
+    flags = server_flags(2, small, parallel=2)
+    assert flags[flags.index("--alias") + 1] == small.alias
+    assert flags[-2:] == ("--parallel", "2")
+
+
+def test_the_wheel_runtime_reads_the_same_command_line_as_llama_server() -> None:
+    flags = [f for f in server_flags(1, parallel=3)]
+    args = xllamacpp_server.parse(["-m", "w.gguf", "--host", "127.0.0.1", "--port", "9", *flags])
+    assert (args.model, args.port, args.threads, args.parallel) == ("w.gguf", 9, 1, 3)
+    assert args.jinja and args.alias == "qwen2.5-coder-1.5b-instruct" and args.temp == 0.0
+    with pytest.raises(SystemExit):  # a flag it would silently ignore is refused
+        xllamacpp_server.parse(["-m", "w", "--port", "9", "--mlock"])
+
+
+def test_an_unknown_runtime_is_an_error_listing_the_runtimes(tmp_path: Path) -> None:
+    with pytest.raises(LocalModelError, match=r"no server runtime 'vulkan'.*xllamacpp"):
+        local_server.start(runtime="vulkan", cache=tmp_path)
+
+
+def test_the_wheel_runtime_is_labelled_with_its_version(tmp_path: Path) -> None:
+    version = local_server.RUNTIMES["xllamacpp"].version(tmp_path)
+    assert version.startswith("llama.cpp server (xllamacpp ")
+
+
+def test_a_server_command_is_run_whole_and_stopped(tmp_path: Path) -> None:
+    import httpx
+
+    command = [sys.executable, str(FAKE_SERVER)]
+    with LlamaServer(command, tmp_path / "m.gguf", tmp_path / "log") as running:
+        assert running.command[:2] == command
+        assert httpx.get(f"http://127.0.0.1:{running.port}/health").status_code == 200

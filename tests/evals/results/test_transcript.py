@@ -1,0 +1,93 @@
+"""Transcripts: a real engine run read back turn by turn, with errors marked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from evals.grid.cell import Cell
+from evals.results.transcript import EntryKind, TranscriptEntry, build_transcript, error_count
+from evals.run.engine import RunSpec, run_scenario
+from evals.scenario.scenario import load_scenario
+from evals.trace.trace import read_trace
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+
+
+def _transcript(tmp: Path, scenario: str, model: str, policy: str) -> list[TranscriptEntry]:
+    path = SCENARIOS / f"{scenario}.yaml"
+    loaded = load_scenario(path)
+    spec = RunSpec(Cell(loaded.name, model, policy, "v049-guardrails"), loaded, path, tmp)
+    return list(build_transcript(read_trace(run_scenario(spec, None))))
+
+
+def test_a_turn_shows_the_user_the_injected_memory_the_tool_call_and_the_reply(
+    tmp_path: Path,
+) -> None:
+    entries = _transcript(tmp_path, "week-of-noise", "sim/naive", "append")
+    first_user = next(i for i, e in enumerate(entries) if e.kind is EntryKind.USER)
+    turn = entries[first_user : first_user + 4]
+    assert [e.kind for e in turn] == [
+        EntryKind.USER,
+        EntryKind.MEMORY,
+        EntryKind.TOOL,
+        EntryKind.ASSISTANT,
+    ]
+    assert turn[0].text == "Hi! I'm a backend engineer at a logistics startup."
+    assert turn[0].step == "day 1 #1 user"
+    assert turn[1].text.startswith("(nothing")  # MEMORY.md is still empty
+    assert turn[2].title == "save_memory"
+    assert json.loads(turn[2].text)["content"].startswith("Hi! I'm a backend engineer")
+    assert turn[2].detail.startswith("Memory saved successfully.")
+    later = [e for e in entries if e.kind is EntryKind.MEMORY][1]
+    assert "backend engineer" in later.text  # the saved entry is injected next turn
+
+
+def test_failed_tool_calls_are_marked_as_errors_with_their_code(tmp_path: Path) -> None:
+    entries = _transcript(tmp_path, "week-of-noise", "sim/naive", "guardrails")
+    errors = [e for e in entries if e.error]
+    assert errors and error_count(entries) == len(errors)
+    duplicate = next(e for e in errors if "duplicate_detected" in e.detail)
+    assert duplicate.kind is EntryKind.TOOL and duplicate.title == "save_memory"
+    assert duplicate.detail.startswith("error [duplicate_detected]: ")
+
+
+def test_daily_logs_and_compactions_are_in_the_transcript(tmp_path: Path) -> None:
+    entries = _transcript(tmp_path, "compaction-pressure", "sim/careful", "guardrails")
+    flushes = [e for e in entries if e.kind is EntryKind.DAILY_LOG]
+    assert any("outcome=written" in e.detail for e in flushes)
+    compactions = [e for e in entries if e.kind is EntryKind.COMPACTION]
+    assert any("outcome=compacted, backup=MEMORY_backup_" in e.detail for e in compactions)
+    assert any(e.title == "compaction (manual)" for e in compactions)
+
+
+def test_unchanged_memory_is_not_repeated_and_no_record_is_dropped() -> None:
+    records = [
+        {"kind": "injection", "day": 1, "step": "a", "memory": "- x", "tokens": 3},
+        {"kind": "injection", "day": 1, "step": "b", "memory": "- x", "tokens": 3},
+        {"kind": "error", "day": 1, "step": "c", "where": "chat", "message": "model down"},
+        {"kind": "something_new", "day": 2, "step": "d", "value": 1},
+        {
+            "kind": "compaction",
+            "day": 2,
+            "step": "e",
+            "trigger": "auto",
+            "outcome": "rejected_lost_user_requested",
+            "lost_user_requested": ["User requested: x"],
+        },
+    ]
+    entries = build_transcript(records)
+    assert [e.text for e in entries[:2]] == ["- x", "(unchanged since the last turn)"]
+    assert entries[2].kind is EntryKind.ERROR and entries[2].error
+    assert entries[3].title == "something_new" and '"value": 1' in entries[3].text
+    assert entries[4].error and "lost_user_requested" in entries[4].detail
+
+
+def test_a_call_the_model_wrote_as_text_says_so() -> None:
+    base = {"kind": "tool_call", "day": 1, "step": "s", "arguments": "{}", "ok": True}
+    records = [
+        {**base, "name": "save_memory", "code": None, "message": "ok", "from_text": True},
+        {**base, "name": "search_memory", "code": None, "message": "ok"},
+    ]
+    titles = [e.title for e in build_transcript(records)]
+    assert titles == ["save_memory (written as JSON text, recovered)", "search_memory"]
