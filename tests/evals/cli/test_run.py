@@ -141,8 +141,9 @@ def test_variants_by_absolute_and_relative_path_run_as_a_matrix_named_by_stem(
         r["variant"]: next(s["value"] for s in r["scores"] if s["name"] == "quality")
         for r in results
     }
-    # (0.99, not 1: sim/careful files one instruction under Projects: wrong_section's.)
-    assert quality["terse"] == quality["v023-vague"] >= 0.95
+    # (0.93, not 1: sim/careful files one instruction under Projects, a misfiled line
+    # counting half, and keeps one line the scenario did not expect.)
+    assert quality["terse"] == quality["v023-vague"] >= 0.9
 
 
 def test_two_variant_files_with_one_name_are_refused_before_running(

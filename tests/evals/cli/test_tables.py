@@ -59,17 +59,18 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
 
     # A second real model: the tables show one, the main one unless --model says otherwise.
     results = read_results(run / "results.json")
-    real_run = next(r for r in results if r.model_kind is ModelKind.REAL)
-    assert real_run.model == "openai-compatible/qwen2.5-coder-1.5b-instruct"
+    main_model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
+    real_run = next(r for r in results if r.model == main_model)
     write_results(tmp_path / "two", [*results, dataclasses.replace(real_run, model="openai/x")])
     assert main(["tables", str(tmp_path / "two"), "--kind", "real"]) == 0
     captured = capsys.readouterr()
-    assert captured.out == real and "also in this run: openai/x" in captured.err
+    assert captured.out == real and "openai/x; --model M" in captured.err
     assert main(["tables", str(tmp_path / "two"), "--kind", "real", "--model", real_run.model]) == 0
     assert capsys.readouterr().out == real
     # Two real models, neither the main one: the user chooses.
     others = [dataclasses.replace(real_run, model=m) for m in ("openai/x", "openai/y")]
     sims = [r for r in results if r.model_kind is ModelKind.SIMULATED]
+    assert real_run.model_kind is ModelKind.REAL
     write_results(tmp_path / "three", [*sims, *others])
     assert main(["tables", str(tmp_path / "three"), "--kind", "real"]) == 2
     assert "choose it with --model" in capsys.readouterr().err
