@@ -110,10 +110,8 @@ class CassetteInfo:
     @property
     def record_minutes(self) -> float | None:
         """Wall-clock minutes the recording took (calls x seconds per call), if labelled."""
-        label = self.label
-        if label is None or label.calls is None or label.seconds_per_call is None:
-            return None
-        return round(label.calls * label.seconds_per_call / 60, 1)
+        seconds = self.label.recording_seconds if self.label is not None else None
+        return None if seconds is None else round(seconds / 60, 1)
 
 
 def find_cassettes(root: Path) -> list[Path]:

@@ -135,6 +135,13 @@ class CassetteLabel:
     seconds_per_call: float | None = None
     """Wall-clock seconds per model call while recording."""
 
+    @property
+    def recording_seconds(self) -> float | None:
+        """Wall-clock seconds the recording took (calls x seconds per call), if labelled."""
+        if self.calls is None or self.seconds_per_call is None:
+            return None
+        return self.calls * self.seconds_per_call
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "base_url", _public_url(self.base_url))
         object.__setattr__(self, "server_flags", tuple(self.server_flags))

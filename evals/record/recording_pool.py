@@ -59,9 +59,9 @@ def estimate_seconds(cells: Sequence[PlannedCell], root: Path = DEFAULT_ROOT) ->
     ):
         cassette = path.with_name(path.name.removesuffix(".meta.json"))
         label = read_label(cassette)
-        if label is None or not label.calls or not label.seconds_per_call:
+        seconds = label.recording_seconds if label is not None else None
+        if not seconds:
             continue
-        seconds = label.calls * label.seconds_per_call
         own[str(cassette)] = seconds
         by_scenario.setdefault(cassette.relative_to(root).parts[0], []).append(seconds)
     every = [s for values in by_scenario.values() for s in values] or [60.0]

@@ -182,9 +182,8 @@ def simulated_table(
 
 def recording_minutes(label: CassetteLabel | None) -> float | None:
     """Minutes a recording took (calls x seconds per call), or None when not labelled."""
-    if label is None or label.calls is None or label.seconds_per_call is None:
-        return None
-    return label.calls * label.seconds_per_call / 60
+    seconds = label.recording_seconds if label is not None else None
+    return None if seconds is None else seconds / 60
 
 
 def _real_runs(results: Sequence[RunResult]) -> list[RunResult]:

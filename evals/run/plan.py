@@ -69,8 +69,8 @@ def expected_seconds(runs: Sequence[PlannedRun]) -> dict[str, float]:
     seconds = {}
     for run in runs:
         label = read_label(run.spec.cell.cassette_path()) if run.real else None
-        if label is not None and label.calls and label.seconds_per_call:
-            seconds[run.cell_path] = label.calls * label.seconds_per_call
+        if label is not None and label.recording_seconds:
+            seconds[run.cell_path] = label.recording_seconds
     return seconds
 
 

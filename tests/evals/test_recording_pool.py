@@ -3,7 +3,6 @@ nothing lost, nothing recorded twice, resumable, and the cells replay offline.""
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ from evals.cassettes import read_label
 from evals.cli.main import main
 from evals.record.recording import PlannedCell
 from evals.record.recording_pool import CellOutcome, Progress
-from tests.helpers.fake_server_process import start_fake_server
+from tests.helpers.fake_server_process import served_requests, start_fake_server
 
 MODEL = "openai-compatible/fake"
 SCENARIOS = ("chitchat-transient", "model-talk", "screenshots-four-kinds")
@@ -23,10 +22,6 @@ SCENARIOS = ("chitchat-transient", "model-talk", "screenshots-four-kinds")
 @pytest.fixture
 def slow_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     yield from start_fake_server(tmp_path, FAKE_SERVER_DELAY_S="0.02", FAKE_SERVER_429="1")
-
-
-def _requests(log: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in log.read_text().splitlines()]
 
 
 def test_three_cells_at_once_lose_nothing_and_record_nothing_twice(
@@ -46,7 +41,7 @@ def test_three_cells_at_once_lose_nothing_and_record_nothing_twice(
     err = capsys.readouterr().err
     assert "recording 3 cells, 3 at a time" in err and err.count("recorded cassettes/") == 3
 
-    served = _requests(log)
+    served = served_requests(log)
     refused = [r for r in served if r["status"] == 429]
     answered = [r for r in served if r["status"] == 200]
     assert refused, "the server never shed load: the test would prove nothing"
@@ -65,12 +60,12 @@ def test_three_cells_at_once_lose_nothing_and_record_nothing_twice(
 
     # Resumable: a second run records nothing and sends nothing.
     assert main(["record", *args, "--jobs", "3"]) == 0
-    assert len(_requests(log)) == len(served)
+    assert len(served_requests(log)) == len(served)
     # And the three cells replay offline.
     replay = [*scenarios, "--model", MODEL, "--policy", "guardrails"]
     replay += ["--variant", "v049-user-requested", "--out", "runs", "--report", "r.html"]
     assert main(["run", *replay]) == 0
-    assert len(_requests(log)) == len(served)
+    assert len(served_requests(log)) == len(served)
 
 
 def test_progress_prints_plain_lines_with_an_estimate(tmp_path: Path) -> None:

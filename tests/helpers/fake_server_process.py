@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-__all__ = ["FAKE_SERVER", "start_fake_server"]
+__all__ = ["FAKE_SERVER", "served_requests", "start_fake_server"]
 
 FAKE_SERVER = Path(__file__).resolve().parent / "fake_openai_server.py"
 
@@ -38,3 +39,10 @@ def start_fake_server(tmp_path: Path, **env: str) -> Iterator[tuple[str, Path]]:
     finally:
         process.terminate()
         process.wait()
+
+
+def served_requests(log: Path) -> list[dict[str, object]]:
+    """What reached the fake server, one dict per request, in order (none yet: [])."""
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]

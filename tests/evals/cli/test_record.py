@@ -11,7 +11,7 @@ import pytest
 
 from evals.cassettes.cassettes import CassetteLabel, read_label
 from evals.cli.main import main
-from tests.helpers.fake_server_process import start_fake_server
+from tests.helpers.fake_server_process import served_requests, start_fake_server
 
 SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
 MODEL = "openai-compatible/fake"
@@ -30,12 +30,6 @@ def text_calling_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 def _record(*extra: str) -> int:
     return main(["record", "--scenario", "week.yaml", "--model", MODEL, *extra])
-
-
-def _calls(log: Path) -> list[dict[str, object]]:
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text().splitlines()]
 
 
 def _record_one_cell(
@@ -63,19 +57,19 @@ def test_records_then_skips_then_replays_offline(
     base_url, log = server
     args, _, label = _record_one_cell(tmp_path, base_url, monkeypatch)
     assert label is not None
-    recorded = len(_calls(log))
+    recorded = len(served_requests(log))
     assert recorded > 0 and label.calls == recorded
     assert label.seconds_per_call is not None and label.server == "external server"
     assert str(base_url.split(":")[2]) in label.base_url  # the server it went to, no secrets
 
     # Finished cells are skipped: nothing more reaches the server.
     assert _record(*args) == 0
-    assert len(_calls(log)) == recorded
+    assert len(served_requests(log)) == recorded
     assert "1 already recorded, 0 to record" in capsys.readouterr().err
 
     # The default run replays the recorded cell offline, beside the simulated ones.
     assert main(["run", "--scenario", "week.yaml", "--out", "runs", "--report", "r.html"]) == 0
-    assert len(_calls(log)) == recorded
+    assert len(served_requests(log)) == recorded
     rows = json.loads(Path("runs/results.json").read_text())
     text = json.dumps(rows)
     assert MODEL in text and "sim/careful" in text
@@ -89,18 +83,18 @@ def test_repeats_record_distinct_seeds(
     monkeypatch.chdir(tmp_path)
     args = ("--policy", "guardrails", "--variant", "v023-vague", "--base-url", base_url)
     assert _record(*args, "--repeat", "2", "--temperature", "0.5") == 0
-    seeds = {call["seed"] for call in _calls(log)}
+    seeds = {call["seed"] for call in served_requests(log)}
     assert seeds == {1, 2}
     root = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails/v023-vague")
     labels = [read_label(root / f"repeat-{r}.yaml") for r in (1, 2)]
     assert [(lb.temperature, lb.seed) for lb in labels if lb] == [(0.5, 1), (0.5, 2)]
     # --repeat 2 replays both samples offline, each with the sampling its label names.
-    recorded = len(_calls(log))
+    recorded = len(served_requests(log))
     monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
     run = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
     run += ["--variant", "v023-vague", "--repeat", "2", "--out", "runs", "--report", "r.html"]
     assert main(run) == 0
-    assert len(_calls(log)) == recorded
+    assert len(served_requests(log)) == recorded
     repeats = sorted(p.parent.name for p in Path("runs/week-of-noise").rglob("trace.jsonl"))
     assert repeats == ["repeat-1", "repeat-2"]
 
@@ -130,9 +124,9 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     monkeypatch.chdir(tmp_path)
     args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
     assert _record(*args) == 0
-    first = len(_calls(log))
+    first = len(served_requests(log))
     assert _record(*args, "--stale") == 0
-    assert len(_calls(log)) == first  # still replays: nothing recorded
+    assert len(served_requests(log)) == first  # still replays: nothing recorded
     # A changed user message: the recording no longer matches today's scenario.
     text = Path("week.yaml").read_text()
     Path("week.yaml").write_text(text.replace("Lisbon", "Porto", 1))
@@ -140,7 +134,7 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     capsys.readouterr()
     assert _record(*args, "--stale") == 0
     assert "stale: cassettes/week-of-noise/" in capsys.readouterr().err
-    assert len(_calls(log)) > first
+    assert len(served_requests(log)) > first
     assert _record(*args, "--stale") == 0  # and now it replays again
 
 
@@ -190,11 +184,11 @@ def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
     # The recorded requests carried the file's wording, not the shipped text.
     assert "Save durable facts." in (root / "terse.yaml").read_text(encoding="utf-8")
     assert "Save durable facts." not in (root / "v049-guardrails.yaml").read_text(encoding="utf-8")
-    recorded = len(_calls(log))
+    recorded = len(served_requests(log))
     # One command replays both offline and judges the new wording against the default.
     argv = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
     assert main([*argv, *variants, "--out", "runs", "--report", "r.html"]) == 0
-    assert len(_calls(log)) == recorded
+    assert len(served_requests(log)) == recorded
     html = Path("r.html").read_text(encoding="utf-8")
     assert f"{MODEL} · guardrails · terse" in html
     assert "Numbers from real model runs: 1 scenario (1 compared run" in html
@@ -209,13 +203,13 @@ def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
     base_url, log = text_calling_server
     args, cassette, label = _record_one_cell(tmp_path, base_url, monkeypatch)
     assert label is not None and label.text_tool_calls is True
-    recorded = len(_calls(log))
+    recorded = len(served_requests(log))
 
     # Replayed offline, the fenced call is executed: the fact is in MEMORY.md.
     run = ["run", "--scenario", "week.yaml", "--model", MODEL, "--out", "runs"]
     run += ["--policy", "guardrails", "--variant", "v049-user-requested"]
     assert main([*run, "--report", "r.html"]) == 0
-    assert len(_calls(log)) == recorded
+    assert len(served_requests(log)) == recorded
     memories = [p.read_text() for p in Path("runs").rglob("MEMORY.md")]
     assert any("allergic to shellfish" in text for text in memories)
     # The trace says where the call came from; the structured ones say nothing.
