@@ -33,10 +33,10 @@ from vcr.record_mode import RecordMode
 
 from evals.cassettes._cassette_file import SafePersister
 from evals.cassettes._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
+from evals.cassettes._cassette_scrub import SECRET_RESPONSE_HEADERS, failure_of, scrub_response
 from evals.errors import CassetteFileError, CassetteMissError, CassetteRecordError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from memsys._atomic import atomic_write_text
-from memsys.llm._http import is_retryable
 from memsys.llm.base import ModelKind
 from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
 
@@ -61,11 +61,6 @@ __all__ = [
 DEFAULT_ROOT = DEFAULT_CASSETTE_ROOT
 LABEL_SCHEMA_VERSION = 1
 
-# SECRET_HEADERS (request headers never written) and SECRET_QUERY_PARAMETERS (dropped from
-# the URI) come from memsys.redact, so the recorder and the redactor agree.
-SECRET_RESPONSE_HEADERS = frozenset(
-    {"set-cookie", "openai-organization", "openai-project", "anthropic-organization-id"}
-)
 log = logging.getLogger(__name__)
 
 current_step: ContextVar[str | None] = ContextVar("memeval_cassette_step", default=None)
@@ -230,14 +225,14 @@ class CassetteSession:
         4xx replies (a context-length error...) are recorded: a replay gives the same error.
         """
         key = self._last_request
-        problem = _failure(response)
+        problem = failure_of(response)
         if problem is not None:
             if key is not None:
                 self.failed[key] = f"step {self.last_step!r}: {problem}"
             return None
         if key is not None:
             self.failed.pop(key, None)
-        return _scrub_response(response)
+        return scrub_response(response)
 
 
 @contextmanager
@@ -317,39 +312,6 @@ def _unrecorded(session: CassetteSession, cassette: Any) -> list[str]:
         for key, where in session.requested.items()
         if key not in recorded
     ]
-
-
-def _failure(response: dict[str, Any]) -> str | None:
-    """Why a live reply is not recorded, or None when it is (JSON, not a transient error)."""
-    code = response.get("status", {}).get("code")
-    body = response.get("body", {}).get("string")
-    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else str(body)
-    if isinstance(code, int) and is_retryable(code):
-        return f"HTTP {code}: {text[:120]}"
-    try:
-        json.loads(text)
-    except ValueError:
-        return f"HTTP {code} with a body that is not JSON: {text[:120]!r}"
-    return None
-
-
-def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
-    headers = response.get("headers", {})
-    response["headers"] = {
-        k: [redact(v) for v in values] if isinstance(values, list) else redact(str(values))
-        for k, values in headers.items()
-        if k.lower() not in SECRET_RESPONSE_HEADERS
-    }
-    body = response.get("body", {})
-    string = body.get("string")
-    if isinstance(string, bytes):
-        clean = redact(string.decode("utf-8", errors="replace")).encode("utf-8")
-        if clean != string:
-            body["string"] = clean
-            for name in response["headers"]:
-                if name.lower() == "content-length":
-                    response["headers"][name] = [str(len(clean))]
-    return response
 
 
 def _unplayed(cassette: Any, session: CassetteSession, command: str) -> CassetteMissError:
