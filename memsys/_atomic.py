@@ -15,6 +15,7 @@ __all__ = [
     "TEMP_SUFFIX",
     "atomic_write_bytes",
     "atomic_write_text",
+    "fsync_enabled",
     "is_temp_file_of",
     "temp_prefix",
     "without_fsync",
@@ -36,6 +37,11 @@ def without_fsync() -> Iterator[None]:
         yield
     finally:
         _FSYNC.reset(token)
+
+
+def fsync_enabled() -> bool:
+    """False inside :func:`without_fsync` (SQLite stores then skip their syncs too)."""
+    return _FSYNC.get()
 
 
 TEMP_SUFFIX = ".tmp"

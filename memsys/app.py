@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from memsys.agent import AssistantLoop
 from memsys.clock import Clock, ManualClock
@@ -33,13 +32,9 @@ from memsys.search.engine import MemorySearch
 from memsys.search.scoring import SearchConfig
 from memsys.sessions import SessionStore
 from memsys.tools import (
-    DEFAULT_VARIANT,
-    ReadMemoryTool,
-    SaveMemoryTool,
-    Tool,
-    UpdateMemoryTool,
     load_variant,
 )
+from memsys.tools.memory_tools import memory_tool
 from memsys.tools.search_tool import SearchMemoryTool
 from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs, TriggerWiring
 
@@ -92,23 +87,6 @@ def open_search(
 ) -> MemorySearch:
     """Search over a memory directory (hybrid, or BM25 only when ``embedder`` is None)."""
     return MemorySearch(memory_dir, embedder, config if config is not None else SearchConfig())
-
-
-def memory_tool(
-    kind: Literal["save", "update", "read"],
-    manager: MemoryManager,
-    variant: str = DEFAULT_VARIANT,
-    *,
-    sectioned: bool = True,
-) -> Tool:
-    """One memory tool on ``manager`` with ``variant``'s descriptions, as the model gets it
-    (``sectioned``: ``save_memory`` files entries under MEMORY.md's sections)."""
-    descriptions = load_variant(variant)
-    if kind == "save":
-        return SaveMemoryTool(manager, descriptions, sectioned=sectioned)
-    if kind == "update":
-        return UpdateMemoryTool(manager, descriptions)
-    return ReadMemoryTool(manager, descriptions)
 
 
 def policy_context(

@@ -48,6 +48,7 @@ __all__ = [
     "known_secrets",
     "redact",
     "redact_data",
+    "refresh_environment_secrets",
     "register_secret",
     "register_url_credentials",
     "unescape_json_ascii",
@@ -212,10 +213,38 @@ def register_url_credentials(url: str) -> None:
         register_secret(base64.b64encode(pair.encode()).decode("ascii"), "url-credentials")
 
 
+_environment_keys: tuple[str | None, ...] | None = None
+
+
+def refresh_environment_secrets() -> None:
+    """Read the API-key variables (:data:`KEY_ENVS`) again.
+
+    They are read once per process, not on every :func:`redact` call (a run redacts over a
+    million texts; issue 29). A key the process uses is registered by its client anyway
+    (:func:`register_secret`); call this after changing one of the variables in-process
+    (the CLI does at the start of each command).
+    """
+    global _environment_keys
+    _environment_keys = tuple(os.environ.get(name) for name in KEY_ENVS)
+
+
+def _environment_values() -> tuple[str | None, ...]:
+    if _environment_keys is None:
+        refresh_environment_secrets()
+    assert _environment_keys is not None
+    return _environment_keys
+
+
 def known_secrets(environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
-    """``(value, name)`` of every known secret: API-key variables set now, then registered."""
-    env = os.environ if environ is None else environ
-    return list(_known(tuple(env.get(name) for name in KEY_ENVS), _REGISTRY.values()))
+    """``(value, name)`` of every known secret: API-key variables, then registered ones.
+
+    ``environ`` given: its variables, read now; else those read by
+    :func:`refresh_environment_secrets`.
+    """
+    values = (
+        _environment_values() if environ is None else tuple(environ.get(name) for name in KEY_ENVS)
+    )
+    return list(_known(values, _REGISTRY.values()))
 
 
 @functools.lru_cache(maxsize=64)
@@ -234,8 +263,7 @@ def _known(
 
 def redact(text: str) -> str:
     """``text`` with every known secret value and every credential shape replaced."""
-    env_values = tuple(os.environ.get(name) for name in KEY_ENVS)
-    return _redact(text, _known(env_values, _REGISTRY.values()))
+    return _redact(text, _known(_environment_values(), _REGISTRY.values()))
 
 
 # Cached: the harness redacts the same texts again and again (a replayed request is matched

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evals.errors import UsageError
-from evals.scorers import ScorerSettings, parse_scorer_args
 from memsys.clock import Clock, ManualClock, SystemClock
 from memsys.tools.base import ToolResult
 
@@ -32,6 +31,7 @@ __all__ = [
 if TYPE_CHECKING:
     from evals.results.results import RunResult
     from evals.scenario.scenario import Scenario
+    from evals.scorers import ScorerSettings
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -56,6 +56,8 @@ def cli_clock() -> Clock:
 
 def add_scorer_args(parser: argparse.ArgumentParser) -> None:
     """Add ``-S key=value`` (repeatable) for :class:`~evals.scorers.ScorerSettings`."""
+    from evals.scorers import ScorerSettings  # the scorers are heavy: only when used
+
     defaults = ", ".join(f"{f.name}={f.default}" for f in dataclasses.fields(ScorerSettings))
     parser.add_argument(
         "-S",
@@ -74,6 +76,8 @@ def scorer_settings(args: argparse.Namespace) -> ScorerSettings:
     Raises:
         ScorerArgError: a malformed, unknown or out-of-range setting.
     """
+    from evals.scorers import parse_scorer_args
+
     return parse_scorer_args(args.scorer_args)
 
 

@@ -6,6 +6,8 @@ import argparse
 import importlib
 from types import ModuleType
 
+from evals.cli.commands import command_help
+
 __all__ = ["BENCHMARKS", "register"]
 
 # name -> (module under evals.bench, one-line help). Modules load only when chosen, so the
@@ -42,7 +44,7 @@ def _module(name: str) -> ModuleType:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``bench`` and one subcommand per benchmark."""
-    bench = sub.add_parser("bench", help="run a benchmark and print its figures")
+    bench = sub.add_parser("bench", help=command_help("bench"))
     bsub = bench.add_subparsers(dest="bench_command", required=True, metavar="BENCHMARK")
     for name, (_, help_text) in BENCHMARKS.items():
         parser = bsub.add_parser(name, help=help_text, description=help_text)

@@ -9,6 +9,7 @@ from pathlib import Path
 from evals.cassettes.cassette_audit import CassetteInfo, check_cassette, describe, find_cassettes
 from evals.cassettes.cassettes import DEFAULT_ROOT
 from evals.cli._common import EXIT_FAIL, EXIT_OK
+from evals.cli.commands import command_help
 
 __all__ = ["register"]
 
@@ -105,7 +106,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``cassettes list`` and ``cassettes check``."""
     parser = sub.add_parser(
         "cassettes",
-        help="list the recorded cassettes, or check them for problems and leaked secrets",
+        help=command_help("cassettes"),
         description="Inspect the vcrpy cassettes of real-model runs without any network access.",
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.cli._sampling import sampling
+from evals.cli.commands import command_help
 from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import (
@@ -81,7 +82,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``compare``."""
     parser = sub.add_parser(
         "compare",
-        help="verdicts per metric against a baseline variant/model/policy, and an HTML report",
+        help=command_help("compare"),
         description="Read the runs under each RUN_DIR (a run directory, runs/latest or a "
         "results.json) and compare every cell with the baseline, the scenario as the unit: "
         "samples are averaged within a scenario, and a scenario whose two sides were recorded "

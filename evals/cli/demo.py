@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
+from evals.cli.commands import command_help
 from memsys.clock import ManualClock
 from memsys.manager import MemoryManager
 from memsys.tools import SaveMemoryTool, Tool, UpdateMemoryTool, load_variant
@@ -65,8 +66,6 @@ def _handle(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``demo``."""
-    parser = sub.add_parser(
-        "demo", help="run the memory tools on a temp directory and print MEMORY.md (offline)"
-    )
+    parser = sub.add_parser("demo", help=command_help("demo"))
     parser.add_argument("--dir", help="memory directory to use instead of a temp one")
     parser.set_defaults(handler=_handle)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, run_results_saving_scored
+from evals.cli.commands import command_help
 from evals.errors import GateConfigError, Regression, UsageError
 from evals.results.gate import (
     Check,
@@ -65,7 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``gate``."""
     parser = sub.add_parser(
         "gate",
-        help="compare a run with a baseline: exit 0 pass, 1 regression, 2 configuration error",
+        help=command_help("gate"),
         description="Check every metric bound of the baseline against the runs under RUN_DIR "
         "(means over repeats). Exit 0 when all pass, 1 on a regression (each is named), 2 on a "
         "usage or configuration error: a bad baseline file, no runs under RUN_DIR, a baseline "

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
+from evals.cli.commands import command_help
 
 __all__ = ["register"]
 
@@ -135,7 +136,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``list``."""
     parser = sub.add_parser(
         "list",
-        help="list the scenarios, models, variants, policies or scorers run can be given",
+        help=command_help("list"),
         description="Every name memeval run accepts, with what it is. Models: the simulated "
         "ones, the real ones recorded in cassettes/, and the providers. Variants: the shipped "
         "names (any .toml path works too; memeval variant check FILE), with the background "

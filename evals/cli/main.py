@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from evals.cli import (
-    bench,
-    cassettes,
-    compare,
-    demo,
-    gate,
-    listing,
-    memory,
-    merge,
-    record,
-    report,
-    run,
-    score,
-    tables,
-    variant,
-)
 from evals.cli._common import EXIT_FAIL, EXIT_RUN_FAILED, EXIT_USAGE
+from evals.cli.commands import COMMANDS
 from evals.errors import Regression
 from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, RunFailure
-from memsys.redact import RedactingFormatter, redact
+from memsys.redact import RedactingFormatter, redact, refresh_environment_secrets
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]
 
@@ -41,27 +27,10 @@ EXIT_CODES: tuple[tuple[type[MemEvalError], int], ...] = (
 )
 """Exit code of each branch of the error tree (memsys/errors.py), checked in order."""
 
-# Each subcommand module exposes register(subparsers); adding a command is one line here.
-_COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
-    bench.register,
-    demo.register,
-    memory.register,
-    listing.register,
-    run.register,
-    merge.register,
-    record.register,
-    score.register,
-    report.register,
-    compare.register,
-    gate.register,
-    cassettes.register,
-    tables.register,
-    variant.register,
-)
 
-
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every command's own arguments, or with ``only`` just that
+    command's (the others listed by name and help, their modules not imported)."""
     parser = argparse.ArgumentParser(
         prog="memeval",
         description="Evaluation harness and simulation testbed for an AI assistant's "
@@ -69,13 +38,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for register in _COMMANDS:
-        register(sub)
+    for name, (module, help_text) in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).register(sub)
+        else:
+            sub.add_parser(name, help=help_text)
     for command in sub.choices.values():
         # Descriptions are often module docstrings: show their ``code`` as plain text.
         if command.description:
             command.description = command.description.replace("``", "")
     return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs (its first word that is not an option), if it is one."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
 
 
 def exit_code(error: MemEvalError) -> int:
@@ -89,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 ok, 1 a regression (or a tool error), 2 a usage or configuration error, 3 a failed run,
     141 when standard output was closed early (a pipe's reader exited).
     """
-    args = build_parser().parse_args(argv)
+    refresh_environment_secrets()  # API keys as this command sees them
+    words = sys.argv[1:] if argv is None else list(argv)
+    # Only the named command's module is imported: `memeval --help` imports none (issue 29).
+    args = build_parser(only=_command_named(words) or "").parse_args(words)
     handler = logging.StreamHandler()
     handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])

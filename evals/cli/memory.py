@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
 from evals.cli._common import cli_clock, emit_result
+from evals.cli.commands import command_help
 from evals.cli.memory_search import register_memory_commands
 from evals.errors import UsageError
-from memsys.app import memory_tool, open_memory
 from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
-from memsys.tools import DEFAULT_VARIANT, ToolErrorCode, ToolResult
+from memsys.tools import DEFAULT_VARIANT, Tool, ToolErrorCode, ToolResult
+from memsys.tools.memory_tools import memory_tool
 
 __all__ = ["register"]
 
@@ -20,11 +22,17 @@ Handler = Callable[[argparse.Namespace], ToolResult]
 
 
 def _manager(args: argparse.Namespace) -> MemoryManager:
-    return open_memory(Path(args.dir), cli_clock())
+    return MemoryManager(Path(args.dir), cli_clock())
+
+
+def _tool(
+    kind: Literal["save", "update", "read"], args: argparse.Namespace, **options: Any
+) -> Tool:
+    return memory_tool(kind, _manager(args), **options)
 
 
 def _show(args: argparse.Namespace) -> ToolResult:
-    return memory_tool("read", _manager(args)).execute({})
+    return _tool("read", args).execute({})
 
 
 def _text_arg(name: str, value: str) -> str:
@@ -39,7 +47,7 @@ def _text_arg(name: str, value: str) -> str:
 
 
 def _save(args: argparse.Namespace) -> ToolResult:
-    tool = memory_tool("save", _manager(args), args.variant, sectioned=not args.append)
+    tool = _tool("save", args, variant=args.variant, sectioned=not args.append)
     arguments: dict[str, object] = {"content": _text_arg("TEXT", args.text)}
     if args.category is not None:
         arguments["category"] = args.category
@@ -47,7 +55,7 @@ def _save(args: argparse.Namespace) -> ToolResult:
 
 
 def _update(args: argparse.Namespace) -> ToolResult:
-    tool = memory_tool("update", _manager(args), args.variant)
+    tool = _tool("update", args, variant=args.variant)
     return tool.execute(
         {"old_text": _text_arg("--old", args.old), "new_text": _text_arg("--new", args.new)}
     )
@@ -102,7 +110,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``memory`` and its subcommands to the top-level parser."""
     memory = sub.add_parser(
         "memory",
-        help="read and edit a memory directory with the memory tools",
+        help=command_help("memory"),
         description="Run the memory tools on a directory. Exit 0 on success, 1 on a tool "
         "error (its code is printed), 2 on a usage error.",
     )

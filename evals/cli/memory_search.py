@@ -20,7 +20,6 @@ from pathlib import Path
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.errors import MemoryDirError, QueryFileError, UsageError
 from memsys._safe_files import read_input_text
-from memsys.app import open_search
 from memsys.search import DecayForm, MemorySearch, SearchConfig, SearchHit, default_embedder
 
 __all__ = [
@@ -111,6 +110,8 @@ def _searcher(args: argparse.Namespace, config: SearchConfig | None = None) -> M
     if not memory_dir.is_dir():
         raise MemoryDirError(memory_dir)
     embedder = None if args.bm25_only else default_embedder()
+    from memsys.app import open_search  # the whole system: only when a search runs
+
     return open_search(memory_dir, embedder, config or SearchConfig())
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.cli._sampling import sampling
+from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import summary_text, write_report
 from evals.results import write_results
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``merge``."""
     parser = sub.add_parser(
         "merge",
-        help="combine the shards of a run (memeval run --shard I/N) into one results set",
+        help=command_help("merge"),
         description="Read results.json of each RUN_DIR (nothing is re-scored), copy their "
         "cells into one run directory, and write its results.json, results.csv and "
         "report.html. The runs must be disjoint (no cell and repeat twice) and scored with "

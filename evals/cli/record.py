@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from evals.cli._common import EXIT_OK, EXIT_RUN_FAILED, add_scenario_arg, load_scenarios
+from evals.cli.commands import command_help
 from evals.errors import CassetteMissError
 from evals.record.recording import (
     RECORD_MATRIX,
@@ -227,7 +228,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``record``."""
     parser = sub.add_parser(
         "record",
-        help="record real-model cassettes (starts a local llama-server; resumable)",
+        help=command_help("record"),
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

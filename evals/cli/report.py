@@ -7,6 +7,7 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, run_results_saving_scored
 from evals.cli._sampling import sampling
+from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import write_report
 from evals.results.history import resolve_run_dir
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``report``."""
     parser = sub.add_parser(
         "report",
-        help="write a self-contained HTML report of a run directory",
+        help=command_help("report"),
         description="Read the run's results.json (or, without one, every trace under "
         "RUN_DIR, scoring those not yet scored) and write one HTML file: summary, verdicts "
         "against the default variant, per-scenario charts, each run's MEMORY.md and "

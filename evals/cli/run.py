@@ -16,12 +16,8 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
 from evals.cli._common import (
@@ -32,9 +28,9 @@ from evals.cli._common import (
     load_scenarios,
     scorer_settings,
 )
+from evals.cli.commands import command_help
 from evals.errors import CassetteMissError, UsageError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
-from evals.run.runner import run_cell
 from memsys.errors import RunFailure
 
 if TYPE_CHECKING:
@@ -119,37 +115,6 @@ def _plan(args: argparse.Namespace) -> tuple[list[PlannedRun], list[PlannedRun],
     return runs, mine, shard
 
 
-def _execute(
-    runs: list[PlannedRun], mode: CassetteMode, options: dict[str, object], jobs: int
-) -> list[PlannedRun]:
-    """Run every cell; returns those lost with a worker process that died (the others'
-    results are kept)."""
-    progress = tqdm(total=len(runs), unit="run", desc="memeval run", file=sys.stderr)
-    lost: list[PlannedRun] = []
-    try:
-        if jobs > 1:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(run_cell, r.spec, r.real, mode, options): r for r in runs}
-                for future in as_completed(futures):
-                    try:
-                        done = future.result()
-                    except BrokenProcessPool:
-                        lost.append(futures[future])
-                        continue
-                    progress.set_postfix_str(Path(done).parent.name, refresh=False)
-                    progress.update()
-        else:
-            for run in runs:
-                cell = run.spec.cell
-                progress.set_postfix_str(f"{cell.scenario} {cell.model} {cell.policy}")
-                run_cell(run.spec, run.real, mode, options)
-                progress.update()
-    finally:
-        # An error message then starts on its own line, not on the progress bar's.
-        progress.close()
-    return lost
-
-
 def _handle(args: argparse.Namespace) -> int:
     from evals.results.history import new_run_dir
     from evals.run.sharding import write_shard
@@ -198,33 +163,28 @@ def _run_into(
     args: argparse.Namespace,
     settings: ScorerSettings,
 ) -> int:
+    from evals.cli._run_cells import execute
     from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
     from evals.cli._sampling import sampling
     from evals.report import summary_text, write_report
     from evals.results import write_results
     from evals.results.history import point_latest
-    from evals.results.scoring import score_trace
-    from evals.run import shared_embedder
     from evals.trace import TRACE_FILE_NAME
 
     runs = [run.under(out) for run in planned]
-    embedder = shared_embedder()
     try:
         with quiet_compaction_warnings(getattr(args, "verbose", False)):
-            lost = _execute(runs, mode, options, args.jobs)
+            results, lost = execute(runs, mode, options, args.jobs, settings)
     except CassetteMissError:
         if not args.out:  # a run that cannot replay has no results: leave no husk behind
             shutil.rmtree(out, ignore_errors=True)
             print(f"removed the unfinished run directory {out}", file=sys.stderr)
         raise
-    finished = [r for r in runs if r not in lost]
-    if not finished:
+    if not results:
         raise RunFailure(
             f"a worker process died (killed, or out of memory); none of the {len(runs)} "
             "cell(s) finished. Run again (without --jobs to find the cell that dies)"
         )
-    # Only this run's cells: --out may hold other runs (or a record's runs/record).
-    results = [score_trace(r.spec.out_dir / TRACE_FILE_NAME, embedder, settings) for r in finished]
     write_results(out, results)
     report = Path(args.report) if args.report else out / "report.html"
     write_report(results, report, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
@@ -241,7 +201,7 @@ def _run_into(
         names = ", ".join(cells[:5]) + (" ..." if len(cells) > 5 else "")
         raise RunFailure(
             f"a worker process died (killed, or out of memory) and {len(lost)} cell(s) were "
-            f"lost: {names}. The {len(finished)} finished cell(s) are in "
+            f"lost: {names}. The {len(results)} finished cell(s) are in "
             f"{out / 'results.json'}; run the lost ones again (--filter, or without --jobs)"
         )
     return EXIT_OK
@@ -251,7 +211,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``run``."""
     parser = sub.add_parser(
         "run",
-        help="run scenarios, score them and write the HTML report (offline by default)",
+        help=command_help("run"),
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

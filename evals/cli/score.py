@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, EXIT_USAGE, add_scorer_args, scorer_settings
+from evals.cli.commands import command_help
 from evals.report import summary_text
 from evals.results import RESULTS_FILE_NAME, write_results
 from evals.results.history import resolve_run_dir
@@ -103,7 +104,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``score``."""
     parser = sub.add_parser(
         "score",
-        help="re-score saved runs and write results.json/results.csv next to each trace",
+        help=command_help("score"),
         description="Score every trace.jsonl under RUN_DIR with every registered scorer. "
         "Uses the local embedding model for matching, never an LLM.",
     )

@@ -14,6 +14,7 @@ from pathlib import Path
 from evals.cli._common import EXIT_OK
 from evals.cli._sampling import labels as cassette_labels
 from evals.cli._sampling import sampling
+from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.markdown import TABLES
@@ -60,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         )
     parser = sub.add_parser(
         "tables",
-        help="print the README's result tables (simulated, real, compare) as markdown",
+        help=command_help("tables"),
         description="\n".join(lines),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -13,6 +13,7 @@ import difflib
 from collections.abc import Iterator
 
 from evals.cli._common import EXIT_FAIL, EXIT_OK
+from evals.cli.commands import command_help
 
 __all__ = ["register", "texts"]
 
@@ -73,7 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``variant``."""
     parser = sub.add_parser(
         "variant",
-        help="check a variant file, or diff it against its parent",
+        help=command_help("variant"),
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -10,7 +10,16 @@ from typing import Any
 import httpx
 
 from memsys.errors import LLMResponseError
-from memsys.llm._http import HTTPConfig, JSONPoster, Sleep, as_int, as_list, as_object, as_str
+from memsys.llm._http import (
+    HTTPConfig,
+    JSONPoster,
+    Sleep,
+    as_int,
+    as_list,
+    as_object,
+    as_str,
+    http_client,
+)
 from memsys.llm.base import (
     ChatRequest,
     ChatResponse,
@@ -84,7 +93,7 @@ class AnthropicClient:
         if key:
             self._headers["x-api-key"] = key
         config = http or HTTPConfig()
-        self._client = httpx.Client(timeout=config.timeout_s, transport=transport)
+        self._client = http_client(self._base_url, config.timeout_s, transport)
         self._poster = JSONPoster(
             "anthropic", self._client, config, sleep, auth_hint=f"Check {KEY_ENV}."
         )

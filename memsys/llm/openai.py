@@ -23,6 +23,7 @@ from memsys.llm._http import (
     as_list,
     as_object,
     as_str,
+    http_client,
 )
 from memsys.llm.base import (
     ChatRequest,
@@ -135,7 +136,7 @@ class OpenAIChatClient:
         register_url_credentials(base)
         self._headers = {"authorization": f"Bearer {key}"} if key else {}
         config = http or HTTPConfig()
-        self._client = httpx.Client(timeout=config.timeout_s, transport=transport)
+        self._client = http_client(base, config.timeout_s, transport)
         self._poster = JSONPoster(
             flavor.prefix, self._client, config, sleep, auth_hint=f"Check {flavor.key_env}."
         )

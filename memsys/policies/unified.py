@@ -255,12 +255,14 @@ class UnifiedPolicy(WritePolicy):
         }
         active = {m.content: m.id for m in self.store.active()}
         removed = [i for text, i in active.items() if text not in entries]
-        self.store.set_status(removed, StoreStatus.DELETED)
-        for text, section in entries.items():
-            if text not in active:
+        added = [(text, section) for text, section in entries.items() if text not in active]
+        vectors = {text: self.retriever.vector(text) for text, _ in added}  # before the lock
+        with self.store.batch():  # the file's edit lands whole or not at all
+            self.store.set_status(removed, StoreStatus.DELETED)
+            for text, section in added:
                 importance = 9 if text.startswith(USER_REQUESTED_PREFIX) else MANUAL_IMPORTANCE
                 kind = category_for_section(section)
-                self.store.add(text, kind, importance, now, self.retriever.vector(text))
+                self.store.add(text, kind, importance, now, vectors[text])
         self.count("manual_sync")
         self.render()
 

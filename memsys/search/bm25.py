@@ -23,7 +23,6 @@ from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 __all__ = [
     "STOPWORDS",
@@ -135,6 +134,8 @@ class SparseBM25:
             weights = idf[col_array] * tf * (K1 + 1) / (tf + norm[row_array])
         else:
             weights = np.zeros(0, dtype=np.float64)
+        from scipy import sparse  # ~0.3 s to import: only once an index is built
+
         self._matrix = sparse.csc_matrix(
             (weights, (row_array, col_array)), shape=(self.size, vocab_size)
         )

@@ -1,5 +1,7 @@
 """The memory tools the assistant calls."""
 
+from typing import TYPE_CHECKING
+
 from memsys.tools.base import Tool, ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
 from memsys.tools.descriptions import (
     DEFAULT_VARIANT,
@@ -13,7 +15,20 @@ from memsys.tools.memory_tools import (
     SaveMemoryTool,
     UpdateMemoryTool,
 )
-from memsys.tools.search_tool import SearchMemoryTool
+
+if TYPE_CHECKING:
+    from memsys.tools.search_tool import SearchMemoryTool
+
+
+def __getattr__(name: str) -> object:
+    # search_memory pulls in the search engine (numpy, scipy: ~0.4 s); imported on first
+    # use, so `memeval --help` and `memeval memory show` start fast (issue 29).
+    if name == "SearchMemoryTool":
+        from memsys.tools.search_tool import SearchMemoryTool
+
+        return SearchMemoryTool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_VARIANT",

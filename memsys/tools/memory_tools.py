@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from memsys.errors import EntryFormatError, MemEvalError
 from memsys.manager import MemoryManager
 from memsys.sections import entry_problem, one_line_entry, section_for_category
 from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
-from memsys.tools.descriptions import Variant
+from memsys.tools.descriptions import DEFAULT_VARIANT, Variant, load_variant
 
 __all__ = [
     "DEDUP_MIN_CHARS",
@@ -19,6 +20,7 @@ __all__ = [
     "SaveMemoryTool",
     "UpdateMemoryTool",
     "definition_from_variant",
+    "memory_tool",
     "string_arg",
     "validate_content",
 ]
@@ -227,3 +229,20 @@ class ReadMemoryTool:
         except (OSError, MemEvalError) as exc:
             return ToolResult.error(ToolErrorCode.READ_FAILED, f"Failed to read memory: {exc}")
         return ToolResult.success(content if content.strip() else "MEMORY.md is empty.")
+
+
+def memory_tool(
+    kind: Literal["save", "update", "read"],
+    manager: MemoryManager,
+    variant: str = DEFAULT_VARIANT,
+    *,
+    sectioned: bool = True,
+) -> SaveMemoryTool | UpdateMemoryTool | ReadMemoryTool:
+    """One memory tool on ``manager`` with ``variant``'s descriptions, as the model gets it
+    (``sectioned``: ``save_memory`` files entries under MEMORY.md's sections)."""
+    descriptions = load_variant(variant)
+    if kind == "save":
+        return SaveMemoryTool(manager, descriptions, sectioned=sectioned)
+    if kind == "update":
+        return UpdateMemoryTool(manager, descriptions)
+    return ReadMemoryTool(manager, descriptions)

@@ -16,6 +16,7 @@ from memsys.redact import (
     find_secrets,
     redact,
     redact_data,
+    refresh_environment_secrets,
     register_secret,
     register_url_credentials,
 )
@@ -29,6 +30,7 @@ def _env_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMEVAL_API_KEY", ENV_KEY)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    refresh_environment_secrets()
 
 
 def test_a_known_key_value_is_named_wherever_it_appears() -> None:
@@ -40,6 +42,7 @@ def test_a_known_key_value_is_named_wherever_it_appears() -> None:
 def test_short_key_values_are_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # A local server's key "test" would otherwise rewrite every "test" in a memory file.
     monkeypatch.setenv("OPENAI_API_KEY", "test")
+    refresh_environment_secrets()
     assert redact("run the test suite") == "run the test suite"
 
 
@@ -153,6 +156,7 @@ def test_a_secret_spelled_with_json_escapes_is_redacted(monkeypatch: pytest.Monk
     """Issue 28: ``\\uXXXX`` escapes (and ``\\/``) hid a key from redaction in raw bodies."""
     key = "sk-live-0123456789abcdefXYZ"
     monkeypatch.setenv("MEMEVAL_API_KEY", key)
+    refresh_environment_secrets()
     escaped = "".join(f"\\u{ord(c):04x}" for c in key)
     raw = '{"content": "key ' + escaped + '", "url": "http:\\/\\/u:pw123456@h\\/v1"}'
     clean = redact(raw)
@@ -166,3 +170,14 @@ def test_a_secret_spelled_with_json_escapes_is_redacted(monkeypatch: pytest.Monk
     assert redact(key) == "<MEMEVAL_API_KEY>"
     # Text with escapes but no secret keeps its bytes (it may be a user's own text).
     assert redact("a \\u0041 b \\/ c") == "a \\u0041 b \\/ c"
+
+
+def test_api_key_variables_are_read_once_per_process_until_refreshed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 29: redact() read the variables on every call (a million times a run)."""
+    later = "a-key-set-later-0042"
+    monkeypatch.setenv("OPENAI_API_KEY", later)
+    assert redact(f"k={later}") == f"k={later}"  # not read again on this call
+    refresh_environment_secrets()
+    assert redact(f"k={later}") == "k=<OPENAI_API_KEY>"

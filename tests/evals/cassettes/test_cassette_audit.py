@@ -19,6 +19,7 @@ from evals.cassettes.cassette_audit import (
 )
 from evals.grid.cell import Cell
 from memsys.errors import MemEvalError
+from memsys.redact import refresh_environment_secrets
 
 REPO = Path(__file__).resolve().parents[2]
 SK_KEY = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv"
@@ -109,6 +110,7 @@ def test_env_key_value_is_reported_by_variable_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMEVAL_API_KEY", "local-secret-1234")
+    refresh_environment_secrets()
     uri = "http://model.test/v1/chat?x=local-secret-1234"
     path = write_cassette(tmp_path / "e.yaml", [interaction(uri=uri)])
     [problem] = check_cassette(path)

@@ -21,6 +21,7 @@ from evals.cassettes.cassettes import (
 )
 from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, LLMError, Message, OpenAIChatClient, Role
 from memsys.llm._http import HTTPConfig
+from memsys.redact import refresh_environment_secrets
 from tests.helpers.echo_server import HANG_UP, echo_server
 
 SECRET = "sk-FAKE-0123456789-secret"
@@ -48,6 +49,7 @@ def label(base_url: str) -> CassetteLabel:
 
 def test_no_secret_reaches_a_cassette(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMEVAL_API_KEY", SECRET)
+    refresh_environment_secrets()
     path = tmp_path / "secret.yaml"
     with echo_server() as server:
         host = server.base_url.removeprefix("http://")
@@ -80,6 +82,7 @@ def test_a_miss_message_never_shows_a_secret(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMEVAL_API_KEY", SECRET)
+    refresh_environment_secrets()
     path = tmp_path / "miss.yaml"
     with echo_server() as server:
         with use_cassette(path, CassetteMode.RECORD, label=label(server.base_url)):

@@ -51,3 +51,34 @@ def test_a_closed_pipe_stops_quietly_with_the_sigpipe_status() -> None:
         os.close(write_end)
     assert done.returncode == EXIT_BROKEN_PIPE == 141
     assert done.stderr == ""
+
+
+def _modules_after(argv: list[str]) -> set[str]:
+    """The modules a fresh interpreter has imported after ``memeval ARGV``."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from evals.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        f"    main({argv!r})\n"
+        "print('\\n'.join(sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return set(done.stdout.split())
+
+
+def test_help_imports_no_command_module() -> None:
+    """Issue 29: `memeval --help` imported every command (the scorers, vcrpy, numpy)."""
+    loaded = _modules_after(["--help"])
+    assert not {m for m in loaded if m.startswith(("evals.scorers", "vcr", "numpy", "scipy"))}
+    assert "evals.cli.run" not in loaded and "evals.cli.commands" in loaded
+
+
+def test_memory_show_does_not_wire_the_whole_system(tmp_path: Path) -> None:
+    """`memeval memory show` reads a file: no model clients, policies, cassettes or ONNX."""
+    (tmp_path / "MEMORY.md").write_text("# Long-term memory\n\n- Likes tea\n", encoding="utf-8")
+    loaded = _modules_after(["memory", "show", str(tmp_path)])
+    heavy = {"memsys.app", "memsys.policies", "vcr", "onnxruntime", "httpx", "scipy"}
+    assert not heavy & loaded
+    assert "evals.cli.memory" in loaded

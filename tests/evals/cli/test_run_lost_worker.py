@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import evals.cli.run as run_module
+import evals.cli._run_cells as cells_module
 from evals.cli.main import main
 from tests.helpers.filesystem import REPO
 
 SCENARIOS = ("assistant-correction", "chitchat-transient")
-REAL_RUN_CELL = run_module.run_cell
+REAL_RUN_CELL = cells_module.run_cell
 
 
 def _dies_on_chitchat(spec, *args):  # type: ignore[no-untyped-def]
@@ -34,7 +34,7 @@ def _dies_on_chitchat(spec, *args):  # type: ignore[no-untyped-def]
 def test_a_lost_worker_is_a_clear_error_and_finished_cells_keep_their_results(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(run_module, "run_cell", _dies_on_chitchat)
+    monkeypatch.setattr(cells_module, "run_cell", _dies_on_chitchat)
     argv = ["run", "--model", "sim/careful", "--policy", "guardrails", "--no-real"]
     for name in SCENARIOS:
         argv += ["--scenario", str(REPO / "scenarios" / f"{name}.yaml")]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from evals.cli.main import main
+from memsys.redact import refresh_environment_secrets
 from tests.helpers.echo_server import echo_server
 
 SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
@@ -51,6 +52,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(SCENARIO, tmp_path / "week.yaml")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MEMEVAL_API_KEY", KEY)
+    refresh_environment_secrets()
     return tmp_path
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals.trace.trace import TraceWriter, read_trace
+from memsys.redact import refresh_environment_secrets
 
 KEY = "sk-trace-0123456789-secret"
 RUN_START: dict[str, object] = {
@@ -29,6 +30,7 @@ def test_records_are_redacted_before_they_are_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    refresh_environment_secrets()
     path = tmp_path / "trace.jsonl"
     with TraceWriter(path) as trace:
         trace.write("run_start", "2026-03-02T08:00:00", 0, "setup", **RUN_START)

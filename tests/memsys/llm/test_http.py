@@ -142,3 +142,15 @@ def test_endpoint_keeps_the_query_a_query() -> None:
     assert endpoint("http://h/v1/?key=abc", "chat/completions") == (
         "http://h/v1/chat/completions?key=abc"
     )
+
+
+def test_a_plain_http_client_loads_no_certificates_and_https_verifies() -> None:
+    """Issue 29: every replayed cell loaded the CA bundle (70-110 ms) for an http:// URL."""
+    import ssl
+
+    from memsys.llm._http import http_client
+
+    plain = http_client("http://127.0.0.1:9/v1", 5.0)._transport._pool._ssl_context  # type: ignore[attr-defined]
+    secure = http_client("https://api.example.com/v1", 5.0)._transport._pool._ssl_context  # type: ignore[attr-defined]
+    assert plain.get_ca_certs() == [] and plain.verify_mode == ssl.CERT_NONE
+    assert secure.verify_mode == ssl.CERT_REQUIRED and secure.get_ca_certs()

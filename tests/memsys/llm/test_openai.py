@@ -21,6 +21,7 @@ from memsys.llm import (
     StopReason,
     ToolCall,
 )
+from memsys.redact import refresh_environment_secrets
 from memsys.tools.base import ToolDefinition, ToolParameter
 
 SAVE = ToolDefinition("save_memory", "Save a fact.", (ToolParameter("content", "The fact."),))
@@ -234,6 +235,7 @@ def test_compatible_server_reads_base_url_and_key_from_env(
 ) -> None:
     monkeypatch.setenv("MEMEVAL_BASE_URL", "http://127.0.0.1:8080/v1/")
     monkeypatch.setenv("MEMEVAL_API_KEY", "local-key")
+    refresh_environment_secrets()
     server = Server(httpx.Response(200, json=completion({"role": "assistant", "content": "ok"})))
     c = OpenAIChatClient("llama", OPENAI_COMPATIBLE, transport=httpx.MockTransport(server))
     c.complete(REQUEST)
@@ -246,6 +248,7 @@ def test_compatible_server_reads_base_url_and_key_from_env(
 
 def test_no_key_sends_no_authorization(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMEVAL_API_KEY", raising=False)
+    refresh_environment_secrets()
     server = Server(httpx.Response(200, json=completion({"role": "assistant", "content": "ok"})))
     c = OpenAIChatClient(
         "llama", OPENAI_COMPATIBLE, base_url="http://h/v1", transport=httpx.MockTransport(server)

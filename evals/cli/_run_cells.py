@@ -1,0 +1,84 @@
+"""The cells of a ``memeval run``, each run and scored in the process that ran it.
+
+Scoring embeds the cell's messages, memory lines and facts; the worker that ran the cell
+has just embedded most of them (its :func:`~evals.run.shared_embedder` caches them), so
+scoring there costs little, while the parent scoring every cell afterwards embedded them all
+again, one cell after the other (issue 29: a third of the suite's wall time was that serial
+tail). The parent only merges the results, in plan order.
+"""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tqdm import tqdm
+
+from evals.cassettes import CassetteMode
+from evals.results.results import RunResult
+from evals.results.scoring import score_trace
+from evals.run import shared_embedder
+from evals.run.runner import run_cell
+from evals.trace import TRACE_FILE_NAME
+
+if TYPE_CHECKING:
+    from evals.run.plan import PlannedRun
+    from evals.run.run_spec import RunSpec
+    from evals.scorers import ScorerSettings
+
+__all__ = ["execute", "run_and_score"]
+
+
+def run_and_score(
+    spec: RunSpec,
+    real: bool,
+    mode: CassetteMode,
+    options: dict[str, object],
+    settings: ScorerSettings,
+) -> RunResult:
+    """Run one cell and score its trace with this process's (warm) embedder."""
+    run_cell(spec, real, mode, options)
+    return score_trace(spec.out_dir / TRACE_FILE_NAME, shared_embedder(), settings)
+
+
+def execute(
+    runs: list[PlannedRun],
+    mode: CassetteMode,
+    options: dict[str, object],
+    jobs: int,
+    settings: ScorerSettings,
+) -> tuple[list[RunResult], list[PlannedRun]]:
+    """Run and score every cell. Returns the results in plan order, and the cells lost with
+    a worker process that died (the others' results are kept)."""
+    progress = tqdm(total=len(runs), unit="run", desc="memeval run", file=sys.stderr)
+    scored: dict[int, RunResult] = {}
+    lost: list[PlannedRun] = []
+    try:
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {
+                    pool.submit(run_and_score, r.spec, r.real, mode, options, settings): i
+                    for i, r in enumerate(runs)
+                }
+                for future in as_completed(futures):
+                    index = futures[future]
+                    try:
+                        scored[index] = future.result()
+                    except BrokenProcessPool:
+                        lost.append(runs[index])
+                        continue
+                    progress.set_postfix_str(Path(scored[index].run_dir).parent.name, refresh=False)
+                    progress.update()
+        else:
+            for index, run in enumerate(runs):
+                cell = run.spec.cell
+                progress.set_postfix_str(f"{cell.scenario} {cell.model} {cell.policy}")
+                scored[index] = run_and_score(run.spec, run.real, mode, options, settings)
+                progress.update()
+    finally:
+        # An error message then starts on its own line, not on the progress bar's.
+        progress.close()
+    return [scored[i] for i in sorted(scored)], lost
