@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -72,6 +73,7 @@ class _Row:
     ref: tuple[float, float]
     agreement: float
     end_to_end: tuple[float, float]
+    two_workers: tuple[float, float]
 
 
 def _percentiles(samples: list[float]) -> tuple[float, float]:
@@ -122,6 +124,7 @@ def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> 
     embed_times = _time_each(lambda q: model.embed([q]), queries)
     ours_times = _time_each(lambda q: ours.search(q, _TODAY, k=10), queries)
     ref_times = _time_each(lambda q: reference.search(q, _TODAY, k=10), queries)
+    two_workers = _concurrent_times(lambda q: ours.search(q, _TODAY, k=10), queries)
     live = MemorySearch(memory_dir, model if real else RealQueries(base, model))
     live.search(queries[0], _TODAY)
     end_to_end = _time_each(lambda q: live.search(q, _TODAY), queries)
@@ -143,7 +146,34 @@ def _bench_size(size: int, queries: list[str], real_max: int, workdir: Path) -> 
         _percentiles(ref_times),
         agree / len(queries),
         _percentiles(end_to_end),
+        _percentiles(two_workers),
     )
+
+
+_FORKED: tuple[Callable[[str], object], Sequence[str], Any] | None = None
+
+
+def _time_forked(_: int) -> list[float]:
+    assert _FORKED is not None
+    search, queries, start = _FORKED
+    start.wait()  # both workers search at the same time
+    return _time_each(search, queries)
+
+
+def _concurrent_times(search: Callable[[str], object], queries: Sequence[str]) -> list[float]:
+    """Search timings of two worker processes searching the same index at once (as two
+    cells of ``memeval run --jobs 2`` do): every sample of both."""
+    import multiprocessing
+
+    global _FORKED
+    context = multiprocessing.get_context("fork")  # the children inherit the loaded index
+    _FORKED = (search, queries, context.Barrier(2))
+    try:
+        with context.Pool(2) as pool:
+            samples = pool.map(_time_forked, [0, 1])
+    finally:
+        _FORKED = None
+    return [t for worker in samples for t in worker]
 
 
 def _fp32_embed(queries: Sequence[str]) -> tuple[float, float]:
@@ -157,15 +187,18 @@ def _fp32_embed(queries: Sequence[str]) -> tuple[float, float]:
 def _table(rows: list[_Row]) -> str:
     head = (
         "| chunks | chunk vectors | index build s (chunks/s) | query embed p50 / p95 ms | "
-        "hybrid search p50 / p95 ms | embed + search p50 / p95 ms | "
+        "hybrid search p50 / p95 ms | 2 workers at once p50 / p95 ms (p95 ratio) | "
+        "embed + search p50 / p95 ms | "
         "rank-bm25 hybrid p50 / p95 ms | speed-up (p50) | top-10 agreement |\n"
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     )
     lines = [head]
     for r in rows:
         lines.append(
             f"| {r.size:,} | {r.vectors} | {r.build_s:.2f} ({r.size / r.build_s:,.0f}) "
             f"| {r.embed[0]:.2f} / {r.embed[1]:.2f} | {r.ours[0]:.2f} / {r.ours[1]:.2f} "
+            f"| {r.two_workers[0]:.2f} / {r.two_workers[1]:.2f} "
+            f"({r.two_workers[1] / r.ours[1]:.2f}x) "
             f"| {r.end_to_end[0]:.2f} / {r.end_to_end[1]:.2f} "
             f"| {r.ref[0]:.2f} / {r.ref[1]:.2f} | {r.ref[0] / r.ours[0]:.1f}x | {r.agreement:.0%} |"
         )

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from memsys._safe_files import read_regular_text
 from memsys.errors import MemEvalError
+from memsys.search._threads import one_blas_thread
 from memsys.search.bm25 import KeywordScorer, KeywordScorerFactory, SparseBM25, tokenize
 from memsys.search.chunking import DAILY_DIR_NAME, Chunk, chunk_file, source_for_path, text_hash
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
@@ -188,7 +189,8 @@ class MemorySearch:
             except EmbedderUnavailable:
                 self._disable_vectors()
             else:
-                cosine = (arrays.vectors @ query_vector).astype(np.float64)
+                with one_blas_thread():
+                    cosine = (arrays.vectors @ query_vector).astype(np.float64)
         return RankInputs(arrays.chunks, bm25, cosine, today.toordinal() - arrays.ordinals)
 
     # -- keeping the in-memory state and the index current -------------------------------

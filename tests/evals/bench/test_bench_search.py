@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -26,3 +27,8 @@ def test_bench_prints_its_table(tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert code == 0
     assert "| 30 | MiniLM |" in out and "| 60 | hash (random) |" in out
+    # Issue 29: one worker and two workers searching at once, side by side.
+    assert "2 workers at once p50 / p95 ms (p95 ratio)" in out
+    row = next(line for line in out.splitlines() if line.startswith("| 60 |"))
+    two_workers = row.split("|")[6]
+    assert re.fullmatch(r" \d+\.\d\d / \d+\.\d\d \(\d+\.\d\dx\) ", two_workers), row
