@@ -29,6 +29,7 @@ from memsys.llm.base import (
     ToolCall,
     Usage,
 )
+from memsys.provenance import WriterKind, writing
 from memsys.tools.base import Tool, ToolErrorCode, ToolResult
 
 __all__ = [
@@ -218,10 +219,15 @@ class AssistantLoop:
         return TurnResult(tuple(added), final_text, tuple(executions), tuple(calls), exhausted)
 
 
+_TOOL_WRITERS = {"save_memory": WriterKind.SAVE_MEMORY, "update_memory": WriterKind.UPDATE_MEMORY}
+"""The writer of the lines each memory tool adds (:mod:`memsys.provenance`)."""
+
+
 def _run_tool(tool: Tool, arguments: Mapping[str, object]) -> ToolResult:
     name = tool.definition.name
     try:
-        return tool.execute(arguments)
+        with writing(_TOOL_WRITERS.get(name, WriterKind.UNKNOWN)):
+            return tool.execute(arguments)
     except Exception as exc:  # a tool bug must not end the conversation
         log.exception("tool %s raised", name)
         return ToolResult.error(

@@ -25,6 +25,7 @@ from enum import StrEnum
 from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.prompts import compaction_prompt
+from memsys.provenance import WriterKind, writing
 from memsys.sections import LineKind, line_kind, parse_entries, visible_line
 from memsys.storage import MAX_BACKUPS
 
@@ -156,6 +157,10 @@ class MemoryCompactor:
         return self._compact()
 
     def _compact(self) -> CompactionResult:
+        with writing(WriterKind.COMPACTION):
+            return self._compact_as_writer()
+
+    def _compact_as_writer(self) -> CompactionResult:
         manager = self._manager
         with manager.longterm.lock:
             content = manager.read_long_term_memory()

@@ -29,6 +29,7 @@ from memsys.prompts import (
     parse_daily_summary,
     render_transcript,
 )
+from memsys.provenance import WriterKind, writing
 from memsys.sessions import LoggedMessage, Session
 
 __all__ = ["SEGMENT_CHARS", "DailyLogWriter", "FlushOutcome", "FlushResult", "segments"]
@@ -143,7 +144,8 @@ class DailyLogWriter:
         self._manager.notify_changed(self._manager.storage.daily_log_path(day))
         session.last_logged_message_id = last.id
         try:
-            self._policy.promote(summary.facts)
+            with writing(WriterKind.DAILY_SUMMARY):
+                self._policy.promote(summary.facts)
         except (OSError, MemEvalError) as exc:  # the log is written; never re-log it
             log.warning("promotion after daily log of %s failed: %s", session.id, exc)
             return FlushResult(

@@ -28,6 +28,7 @@ from evals.report._compare_text import method_sentence, verdict_sentence
 from evals.report._diffs import PairedDiff, short
 from evals.report._paired import Comparison, Reference, Sampling, compare_to_baseline
 from evals.report._stats import cells
+from evals.report.writers_table import writers_table
 from evals.results import RunResult
 from evals.stats import Adjustment
 from memsys.llm.base import ModelKind
@@ -333,6 +334,13 @@ TABLES: dict[str, Table] = {
         "permutation p): verdict sentences, then per metric the difference, 95 percent "
         "interval, raw and adjusted p, minimum detectable difference and verdict",
         lambda results, _labels, sampling: compare_table(results, sampling=sampling),
+    ),
+    "writers": Table(
+        "which prompt wrote the final MEMORY.md lines: per model kind, policy, variant and "
+        "writer (save_memory, update_memory, daily_summary, compaction, unified_decision, "
+        "hand_edit, restore), the lines it left, how many a reader keeps, and the struck ones "
+        "by label",
+        lambda results, _labels, _sampling: writers_table(results),
     ),
 }
 """Every kind ``memeval tables --kind`` prints, in the order ``all`` prints them."""

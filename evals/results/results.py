@@ -19,6 +19,7 @@ from evals.errors import ResultsError
 from evals.grid.cell import Cell
 from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, DayPoint, Score, ScorerSettings
+from evals.scorers.provenance import FileLine
 from memsys._safe_files import write_output
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
@@ -78,6 +79,11 @@ class RunResult:
     """Weight of each ``quality`` component this run was scored with (from the scorer
     registrations), so the report shows them from the results alone; empty in results
     saved before it was recorded."""
+    lines: tuple[FileLine, ...] = ()
+    """Every line of the final MEMORY.md with its one label, evidence and writer
+    (:mod:`evals.scorers.provenance`); empty in results saved before it was recorded."""
+    label_writers: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """``{label: {writer: lines}}`` of :attr:`lines`: which prompt wrote the struck lines."""
 
     @property
     def cell(self) -> Cell:

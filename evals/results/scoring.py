@@ -29,6 +29,7 @@ from evals.scorers import (
     quality_weights,
     score_run,
 )
+from evals.scorers.provenance import file_lines, label_writers
 from evals.trace.trace import TRACE_FILE_NAME, read_trace
 from memsys.search.embedder import Embedder, default_embedder
 
@@ -84,6 +85,8 @@ def score_trace(
         scorer_settings=settings,
         transcript=build_transcript(read_trace(trace)),
         quality_weights=dict(quality_weights()),
+        lines=(lines := file_lines(run)),
+        label_writers=label_writers(lines),
     )
 
 

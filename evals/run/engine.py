@@ -28,6 +28,7 @@ from evals.run._engine_extras import (
     scripted_compaction,
     turn_records,
 )
+from evals.run._write_recorder import WriteRecorder
 from evals.run.run_spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import EVENT_TYPES, CompactSpec, Event
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
@@ -42,6 +43,7 @@ from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
 from memsys.events import CompactionAttempted, MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
+from memsys.provenance import WriterKind, writing
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
 
@@ -63,6 +65,7 @@ class _Run:
         # The run builds its memory system and is the one it reports to: no late binding.
         self.rt: Runtime = build_runtime(config, self.emit)
         rt = self.rt
+        rt.manager.add_listener(WriteRecorder(rt.manager, self.record))  # who wrote each line
         self._run_client = rt.client.current
         # Models a scenario switches to are built before the run: a bad name fails early.
         self._switch_models = {
@@ -295,10 +298,11 @@ class _Run:
     def _apply_edit(self, event: Event) -> None:
         assert event.manual_edit is not None
         manager = self.rt.manager
-        manager.write_long_term_memory(
-            edited_text(manager.read_long_term_memory(), event.manual_edit)
-        )
-        self.rt.policy.on_manual_edit()
+        with writing(WriterKind.HAND_EDIT):
+            manager.write_long_term_memory(
+                edited_text(manager.read_long_term_memory(), event.manual_edit)
+            )
+            self.rt.policy.on_manual_edit()
 
     def _restore(self, event: Event) -> None:
         storage = self.rt.manager.storage
@@ -309,8 +313,9 @@ class _Run:
             return
         path = storage.memory_dir / name  # a byte copy of a broken file: restore refuses it
         expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
-        ok = self.rt.manager.restore_from_backup(name)
-        self.rt.policy.on_manual_edit()
+        with writing(WriterKind.RESTORE):
+            ok = self.rt.manager.restore_from_backup(name)
+            self.rt.policy.on_manual_edit()
         restored = self.rt.manager.read_long_term_memory()
         self.record("restore", name=name, ok=ok, round_trip=ok and restored == expected)
 

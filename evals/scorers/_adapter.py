@@ -48,6 +48,7 @@ from evals.trace.trace_records import (
     ToolCallRecord,
     TraceLine,
 )
+from evals.trace.write_records import MemoryWrite
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries
 
@@ -125,6 +126,7 @@ def load_run(path: Path) -> RunData:
         model_names=parts.model_names(_of(lines, EventRecord)),
         user_texts=parts.user_texts(_of(lines, EventRecord)),
         user_turns=parts.user_turns(_of(lines, EventRecord)),
+        writes=tuple(r for _, r in _of(lines, MemoryWrite)),
     )
 
 

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from evals.grid.cell import Cell
 from evals.scenario.scenario import Expectations, FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
+from evals.trace.write_records import MemoryWrite
 from memsys.compaction import CompactionOutcome
 from memsys.llm.base import ModelKind, Purpose
 from memsys.sections import MemoryEntry
@@ -271,6 +272,8 @@ class RunData:
     user_turns: tuple[tuple[str, str], ...] = ()
     """``(text, kind)`` of each user message and burst: ``durable``, ``transient`` or
     ``request``, as the scenario marks the turn (``durable`` when unmarked)."""
+    writes: tuple[MemoryWrite, ...] = ()
+    """Every change of MEMORY.md with its writer, in order (:mod:`.provenance`)."""
 
     @property
     def targets(self) -> tuple[Target, ...]:

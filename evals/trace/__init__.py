@@ -41,6 +41,7 @@ from evals.trace.trace_records import (
     TraceLine,
     TriggerRecord,
 )
+from evals.trace.write_records import MemoryWrite
 
 __all__ = [
     "HEADER_FIELDS",
@@ -57,6 +58,7 @@ __all__ = [
     "EventRecord",
     "Flush",
     "Injection",
+    "MemoryWrite",
     "ModelCallRecord",
     "ModelSwitched",
     "ProbeHit",

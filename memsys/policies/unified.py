@@ -47,6 +47,7 @@ from memsys.policies._unified_retrieval import (
 from memsys.policies._unified_store import StoredMemory, StoreStatus, UnifiedStore
 from memsys.policies.base import PolicyContext, WritePolicy, register_policy
 from memsys.prompts import PromotedFact
+from memsys.provenance import WriterKind, writing
 from memsys.sections import (
     append_to_section,
     build_structured_memory,
@@ -124,7 +125,8 @@ class UnifiedPolicy(WritePolicy):
             return self._no_decision("malformed_decisions", candidate, shown, exc.problem)
         except LLMError as exc:
             return self._no_decision("decision_failed", candidate, shown, str(exc))
-        self._apply(decision, category, now)
+        with writing(WriterKind.UNIFIED_DECISION):
+            self._apply(decision, category, now)
         self.count(f"op_{decision.op.value.lower()}")
         if decision.repair:
             self.count("repaired_decisions")
