@@ -32,8 +32,8 @@ _FAILED_COMPACTIONS = frozenset(
         CompactionOutcome.REJECTED_MALFORMED.value,
     }
 )
-# Run bookkeeping, shown elsewhere in the report (scores, MEMORY.md, charts).
-_SKIPPED = frozenset({"run_start", "run_end", "model_call", "snapshot"})
+# Run bookkeeping, shown elsewhere in the report (scores, MEMORY.md, charts, line writers).
+_SKIPPED = frozenset({"run_start", "run_end", "model_call", "snapshot", "memory_write"})
 _FIELDS_SHOWN_ELSEWHERE = frozenset({"kind", "seq", "at", "day", "step", "type", "memory_md"})
 
 

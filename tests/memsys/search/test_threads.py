@@ -8,7 +8,12 @@ from memsys.search._threads import one_blas_thread
 
 
 def _blas_threads() -> set[int]:
-    return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+    """Threads of numpy's own BLAS (other libraries may bring theirs: not the one `@` uses)."""
+    return {
+        i["num_threads"]
+        for i in threadpool_info()
+        if i["user_api"] == "blas" and "numpy" in i["filepath"]
+    }
 
 
 def test_blas_uses_one_thread_inside_the_block_and_its_own_setting_after() -> None:
