@@ -50,7 +50,8 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     tables = everything.strip().split("\n\n")
     assert [t.splitlines()[0].split(" | ")[0] for t in tables[:2]] == ["| scenario", "| scenario"]
     # The comparison: verdict sentences, the table, the method sentence under it.
-    compare = "\n\n".join(tables[2:])
+    compare = "\n\n".join(tables[2:-1])
+    assert tables[-1].startswith("| kind | policy | variant | writer | runs |")  # writers
     assert compare.startswith("- **v023-vague**: ")
     assert "| compared with v049-guardrails | scenarios | metric | difference [95% CI] |" in compare
     assert "Left out chitchat-transient: sampling differs: greedy (temperature 0)" in compare
