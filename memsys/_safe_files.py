@@ -264,20 +264,22 @@ def write_output(path: Path, data: bytes | str) -> None:
         write_bytes(path, data)
 
 
-def read_input_text(path: Path, max_bytes: int) -> str:
-    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries),
-    read with the size limit applied while reading, never after: at most ``max_bytes + 1``
-    bytes are read. A regular file, or a pipe the user named on purpose; a device
-    (``/dev/zero``), directory or socket is refused before anything is read.
+def read_input_text(path: Path, max_bytes: int, *, pipes: bool = True) -> str:
+    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries,
+    cassette), read with the size limit applied while reading, never after: at most
+    ``max_bytes + 1`` bytes are read. A regular file, or (with ``pipes``) a pipe the user
+    named on purpose; a device (``/dev/zero``), directory or socket is refused before
+    anything is read. Without ``pipes`` a FIFO is refused too, and opening it never blocks.
 
     Raises:
-        OSError: unreadable, not a regular file or pipe, or over ``max_bytes`` (the message
-            says which).
+        OSError: unreadable, not a regular file (or pipe), or over ``max_bytes`` (the
+            message says which).
         UnicodeDecodeError: not UTF-8.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    flags = os.O_RDONLY | os.O_CLOEXEC | (0 if pipes else os.O_NONBLOCK)
+    fd = os.open(path, flags)
     info = os.fstat(fd)
-    if not (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+    if not (stat.S_ISREG(info.st_mode) or (pipes and stat.S_ISFIFO(info.st_mode))):
         os.close(fd)
         kind = describe_kind(path, info.st_mode)
         raise OSError(errno.EINVAL, f"is {kind}, not a regular file; nothing was read")
