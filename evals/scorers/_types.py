@@ -21,6 +21,7 @@ __all__ = [
     "BackupSnapshot",
     "CompactionRecord",
     "DayPoint",
+    "GuardedTurn",
     "LogDay",
     "ModelCall",
     "ProbeRecord",
@@ -115,6 +116,20 @@ class RestoreRecord:
     """MEMORY.md afterwards equals the backup's text."""
     step: str
     """Trace step."""
+
+
+@dataclass(frozen=True)
+class GuardedTurn:
+    """A user turn in which the guard against mass deletion acted (``deletion_guard``)."""
+
+    step: str
+    """Trace step."""
+    removed: int
+    """Entries the turn removed or emptied."""
+    backup: str | None
+    """The backup taken before the burst of removals, if one was."""
+    refused: tuple[str, ...]
+    """"User requested:" entries the turn tried to delete without the user asking."""
 
 
 @dataclass(frozen=True)
@@ -271,6 +286,8 @@ class RunData:
     user_turns: tuple[tuple[str, str], ...] = ()
     """``(text, kind)`` of each user message and burst: ``durable``, ``transient`` or
     ``request``, as the scenario marks the turn (``durable`` when unmarked)."""
+    guarded_turns: tuple[GuardedTurn, ...] = ()
+    """Turns in which the deletion guard backed up MEMORY.md or refused a deletion."""
 
     @property
     def targets(self) -> tuple[Target, ...]:
