@@ -20,6 +20,7 @@ from memsys.errors import MemoryFileError
 
 __all__ = [
     "check_directory",
+    "check_output_dir",
     "check_output_path",
     "check_replaceable",
     "check_writable",
@@ -252,6 +253,31 @@ def check_output_path(path: Path) -> None:
             f"is {describe_kind(path, mode)}, not a regular file, so it was not written "
             "(nothing is written through a link). Remove it and retry",
         )
+
+
+def check_output_dir(path: Path, tail: Path | None = None) -> None:
+    """Raise unless directory ``path`` may be replaced or written into: missing or a real
+    directory, never a symbolic link, checked before anything is removed or written. When
+    ``path`` ends with ``tail`` (a run cell's ``scenario/model/policy/variant/repeat-N``),
+    every directory of that tail is checked too: a link anywhere in it would have the cell's
+    old directory deleted, and the new one written, outside the run directory.
+    """
+    levels = 1
+    if tail is not None and tail.parts and path.parts[-len(tail.parts) :] == tail.parts:
+        levels = len(tail.parts)
+    current = path
+    for _ in range(levels):
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            mode = stat.S_IFDIR
+        if not stat.S_ISDIR(mode):
+            raise MemoryFileError(
+                current,
+                f"is {describe_kind(current, mode)}, not a directory; nothing was removed or "
+                f"written through it (the run writes {path}). Remove it and retry",
+            )
+        current = current.parent
 
 
 def write_output(path: Path, data: bytes | str) -> None:
