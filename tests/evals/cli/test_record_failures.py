@@ -52,7 +52,7 @@ def test_a_wrong_key_records_nothing_and_says_so(
 ) -> None:
     # Before: 401 on every call, exit 0, the cassette labelled and later scored.
     base_url, log = refusing_server
-    assert _record(tmp_path, base_url, monkeypatch) != 0
+    assert _record(tmp_path, base_url, monkeypatch) == 3
     assert served_requests(log) and all(r["status"] == 401 for r in served_requests(log))
     err = capsys.readouterr().err
     assert "1 cells failed" in err
@@ -76,7 +76,7 @@ def test_a_recording_past_the_replay_limit_is_refused_with_no_label(
     # The week's recording is ~40 KB; a 20,000-byte limit stands in for 64 MiB.
     monkeypatch.setattr(_cassette_file, "CASSETTE_LIMITS", YAMLLimits(20_000, 2_000_000, 32))
     base_url, log = server
-    assert _record(tmp_path, base_url, monkeypatch) != 0
+    assert _record(tmp_path, base_url, monkeypatch) == 3
     assert served_requests(log)  # it did record; the result is what is refused
     err = capsys.readouterr().err
     assert "over the 20,000-byte limit that replay and `memeval cassettes check` apply" in err
