@@ -203,8 +203,10 @@ class CassetteSession:
     """Every request made while recording (by :func:`request_key`), with its step."""
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
     """Requests whose last attempt got a reply that is not recorded, and what it was."""
-    refused: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    """Requests whose recorded reply is an error (a 4xx with a JSON body), and what it was."""
+    answers: int = 0
+    """Replies the cassette holds (each recorded or loaded interaction, repeats included)."""
+    refused: list[str] = field(default_factory=list)
+    """Of those, the error replies (a 4xx with a JSON body): where and what, in order."""
     _last_request: tuple[str, str, str] | None = None
 
     def _before_request(self, request: Any) -> Any:
@@ -238,16 +240,10 @@ class CassetteSession:
             return None
         if key is not None:
             self.failed.pop(key, None)
-            refusal = refusal_of(response)
-            if refusal is None:
-                self.refused.pop(key, None)
-            else:
-                self.refused[key] = f"step {self.last_step!r}: {refusal}"
+        self.answers += 1
+        if (refusal := refusal_of(response)) is not None:
+            self.refused.append(f"step {self.last_step!r}: {refusal}")
         return scrub_response(response)
-
-    def refusals(self) -> list[str]:
-        """The recorded error replies, in the order their requests were first made."""
-        return [self.refused[key] for key in self.requested if key in self.refused]
 
 
 @contextmanager
@@ -316,8 +312,7 @@ def use_cassette(
     if missing:
         _label_path(path).unlink(missing_ok=True)
         raise CassetteRecordError(path, missing, rerecord_command)
-    refused = session.refusals()
-    failing = failed_calls_error(path, len(session.requested), refused, rerecord_command, limit)
+    failing = failed_calls_error(path, session.answers, session.refused, rerecord_command, limit)
     if failing is not None:
         _label_path(path).unlink(missing_ok=True)
         raise failing
