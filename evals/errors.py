@@ -22,6 +22,8 @@ third branch. Only the command line turns a class into an exit code
     │   ├── TraceError               trace      a trace missing, malformed or unfinished
     │   ├── CassetteMissError        cassettes  a replayed run made a request the cassette lacks
     │   ├── CassetteRecordError      cassettes  calls failed while recording (left unlabelled)
+    │   ├── CassetteFailedCallsError cassettes  every call, or too many, answered with an error
+    │   ├── CassetteTooLargeError    cassettes  a recording past the size replay accepts (not saved)
     │   ├── CassetteSaveError        cassettes  a cassette could not be written (old file kept)
     │   └── LocalModelError          record     the local model or its server cannot be provided
     └── Regression                   results    a gate check failed
@@ -41,10 +43,12 @@ from memsys.redact import redact
 
 __all__ = [
     "BaselineError",
+    "CassetteFailedCallsError",
     "CassetteFileError",
     "CassetteMissError",
     "CassetteRecordError",
     "CassetteSaveError",
+    "CassetteTooLargeError",
     "ComparisonError",
     "FramesError",
     "GateConfigError",
@@ -147,10 +151,54 @@ class CassetteRecordError(RunFailure):
         )
 
 
+class CassetteFailedCallsError(RunFailure):
+    """Every call of a recording, or more than the allowed share, was answered with an error
+    (a wrong API key: 401 on every call); the cassette is left unlabelled."""
+
+    def __init__(
+        self,
+        cassette: Path,
+        cell: str,
+        calls: int,
+        failures: Sequence[str],
+        limit: float,
+        command: str,
+    ) -> None:
+        self.cassette = cassette
+        self.failures = list(failures)
+        how = (
+            f"every one of its {calls} call(s) failed"
+            if len(self.failures) >= calls
+            else f"{len(self.failures)} of its {calls} calls failed, more than "
+            f"{limit:.0%} (MEMEVAL_RECORD_MAX_FAILED_SHARE)"
+        )
+        super().__init__(
+            redact(
+                f"recording of {cell} refused: {how}; the first: {self.failures[0]}. "
+                f"The cassette {cassette} gets no label, so no run replays or scores it. "
+                "Check the server and the API key, then record again: " + command
+            )
+        )
+
+
+class CassetteTooLargeError(RunFailure):
+    """A recording would make a cassette larger than replay reads; nothing was saved."""
+
+    def __init__(self, path: Path, size: int, limit: int) -> None:
+        self.path, self.size, self.limit = path, size, limit
+        super().__init__(
+            f"recording refused: cassette {path} would be {size:,} bytes, over the "
+            f"{limit:,}-byte limit that replay and `memeval cassettes check` apply, so it could "
+            "never be replayed; it was not saved (the previous file, if any, is kept) and gets "
+            "no label. A reply that large is a runaway generation: cap the reply length "
+            "(max_tokens) or fix the server, then record again."
+        )
+
+
 class CassetteSaveError(RunFailure):
     """A cassette could not be written; the previous version of the file is untouched."""
 
-    def __init__(self, path: Path, error: OSError) -> None:
+    def __init__(self, path: Path, error: Exception) -> None:
         self.path = path
         super().__init__(
             redact(

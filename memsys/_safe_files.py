@@ -20,6 +20,7 @@ from memsys.errors import MemoryFileError
 
 __all__ = [
     "check_directory",
+    "check_output_dir",
     "check_output_path",
     "check_replaceable",
     "check_writable",
@@ -254,6 +255,31 @@ def check_output_path(path: Path) -> None:
         )
 
 
+def check_output_dir(path: Path, tail: Path | None = None) -> None:
+    """Raise unless directory ``path`` may be replaced or written into: missing or a real
+    directory, never a symbolic link, checked before anything is removed or written. When
+    ``path`` ends with ``tail`` (a run cell's ``scenario/model/policy/variant/repeat-N``),
+    every directory of that tail is checked too: a link anywhere in it would have the cell's
+    old directory deleted, and the new one written, outside the run directory.
+    """
+    levels = 1
+    if tail is not None and tail.parts and path.parts[-len(tail.parts) :] == tail.parts:
+        levels = len(tail.parts)
+    current = path
+    for _ in range(levels):
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            mode = stat.S_IFDIR
+        if not stat.S_ISDIR(mode):
+            raise MemoryFileError(
+                current,
+                f"is {describe_kind(current, mode)}, not a directory; nothing was removed or "
+                f"written through it (the run writes {path}). Remove it and retry",
+            )
+        current = current.parent
+
+
 def write_output(path: Path, data: bytes | str) -> None:
     """Check ``path`` (:func:`check_output_path`), then replace it atomically."""
     check_output_path(path)
@@ -264,20 +290,22 @@ def write_output(path: Path, data: bytes | str) -> None:
         write_bytes(path, data)
 
 
-def read_input_text(path: Path, max_bytes: int) -> str:
-    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries),
-    read with the size limit applied while reading, never after: at most ``max_bytes + 1``
-    bytes are read. A regular file, or a pipe the user named on purpose; a device
-    (``/dev/zero``), directory or socket is refused before anything is read.
+def read_input_text(path: Path, max_bytes: int, *, pipes: bool = True) -> str:
+    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries,
+    cassette), read with the size limit applied while reading, never after: at most
+    ``max_bytes + 1`` bytes are read. A regular file, or (with ``pipes``) a pipe the user
+    named on purpose; a device (``/dev/zero``), directory or socket is refused before
+    anything is read. Without ``pipes`` a FIFO is refused too, and opening it never blocks.
 
     Raises:
-        OSError: unreadable, not a regular file or pipe, or over ``max_bytes`` (the message
-            says which).
+        OSError: unreadable, not a regular file (or pipe), or over ``max_bytes`` (the
+            message says which).
         UnicodeDecodeError: not UTF-8.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    flags = os.O_RDONLY | os.O_CLOEXEC | (0 if pipes else os.O_NONBLOCK)
+    fd = os.open(path, flags)
     info = os.fstat(fd)
-    if not (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+    if not (stat.S_ISREG(info.st_mode) or (pipes and stat.S_ISFIFO(info.st_mode))):
         os.close(fd)
         kind = describe_kind(path, info.st_mode)
         raise OSError(errno.EINVAL, f"is {kind}, not a regular file; nothing was read")

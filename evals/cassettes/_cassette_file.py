@@ -11,6 +11,7 @@ runs the same checks.
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,9 +23,10 @@ from vcr.request import Request
 from vcr.serialize import CASSETTE_FORMAT_VERSION, serialize
 from vcr.serializers import compat, yamlserializer
 
-from evals.errors import CassetteFileError, CassetteSaveError
+from evals.errors import CassetteFileError, CassetteSaveError, CassetteTooLargeError
 from evals.scenario import YAMLLimitError, YAMLLimits, load_limited
-from memsys._atomic import atomic_write_text
+from memsys._safe_files import read_input_text, write_output
+from memsys.errors import MemoryFileError
 from memsys.llm._http import is_retryable
 from memsys.redact import redact
 
@@ -48,11 +50,19 @@ CassetteFileProblem = tuple[int | None, str]
 def read_cassette(path: Path) -> tuple[list[dict[str, Any]], list[CassetteFileProblem]]:
     """The interactions of the cassette ``path``, or the problems that make it unusable.
 
-    An empty file holds no interactions (vcrpy records into it as into a missing one).
+    An empty file holds no interactions (vcrpy records into it as into a missing one). The
+    file is read with the size limit applied while reading, and only if it is a regular file
+    (:func:`memsys._safe_files.read_input_text`): a FIFO or ``/dev/zero`` is refused unread.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_input_text(path, CASSETTE_LIMITS.max_bytes, pipes=False)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            return [], [(None, f"refused: the file {exc.strerror}")]
+        if exc.errno == errno.EINVAL:
+            return [], [(None, f"cannot be read: it {exc.strerror}")]
+        return [], [(None, f"cannot be read ({type(exc).__name__}: {exc})")]
+    except UnicodeDecodeError as exc:
         return [], [(None, f"cannot be read ({type(exc).__name__}: {exc})")]
     if not text.strip():
         return [], []
@@ -208,7 +218,7 @@ class SafePersister:
 
     def __init__(self, rerecord_command: str) -> None:
         self._command = rerecord_command
-        self.save_error: CassetteSaveError | None = None
+        self.save_error: CassetteSaveError | CassetteTooLargeError | None = None
         """Set when a save failed; the caller raises it once vcrpy has unpatched httpx."""
 
     def load_cassette(
@@ -221,12 +231,15 @@ class SafePersister:
             CassetteFileError: the file is broken.
         """
         path = Path(cassette_path)
-        if not path.is_file():
+        if not path.exists() and not path.is_symlink():
             raise CassetteNotFoundError()
         interactions, problems = read_cassette(path)
         if problems:
             raise CassetteFileError(path, problems, self._command)
-        if not interactions and not path.read_text(encoding="utf-8").strip():
+        if (
+            not interactions
+            and not read_input_text(path, CASSETTE_LIMITS.max_bytes, pipes=False).strip()
+        ):
             raise CassetteNotFoundError()
         requests = [Request._from_dict(i["request"]) for i in interactions]
         responses = [compat.convert_to_bytes(i["response"]) for i in interactions]
@@ -237,12 +250,22 @@ class SafePersister:
     ) -> None:
         """Write the cassette via a temp file and a rename: on any failure the old one stays.
 
+        A cassette past :data:`CASSETTE_LIMITS` is not written at all: replay and ``check``
+        would refuse it, so it is refused now, when it is recorded (issue 28: a 40 MB reply
+        made an 80 MB cassette, exit 0). The path is checked before writing: a regular file
+        inside a real directory, no symlink followed.
+
         A failed write is kept in :attr:`save_error`, not raised: vcrpy saves on leaving the
         cassette's context and would skip removing its httpx patches if the save raised,
         leaving every later request in the process going through this cassette.
         """
         path = Path(cassette_path)
+        text = serialize(cassette_dict, serializer)
+        size = len(text.encode("utf-8", errors="surrogatepass"))
+        if size > CASSETTE_LIMITS.max_bytes:
+            self.save_error = CassetteTooLargeError(path, size, CASSETTE_LIMITS.max_bytes)
+            return
         try:
-            atomic_write_text(path, serialize(cassette_dict, serializer))
-        except OSError as exc:
+            write_output(path, text)
+        except MemoryFileError as exc:
             self.save_error = CassetteSaveError(path, exc)

@@ -8,6 +8,8 @@ from typing import Any
 from memsys.llm._http import is_retryable
 from memsys.redact import redact
 
+__all__ = ["SECRET_RESPONSE_HEADERS", "failure_of", "scrub_response"]
+
 # SECRET_HEADERS (request headers never written) and SECRET_QUERY_PARAMETERS (dropped from
 # the URI) come from memsys.redact, so the recorder and the redactor agree.
 SECRET_RESPONSE_HEADERS = frozenset(
@@ -30,6 +32,7 @@ def failure_of(response: dict[str, Any]) -> str | None:
 
 
 def scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    """``response`` with secret headers dropped and its headers and body redacted."""
     headers = response.get("headers", {})
     response["headers"] = {
         k: [redact(v) for v in values] if isinstance(values, list) else redact(str(values))

@@ -31,12 +31,13 @@ import vcr
 from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.record_mode import RecordMode
 
+from evals.cassettes._cassette_failures import failed_calls_error, max_failed_share, refusal_of
 from evals.cassettes._cassette_file import SafePersister
 from evals.cassettes._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
 from evals.cassettes._cassette_scrub import SECRET_RESPONSE_HEADERS, failure_of, scrub_response
 from evals.errors import CassetteFileError, CassetteMissError, CassetteRecordError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
-from memsys._atomic import atomic_write_text
+from memsys._safe_files import read_input_text, write_output
 from memsys.llm.base import ModelKind
 from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
 
@@ -60,6 +61,8 @@ __all__ = [
 
 DEFAULT_ROOT = DEFAULT_CASSETTE_ROOT
 LABEL_SCHEMA_VERSION = 1
+_MAX_LABEL_BYTES = 64 << 10
+"""A label is under 1 KB; a bigger one was not written by us."""
 
 log = logging.getLogger(__name__)
 
@@ -161,10 +164,10 @@ def read_label(cassette: Path) -> CassetteLabel | None:
         CassetteFileError: the label is not a label (cut short, edited, another layout).
     """
     path = _label_path(cassette)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_input_text(path, _MAX_LABEL_BYTES, pipes=False))
         return CassetteLabel(**{**data, "kind": ModelKind(data["kind"])})
     except (OSError, ValueError, KeyError, TypeError) as exc:
         problem = f"label {path.name} does not load ({type(exc).__name__}: {exc})"
@@ -182,7 +185,8 @@ def _write_label(cassette: Path, label: CassetteLabel) -> None:
     assert isinstance(data, dict)
     data["kind"] = label.kind.value
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"
-    atomic_write_text(_label_path(cassette), text)  # a label marks a finished recording
+    # A label marks a finished recording; never written through a link (issue 28).
+    write_output(_label_path(cassette), text)
 
 
 @dataclass
@@ -199,6 +203,10 @@ class CassetteSession:
     """Every request made while recording (by :func:`request_key`), with its step."""
     failed: dict[tuple[str, str, str], str] = field(default_factory=dict)
     """Requests whose last attempt got a reply that is not recorded, and what it was."""
+    answers: int = 0
+    """Replies the cassette holds (each recorded or loaded interaction, repeats included)."""
+    refused: list[str] = field(default_factory=list)
+    """Of those, the error replies (a 4xx with a JSON body): where and what, in order."""
     _last_request: tuple[str, str, str] | None = None
 
     def _before_request(self, request: Any) -> Any:
@@ -232,6 +240,9 @@ class CassetteSession:
             return None
         if key is not None:
             self.failed.pop(key, None)
+        self.answers += 1
+        if (refusal := refusal_of(response)) is not None:
+            self.refused.append(f"step {self.last_step!r}: {refusal}")
         return scrub_response(response)
 
 
@@ -257,11 +268,16 @@ def use_cassette(
     Raises:
         CassetteMissError: a request the cassette cannot answer in ``replay`` mode, or
             (``play_all``) recorded calls the replay never made.
+        CassetteRecordError: calls failed while recording and were not recorded.
+        CassetteFailedCallsError: every recorded call, or more than
+            :func:`~evals.cassettes._cassette_failures.max_failed_share` of them, got an error.
+        CassetteTooLargeError: the cassette would be past the size replay reads.
         ValueError: recording without a label.
     """
     recording = mode is not CassetteMode.REPLAY
     if recording and label is None:
         raise ValueError("recording a cassette needs a CassetteLabel (model, server, date)")
+    limit = max_failed_share() if recording else 1.0  # a bad setting fails before any call
     if mode is CassetteMode.RERECORD:
         path.unlink(missing_ok=True)
         _label_path(path).unlink(missing_ok=True)
@@ -290,11 +306,17 @@ def use_cassette(
         raise persister.save_error
     if play_all and not recording and not cassette.all_played:
         raise _unplayed(cassette, session, rerecord_command)
-    missing = _unrecorded(session, cassette) if recording else []
+    if not recording:
+        return
+    missing = _unrecorded(session, cassette)
     if missing:
         _label_path(path).unlink(missing_ok=True)
         raise CassetteRecordError(path, missing, rerecord_command)
-    if recording and label is not None and path.is_file():
+    failing = failed_calls_error(path, session.answers, session.refused, rerecord_command, limit)
+    if failing is not None:
+        _label_path(path).unlink(missing_ok=True)
+        raise failing
+    if label is not None and path.is_file():
         _write_label(path, label)
 
 

@@ -14,6 +14,10 @@ and preference-five-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3
 of once. Cells are recorded in an order that keeps a partial run useful: v049 and v023 for
 every scenario first, then the further samples, then the other pairs.
 ``--policy``/``--variant``/``--repeat`` choose other cells.
+
+A cell whose every call got an error reply (a wrong API key: 401 each time), or more than
+$MEMEVAL_RECORD_MAX_FAILED_SHARE of them (default 0.2), or whose cassette would be past the
+64 MiB replay limit, is not labelled: the command names it and its first failure, and exits 3.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from evals.run._write_recorder import WriteRecorder
 from evals.run.run_spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import EVENT_TYPES, CompactSpec, Event
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from memsys._safe_files import check_output_dir
 from memsys.app import (
     Runtime,
     RuntimeConfig,
@@ -339,6 +340,7 @@ class _Run:
 
 def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | None = None) -> Path:
     """Run one cell; returns the trace path. ``out_dir`` is replaced."""
+    check_output_dir(spec.out_dir, spec.cell.run_dir(Path()))  # no link followed (issue 28)
     if spec.out_dir.exists():
         shutil.rmtree(spec.out_dir)
     spec.out_dir.mkdir(parents=True)

@@ -13,6 +13,7 @@ from evals.scenario._safe_yaml import (
 )
 from evals.scenario.scenario import (
     EVENT_TYPES,
+    MAX_TOTAL_TURNS,
     SCENARIO_LIMITS,
     SCENARIO_SCHEMA_VERSION,
     BackupExpect,
@@ -44,6 +45,7 @@ from evals.scenario.scenario import (
 __all__ = [
     "DATA_FILE_LIMITS",
     "EVENT_TYPES",
+    "MAX_TOTAL_TURNS",
     "SCENARIO_LIMITS",
     "SCENARIO_SCHEMA_VERSION",
     "BackupExpect",

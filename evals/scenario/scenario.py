@@ -44,6 +44,7 @@ from memsys._safe_files import read_input_text
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_TOTAL_TURNS",
     "SCENARIO_LIMITS",
     "SCENARIO_SCHEMA_VERSION",
     "BackupExpect",
@@ -77,6 +78,10 @@ SCENARIO_SCHEMA_VERSION = 1
 _Date = date  # Day has a field named ``date``
 SCENARIO_LIMITS = YAMLLimits(max_bytes=1 << 20, max_nodes=100_000, max_depth=32)
 """The shipped scenarios are under 7 KB and 1,000 nodes; these leave ample room."""
+MAX_TOTAL_TURNS = 20_000
+"""User messages, model-switch notices and burst exchanges in one scenario: the largest
+shipped one has 525; a small file (150 days x a 5,000-turn burst) could otherwise ask for
+750,000 and end in a MemoryError half a minute into the run (issue 28)."""
 
 
 class _Located(ValueError):
@@ -151,8 +156,20 @@ class Scenario(StrictModel):
         """Model-answered turns: user messages and model-switch notices."""
         return sum(1 for d in self.days for e in d.events if e.type in ("user", "model_switch"))
 
+    def total_turns(self) -> int:
+        """Every exchange the run adds to a session: chat turns and each burst's turns."""
+        bursts = sum(e.burst.turns for d in self.days for e in d.events if e.burst is not None)
+        return self.chat_turns() + bursts
+
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
+        if (turns := self.total_turns()) > MAX_TOTAL_TURNS:
+            raise _Located(
+                ("days",),
+                f"asks for {turns:,} turns (chat turns plus burst exchanges over "
+                f"{len(self.days):,} days); the limit is {MAX_TOTAL_TURNS:,} turns per scenario, "
+                "so it was refused before running. Split it into several scenarios",
+            )
         dates = self.day_dates()
         if dates[0] < self.start_date:
             raise _Located(("days", 0, "date"), f"{dates[0]} is before start_date")

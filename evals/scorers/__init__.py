@@ -12,7 +12,7 @@ from __future__ import annotations
 # Importing the scorer modules registers them, in this order.
 # isort: off
 from evals.scorers import facts, memory, ops
-from evals.scorers import hygiene, logs, behaviour
+from evals.scorers import hygiene, logs, behaviour, guard
 
 # isort: on
 from evals.scorers._adapter import embed_run, load_run, score_run, texts_to_embed
@@ -44,6 +44,7 @@ from evals.scorers._types import (
     BackupSnapshot,
     CompactionRecord,
     DayPoint,
+    GuardedTurn,
     LogDay,
     ModelCall,
     ProbeRecord,
@@ -70,6 +71,7 @@ __all__ = [
     "CompactionRecord",
     "DayPoint",
     "FileLabels",
+    "GuardedTurn",
     "LineLabel",
     "LogDay",
     "Match",
@@ -91,6 +93,7 @@ __all__ = [
     "embed_run",
     "facts",
     "get_scorer",
+    "guard",
     "hygiene",
     "keyword_match",
     "label_target",

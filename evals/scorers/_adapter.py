@@ -20,6 +20,7 @@ from evals.scorers._registry import registered_scorers
 from evals.scorers._types import (
     CompactionRecord,
     DayPoint,
+    GuardedTurn,
     ModelCall,
     ProbeRecord,
     ReplyRecord,
@@ -31,6 +32,7 @@ from evals.scorers._types import (
 )
 from evals.scorers.quality import composite_quality
 from evals.trace.trace import TraceError, read_trace, typed_lines
+from evals.trace.trace_guard import DeletionGuardRecord
 from evals.trace.trace_records import (
     BackupStateRecord,
     Checkpoint,
@@ -127,6 +129,10 @@ def load_run(path: Path) -> RunData:
         user_texts=parts.user_texts(_of(lines, EventRecord)),
         user_turns=parts.user_turns(_of(lines, EventRecord)),
         writes=tuple(r for _, r in _of(lines, MemoryWrite)),
+        guarded_turns=tuple(
+            GuardedTurn(line.step, r.removed, r.backup, tuple(r.refused))
+            for line, r in _of(lines, DeletionGuardRecord)
+        ),
     )
 
 

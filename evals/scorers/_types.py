@@ -22,6 +22,7 @@ __all__ = [
     "BackupSnapshot",
     "CompactionRecord",
     "DayPoint",
+    "GuardedTurn",
     "LogDay",
     "ModelCall",
     "ProbeRecord",
@@ -116,6 +117,20 @@ class RestoreRecord:
     """MEMORY.md afterwards equals the backup's text."""
     step: str
     """Trace step."""
+
+
+@dataclass(frozen=True)
+class GuardedTurn:
+    """A user turn in which the guard against mass deletion acted (``deletion_guard``)."""
+
+    step: str
+    """Trace step."""
+    removed: int
+    """Entries the turn removed or emptied."""
+    backup: str | None
+    """The backup taken before the burst of removals, if one was."""
+    refused: tuple[str, ...]
+    """"User requested:" entries the turn tried to delete without the user asking."""
 
 
 @dataclass(frozen=True)
@@ -274,6 +289,8 @@ class RunData:
     ``request``, as the scenario marks the turn (``durable`` when unmarked)."""
     writes: tuple[MemoryWrite, ...] = ()
     """Every change of MEMORY.md with its writer, in order (:mod:`.provenance`)."""
+    guarded_turns: tuple[GuardedTurn, ...] = ()
+    """Turns in which the deletion guard backed up MEMORY.md or refused a deletion."""
 
     @property
     def targets(self) -> tuple[Target, ...]:

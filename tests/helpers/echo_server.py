@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["HANG_UP", "EchoServer", "echo_server"]
+__all__ = ["HANG_UP", "EchoServer", "FailWhen", "echo_server"]
 
 FailWhen = Callable[[int], int | None]
 """Request number (1-based) -> an HTTP error status to answer with, :data:`HANG_UP` to close

@@ -8,7 +8,9 @@ containing ``$FAKE_SERVER_SAVE_ON`` (if set) is answered the way Qwen2.5-Coder w
 appended to ``$FAKE_SERVER_LOG`` if set, so tests can count what reached the server.
 ``$FAKE_SERVER_DELAY_S`` makes every answer that slow; with ``$FAKE_SERVER_429`` set, the first
 attempt of every third distinct request body is refused with 429 and ``Retry-After: 0`` (a
-hosted API shedding load; the retry of the same body succeeds).
+hosted API shedding load; the retry of the same body succeeds). With ``$FAKE_SERVER_STATUS``
+set (say 401), every chat request is refused with that status and an error that echoes the
+Authorization header it got, as a server given a wrong API key does.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(raw)
         time.sleep(float(os.environ.get("FAKE_SERVER_DELAY_S", "0")))
         digest = hashlib.sha256(raw).hexdigest()
+        if refused := os.environ.get("FAKE_SERVER_STATUS"):
+            self._log(body, int(refused), digest)
+            sent = self.headers.get("authorization", "")
+            error = {"message": f"Incorrect API key provided: {sent}", "type": "invalid_request"}
+            self._send(int(refused), {"error": error})
+            return
         if os.environ.get("FAKE_SERVER_429") and int(digest, 16) % 3 == 0:
             with _LOCK:
                 first = digest not in _REFUSED

@@ -29,11 +29,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsys._safe_files import read_input_text
 from memsys.errors import UnknownNameError, VariantError
 from memsys.registry import Registry
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "MAX_VARIANT_BYTES",
     "PROMPT_SLOTS",
     "TOOL_PARAMETERS",
     "VARIANTS",
@@ -47,6 +49,8 @@ __all__ = [
 ]
 
 DEFAULT_VARIANT = "v049-guardrails"
+MAX_VARIANT_BYTES = 256 << 10
+"""The shipped variants are under 4 KB; a variant file past this is refused unread."""
 _DIR = Path(__file__).parent
 _TOOL_KEYS = frozenset({"description", "append", "parameters"})
 
@@ -164,9 +168,14 @@ def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
     if path in seen:
         raise VariantError(path, "'extends' forms a cycle")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # The size limit applies while reading; a FIFO or device is refused unread.
+        data = tomllib.loads(read_input_text(path, MAX_VARIANT_BYTES, pipes=False))
     except FileNotFoundError:
         raise VariantError(path, "no such file") from None
+    except OSError as exc:
+        raise VariantError(path, f"refused: the file {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise VariantError(path, f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(path, f"invalid TOML: {exc}") from exc
     base_name = data.pop("extends", None)

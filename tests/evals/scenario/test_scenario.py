@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from evals.scenario.scenario import EVENT_TYPES, ScenarioError, load_scenario
+from evals.scenario.scenario import EVENT_TYPES, MAX_TOTAL_TURNS, ScenarioError, load_scenario
 from memsys.policies import available_policies
 from memsys.tools import available_variants
 
@@ -194,3 +195,19 @@ def test_bad_search_setting_names_line_and_field(tmp_path: Path) -> None:
     path = write(tmp_path, HEADER + "  - events:\n      - {user: hi}\nsearch:\n  decay_floor: 2\n")
     with pytest.raises(ScenarioError, match=r"bad.yaml:8: search: .*decay_floor"):
         load_scenario(path)
+
+
+def test_a_small_file_asking_for_a_huge_run_is_refused_at_load(tmp_path: Path) -> None:
+    # Issue 28: a file inside every YAML limit asked for 150 x 5,000 turns; the run ended in
+    # a MemoryError after 33 s. Now the total is checked when the file is loaded.
+    day = "  - events: [{at: '09:00', burst: {turns: 5000, user: 'ticket {n}'}}]\n"
+    path = write(tmp_path, HEADER + day * 150)
+    assert path.stat().st_size < 20_000
+    started = time.monotonic()
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert time.monotonic() - started < 5
+    assert str(err.value).startswith(f"{path}:5: days: asks for 750,000 turns")
+    assert f"the limit is {MAX_TOTAL_TURNS:,} turns per scenario" in str(err.value)
+    # Right at the limit it loads.
+    assert load_scenario(write(tmp_path, HEADER + day * 4)).total_turns() == MAX_TOTAL_TURNS

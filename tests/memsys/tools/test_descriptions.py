@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from memsys.manager import MemoryManager
 from memsys.tools import ReadMemoryTool, SaveMemoryTool, UpdateMemoryTool, load_variant
-from memsys.tools.descriptions import Variant, VariantError
+from memsys.tools.descriptions import MAX_VARIANT_BYTES, Variant, VariantError
 from memsys.tools.memory_tools import definition_from_variant
 
 TOOLS = ("save_memory", "update_memory", "read_memory", "search_memory")
@@ -170,3 +171,20 @@ def test_the_user_requested_variant_tells_the_chat_model_to_write_the_prefix() -
         ours = definition_from_variant(variant, tool, optional=("category",))
         theirs = definition_from_variant(default, tool, optional=("category",))
         assert ours.json_schema() == theirs.json_schema()
+
+
+def test_a_variant_file_past_the_limit_is_refused_after_reading_only_the_limit(
+    tmp_path: Path,
+) -> None:
+    # Issue 28: before, the whole file was read (any size) and parsed.
+    big = tmp_path / "big.toml"
+    padding = b"# padding\n" * (MAX_VARIANT_BYTES // 10 + 1)
+    big.write_bytes(b'extends = "v049-guardrails"\n' + padding)
+    with pytest.raises(
+        VariantError, match=r"over the 262,144-byte limit \(reading stopped there\)"
+    ):
+        load_variant(str(big))
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)  # refused unread, without waiting for a writer
+    with pytest.raises(VariantError):
+        load_variant(str(fifo))
