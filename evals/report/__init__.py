@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from evals.report._charts import short_model
 from evals.report._compare_text import (
     comparison_text,
     method_sentence,
@@ -37,10 +38,12 @@ from evals.report._paired import (
 )
 from evals.report._render import (
     VariantSources,
+    Verdicts,
     default_comparisons,
     quality_weights_text,
     render_comparison,
     render_report,
+    verdicts,
 )
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
 from evals.report._variants import variant_texts
@@ -63,6 +66,7 @@ __all__ = [
     "Sampling",
     "VariantSources",
     "Verdict",
+    "Verdicts",
     "aggregate",
     "cells",
     "compare_to_baseline",
@@ -77,10 +81,12 @@ __all__ = [
     "quality_weights_text",
     "render_comparison",
     "render_report",
+    "short_model",
     "summary_text",
     "validate_metrics",
     "variant_texts",
     "verdict_sentence",
+    "verdicts",
     "write_comparison",
     "write_report",
 ]
@@ -95,9 +101,13 @@ def write_report(
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     variant_sources: VariantSources | None = None,
+    found: Verdicts | None = None,
 ) -> Path:
-    """Render the report into ``path`` (parents created); returns ``path``."""
-    html = render_report(results, title, diff_pair, reference, metrics, sampling, variant_sources)
+    """Render the report (:func:`render_report`) into ``path`` (parents created); returns
+    ``path``."""
+    html = render_report(
+        results, title, diff_pair, reference, metrics, sampling, variant_sources, found
+    )
     write_output(path, redact(html))  # never through a link (issue 28)
     return path
 

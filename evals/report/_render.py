@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from evals.errors import UsageError
@@ -36,10 +37,13 @@ from memsys.tools import DEFAULT_VARIANT
 
 __all__ = [
     "DEFAULT_REFERENCE",
+    "VariantSources",
+    "Verdicts",
     "default_comparisons",
     "quality_weights_text",
     "render_comparison",
     "render_report",
+    "verdicts",
 ]
 
 DEFAULT_REFERENCE = Reference(variant=DEFAULT_VARIANT)
@@ -71,16 +75,34 @@ def default_comparisons(
         return [], f"No variant comparison: {exc}"
 
 
-def _comparisons(
+@dataclass(frozen=True)
+class Verdicts:
+    """The comparisons a page (and ``memeval run``'s terminal) shows."""
+
+    comparisons: list[Comparison]
+    """Each compared cell against the baseline."""
+    note: str
+    """Why there are none, when the default baseline matched nothing; else empty."""
+    reference: Reference
+    """The baseline."""
+
+
+def verdicts(
     results: Sequence[RunResult],
-    reference: Reference | None,
-    metrics: Sequence[str] | None,
-    sampling: Sampling | None,
-) -> tuple[list[Comparison], str, Reference]:
+    reference: Reference | None = None,
+    metrics: Sequence[str] | None = None,
+    sampling: Sampling | None = None,
+) -> Verdicts:
+    """The comparisons against ``reference`` (by default the default variant, and then no
+    match is a note rather than an error).
+
+    Raises:
+        ComparisonError: ``reference`` is given and matches no run.
+    """
     if reference is None:
         comparisons, note = default_comparisons(results, sampling)
-        return comparisons, note, DEFAULT_REFERENCE
-    return compare_to_baseline(results, reference, metrics, sampling), "", reference
+        return Verdicts(comparisons, note, DEFAULT_REFERENCE)
+    return Verdicts(compare_to_baseline(results, reference, metrics, sampling), "", reference)
 
 
 def _common(results: Sequence[RunResult], title: str) -> dict[str, object]:
@@ -106,6 +128,7 @@ def render_report(
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     variant_sources: VariantSources | None = None,
+    found: Verdicts | None = None,
 ) -> str:
     """The report as one HTML document.
 
@@ -120,13 +143,16 @@ def render_report(
             whose two sides differ are left out of a comparison.
         variant_sources: The ``.toml`` file of each variant that is not shipped, so the page
             can show its text.
+        found: The comparisons, when the caller has them (:func:`verdicts`); then
+            ``reference``, ``metrics`` and ``sampling`` are not read.
 
     Raises:
         UsageError: ``results`` is empty.
         ComparisonError: ``reference`` is given and matches no run.
     """
     page = _common(results, title)
-    comparisons, note, reference = _comparisons(results, reference, metrics, sampling)
+    found = found or verdicts(results, reference, metrics, sampling)
+    comparisons, note, reference = found.comparisons, found.note, found.reference
     names = headline_metrics(results)
     chosen, more = split_metrics(names)
     scenarios = scenario_views(results)
@@ -169,7 +195,8 @@ def render_comparison(
         ComparisonError: ``reference`` is given and matches no run.
     """
     page = _common(results, title)
-    comparisons, note, reference = _comparisons(results, reference, metrics, sampling)
+    found = verdicts(results, reference, metrics, sampling)
+    comparisons, note, reference = found.comparisons, found.note, found.reference
     shown = {c.compared[2] for c in comparisons} | {c.baseline[2] for c in comparisons}
     variants = variant_views(sorted(shown), variant_sources, reference.variant)
     template = _environment().get_template("compare.html.j2")  # type: ignore[attr-defined]
