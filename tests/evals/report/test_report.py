@@ -162,7 +162,7 @@ def test_the_quality_weights_and_tool_errors_are_shown() -> None:
     assert line is not None
     for name, weight in QUALITY_WEIGHTS.items():
         assert f"{name} {weight:.2f}" in line.group(1)
-    assert "<th>tool_errors</th>" in html
+    assert '<th title="tool_errors">tool_<wbr>errors</th>' in html
     assert "tool_errors" in summary_text(results_of()).splitlines()[0]
 
 
