@@ -49,13 +49,16 @@ class Strip:
     """95th percentile (red mark)."""
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """About ``count`` round tick values covering ``low``..``high``."""
+def nice_ticks(low: float, high: float, count: int = 5, whole: bool = False) -> list[float]:
+    """About ``count`` round tick values covering ``low``..``high`` (``whole``: integers
+    only, for days)."""
     if high <= low:
         high = low + 1
     raw = (high - low) / max(count, 1)
     step = 10 ** math.floor(math.log10(raw))
     step *= next(m for m in (1, 2, 2.5, 5, 10) if m * step >= raw)
+    if whole:
+        step = max(math.ceil(step), 1)
     first = math.floor(low / step) * step
     return [round(first + i * step, 12) for i in range(math.ceil((high - first) / step) + 1)]
 
@@ -90,10 +93,11 @@ def _axes(x_ticks: list[float], y_ticks: list[float], x_label: str, y_label: str
 
 
 def line_chart_svg(title: str, series: Sequence[Series], x_label: str, y_label: str) -> str:
-    """Lines with markers; the legend to the right of the plot, one row per series."""
+    """Lines with markers over whole-number x values (days); the legend to the right of the
+    plot, one row per series."""
     points = [p for s in series for p in s.points]
     xs, ys = [p[0] for p in points] or [0.0, 1.0], [p[1] for p in points] or [0.0, 1.0]
-    x_ticks, y_ticks = nice_ticks(min(xs), max(xs)), nice_ticks(0.0, max(ys))
+    x_ticks, y_ticks = nice_ticks(min(xs), max(xs), whole=True), nice_ticks(0.0, max(ys))
 
     def at(x: float, y: float) -> tuple[float, float]:
         fx = (x - x_ticks[0]) / ((x_ticks[-1] - x_ticks[0]) or 1)

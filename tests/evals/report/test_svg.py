@@ -95,5 +95,6 @@ def test_the_strip_chart_marks_p50_and_p95_in_legible_text() -> None:
 def test_ticks_are_round_and_cover_the_range() -> None:
     assert nice_ticks(0, 2772) == [0, 1000, 2000, 3000]
     assert nice_ticks(0, 0.9) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert nice_ticks(1, 3, whole=True) == [1, 2, 3]  # days: no day 1.5
     ticks = nice_ticks(1, 7)
     assert ticks[0] <= 1 and ticks[-1] >= 7
