@@ -1,4 +1,5 @@
-"""What ``memeval run`` says about expected warnings: a summary instead of a log line each.
+"""What ``memeval run`` says at the end: the verdicts, one line per comparison
+(:func:`verdict_lines`), and expected warnings summarised instead of a log line each.
 
 Scenarios feed bad compactions on purpose (bad-compaction-restore, compaction-pressure...):
 the compactor rejects them with a WARNING each, which in a terminal looks like a failure. While
@@ -15,8 +16,13 @@ import logging
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["compaction_note", "quiet_compaction_warnings"]
+if TYPE_CHECKING:
+    from evals.report import Verdicts
+    from evals.results import RunResult
+
+__all__ = ["compaction_note", "quiet_compaction_warnings", "verdict_lines"]
 
 _LOGGER = "memsys.compaction"
 
@@ -71,3 +77,37 @@ def compaction_note(traces: Sequence[Path]) -> str | None:
             f"original kept: {names} (see the report; -v logs each)"
         )
     return "\n".join(notes) or None
+
+
+def verdict_lines(found: Verdicts, results: Sequence[RunResult]) -> list[str]:
+    """A heading naming the baseline, then per comparison (real models first) the compared
+    cell and its one-sentence verdict; or why there is no verdict."""
+    from evals.report import short_model, verdict_sentence
+
+    baseline = found.reference.describe()
+    if found.note:
+        return [found.note]
+    if not found.comparisons:
+        base = found.reference.variant or "the baseline"
+        used = sorted({r.variant for r in results})
+        if used == [base]:
+            return [
+                f"no verdicts: every run uses the baseline variant {base}; add another "
+                f"--variant (beside --variant {base}) to compare it against the baseline"
+            ]
+        return [
+            f"no verdicts: no cell pairs with the baseline ({baseline}); these runs use "
+            f"{', '.join(used)} (add --variant {base} to compare them against it)"
+        ]
+    lines = [f"verdicts against the baseline ({baseline}), the scenario as the unit:"]
+    for c in sorted(found.comparisons, key=lambda c: c.compared_kind.value != "real"):
+        model, policy, variant = c.compared
+        cell = f"{short_model(model)} · {policy} · {variant} [{c.compared_kind}]"
+        n = len(c.scenarios)
+        sentence = (
+            f"no test: {n} scenario{'s' if n != 1 else ''} paired, a verdict needs 2 or more."
+            if all(d.mde is None for d in c.diffs)  # the sentence would list every metric
+            else verdict_sentence(c)
+        )
+        lines.append(f"  {cell}: {sentence}")
+    return lines

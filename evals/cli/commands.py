@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("evals.cli.report", "write a self-contained HTML report of a run directory"),
     "compare": (
         "evals.cli.compare",
-        "verdicts per metric against a baseline variant/model/policy, and an HTML report",
+        "verdicts per metric against a baseline variant/model/policy, and their HTML page",
     ),
     "gate": (
         "evals.cli.gate",

@@ -5,7 +5,8 @@ scenario; scenarios recorded with different sampling settings, as the cassette l
 left out); per metric the mean difference gets a 95% bootstrap interval, a permutation
 p-value, its Holm (or Benjamini-Hochberg) adjustment over the metrics, the minimum
 detectable difference, and a verdict from the adjusted p. ``--mde`` says how many scenarios
-(or samples) a chosen difference would need. The same verdicts open the HTML comparison.
+(or samples) a chosen difference would need. The HTML holds the same verdicts (forest plots,
+tables, the compared variants' text) and nothing else.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from evals.report import (
     comparison_text,
     summary_text,
     validate_metrics,
-    write_report,
+    write_comparison,
 )
 from evals.stats import Adjustment
 from memsys.tools import DEFAULT_VARIANT
@@ -70,7 +71,8 @@ def _compare(args: argparse.Namespace) -> int:
     comparisons = compare_to_baseline(results, reference, metrics, settings, adjustment)
     out = Path(args.out)
     title = args.title or "memeval comparison"
-    write_report(results, out, title, reference=reference, metrics=metrics, sampling=settings)
+    # The comparison alone: `memeval report RUN_DIR` writes each run's scenarios and files.
+    write_comparison(results, out, title, reference=reference, metrics=metrics, sampling=settings)
     print(summary_text(results, metrics))
     print()
     print(comparison_text(comparisons, reference, targets))

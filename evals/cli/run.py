@@ -3,9 +3,11 @@
 With no arguments it runs the default suite: every scenario in scenarios/ for sim/careful
 under guardrails and unified and sim/naive under append, plus every recorded real-model cell
 in cassettes/ (replayed, no network). Each run gets its own directory, runs/<timestamp>/,
-holding the cells, results.json, results.csv and report.html; runs/latest points at the
-newest. Every scenario, model, policy and variant name is checked before anything is
-created (see: memeval list).
+holding the cells, results.json, results.csv and report.html (not with --no-report);
+runs/latest points at the newest. Every scenario, model, policy and variant name is checked
+before anything is created (see: memeval list). At the end it prints the verdicts, one line
+per variant against the default one, then where the results and report are; --table adds
+the per-cell summary table.
 """
 
 from __future__ import annotations
@@ -164,9 +166,9 @@ def _run_into(
     settings: ScorerSettings,
 ) -> int:
     from evals.cli._run_cells import execute
-    from evals.cli._run_notes import compaction_note, quiet_compaction_warnings
+    from evals.cli._run_notes import compaction_note, quiet_compaction_warnings, verdict_lines
     from evals.cli._sampling import sampling
-    from evals.report import summary_text, write_report
+    from evals.report import summary_text, verdicts, write_report
     from evals.results import write_results
     from evals.results.history import point_latest
     from evals.trace import TRACE_FILE_NAME
@@ -186,12 +188,20 @@ def _run_into(
             "cell(s) finished. Run again (without --jobs to find the cell that dies)"
         )
     write_results(out, results)
-    report = Path(args.report) if args.report else out / "report.html"
-    write_report(results, report, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
-    print(summary_text(results))
+    found = verdicts(results, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
+    if args.table:
+        print(summary_text(results) + "\n")
+    print("\n".join(verdict_lines(found, results)))
     if note := compaction_note([r.spec.out_dir / TRACE_FILE_NAME for r in runs]):
         print(f"\n{note}")
-    print(f"\nresults: {out / 'results.json'}\nreport:  {report.resolve()}")
+    print(f"\nresults: {out / 'results.json'}")
+    if args.no_report:
+        print(f"report:  not written (--no-report; `memeval report {out}` writes it)")
+    else:
+        report = Path(args.report) if args.report else out / "report.html"
+        sources = {r.spec.cell.variant: r.spec.variant_file for r in runs if r.spec.variant_file}
+        write_report(results, report, variant_sources=sources, found=found)
+        print(f"report:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")
     if lost:
@@ -271,7 +281,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="run directory, cells replaced (default: a new runs/<timestamp>/, and "
         "runs/latest then points at it)",
     )
-    parser.add_argument("--report", help="HTML report path (default: OUT/report.html)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--report", help="HTML report path (default: OUT/report.html)")
+    where.add_argument(
+        "--no-report",
+        action="store_true",
+        help="write results.json and results.csv only, no HTML (for CI jobs that only gate; "
+        "`memeval report OUT` writes it later)",
+    )
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="also print the per-cell summary table (wide: a row per cell, a column per "
+        "headline metric) before the verdicts",
+    )
     parser.add_argument(
         "--repeat",
         type=int,

@@ -21,17 +21,10 @@ __all__ = ["register", "texts"]
 def texts(name_or_path: str) -> dict[str, str]:
     """Every text a variant gives a model, by where it goes (``save_memory``,
     ``save_memory.content``, ``prompts.daily_summary``...); built-in prompts are ``(built-in)``."""
+    from evals.report import variant_texts
     from memsys.tools import load_variant
-    from memsys.tools.descriptions import PROMPT_SLOTS
 
-    variant = load_variant(name_or_path)
-    out: dict[str, str] = {}
-    for tool, text in variant.tools.items():
-        out[tool] = text.description
-        out.update({f"{tool}.{name}": desc for name, desc in text.parameters})
-    for slot in PROMPT_SLOTS:
-        out[f"prompts.{slot}"] = getattr(variant.prompts, slot) or "(built-in)"
-    return out
+    return variant_texts(load_variant(name_or_path))
 
 
 def _diff(parent: str, child: str) -> Iterator[str]:

@@ -1,15 +1,16 @@
-"""Charts as inline base64 PNG ``<img>`` data, every one titled with its model kinds."""
+"""The report's charts, inline SVG (:mod:`evals.report._svg`), each titled with its model
+kinds and labelling cells with short model names (:func:`short_model`)."""
 
 from __future__ import annotations
 
-import base64
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+import numpy as np
 
 from evals.report._stats import Aggregate
 from evals.report._svg import Bar, Panel, panels_svg
+from evals.report._svg_lines import Series, Strip, line_chart_svg, strip_chart_svg
 from evals.results.results import RunResult
 from memsys.llm.base import ModelKind
 
@@ -18,8 +19,12 @@ __all__ = [
     "kinds_note",
     "latency_chart",
     "scenario_chart",
+    "short_label",
+    "short_model",
     "size_per_day_chart",
 ]
+
+_SHORT = 28
 
 
 def kinds_note(kinds: Sequence[ModelKind]) -> str:
@@ -28,37 +33,31 @@ def kinds_note(kinds: Sequence[ModelKind]) -> str:
     return f"model kind{'s' if len(unique) > 1 else ''}: {', '.join(unique) or 'unknown'}"
 
 
-def _figure(width: float, height: float) -> tuple[Any, Any]:
-    import matplotlib
+def short_model(model: str) -> str:
+    """A model's name without its provider and ``-instruct`` (``sim/`` names as they are),
+    at most 28 characters: ``openai-compatible/qwen2.5-coder-1.5b-instruct`` ->
+    ``qwen2.5-coder-1.5b``. Where it is shown, the full name is its ``title``."""
+    if model.startswith("sim/"):
+        return model
+    name = model.rsplit("/", 1)[-1].removesuffix("-instruct").removesuffix("-Instruct")
+    return name if len(name) <= _SHORT else name[: _SHORT - 1] + "…"
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(width, height), dpi=90)
-
-
-def _png(fig: Any, top: float = 1.0) -> str:
-    """The figure as a data URI; ``top`` < 1 leaves room for a suptitle."""
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    fig.tight_layout(rect=(0, 0, 1, top))
-    fig.savefig(buffer, format="png")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+def short_label(result: RunResult) -> str:
+    """``model · policy · variant [kind]`` with the short model name."""
+    return f"{short_model(result.model)} · {result.policy} · {result.variant} [{result.model_kind}]"
 
 
 def scenario_chart(scenario: str, panels: Sequence[MetricPanel]) -> str:
     """One scenario: a small panel per metric, one bar per cell (mean, 95% CI over repeats).
 
     Every panel lists the scenario's cells in the same order, labelled once per row with
-    model · policy · variant [kind]. Drawn as SVG: see :mod:`evals.report._svg` for why not
-    matplotlib.
+    model · policy · variant [kind].
     """
     shown = [p for p in panels if any(a.mean is not None for a in p.aggregates)]
     kinds = kinds_note([a.model_kind for p in shown for a in p.aggregates])
     return panels_svg(
-        f"{scenario}: metrics per model · policy · variant — {kinds}",
+        f"{scenario}: metrics per model, policy and variant ({kinds})",
         [
             Panel(
                 f"{p.metric} ({'higher' if p.higher_is_better else 'lower'} is better)",
@@ -69,11 +68,7 @@ def scenario_chart(scenario: str, panels: Sequence[MetricPanel]) -> str:
             )
             for p in shown
         ],
-        columns=min(max(len(shown), 1), _COLUMNS),
     )
-
-
-_COLUMNS = 6
 
 
 @dataclass(frozen=True)
@@ -90,49 +85,37 @@ class MetricPanel:
 
 def _cell_label(agg: Aggregate) -> str:
     cell = agg.cell
-    return f"{cell.model} · {cell.policy} · {cell.variant} [{agg.model_kind}]"
+    return f"{short_model(cell.model)} · {cell.policy} · {cell.variant} [{agg.model_kind}]"
 
 
 def size_per_day_chart(results: Sequence[RunResult], scenario: str) -> str:
     """MEMORY.md characters at the end of each day of one scenario, one line per run."""
-    fig, ax = _figure(6.4, 3.2)
-    for result in results:
-        if result.days:
-            ax.plot(
-                [d.day for d in result.days],
-                [d.chars for d in result.days],
-                marker="o",
-                label=f"{result.label} #{result.repeat}",
-            )
-    ax.set_xlabel("day", fontsize=8)
-    ax.set_ylabel("MEMORY.md chars", fontsize=8)
     kinds = kinds_note([r.model_kind for r in results])
-    ax.set_title(f"{scenario}: memory size per day — {kinds}", fontsize=9)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=6)
-    return _png(fig)
+    series = [
+        Series(f"{short_label(r)} #{r.repeat}", [(d.day, d.chars) for d in r.days])
+        for r in results
+        if r.days
+    ]
+    return line_chart_svg(
+        f"{scenario}: memory size per day ({kinds})", series, "day", "MEMORY.md chars"
+    )
 
 
 def latency_chart(results: Sequence[RunResult]) -> str:
     """Distribution of search probe latency per cell: every probe, p50 and p95 marked."""
-    import numpy as np
-
     groups: dict[str, list[float]] = {}
+    shown: dict[str, str] = {}
     for result in results:
         groups.setdefault(result.label, []).extend(result.search_latencies_ms)
-    labels = [k for k, v in groups.items() if v]
-    fig, ax = _figure(6.4, 0.55 * max(len(labels), 1) + 1.4)
-    for row, label in enumerate(labels):
-        values = groups[label]
-        ax.scatter(values, [row] * len(values), s=14, alpha=0.6, color="#4c72b0")
-        p50, p95 = np.percentile(values, [50, 95])
-        ax.plot([p50, p50], [row - 0.3, row + 0.3], color="black", linewidth=2)
-        ax.plot([p95, p95], [row - 0.3, row + 0.3], color="#c44e52", linewidth=2)
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_ylim(-0.6, max(len(labels), 1) - 0.4)
-    ax.invert_yaxis()
-    ax.set_xlabel("search latency (ms); black p50, red p95", fontsize=8)
+        shown[result.label] = short_label(result)
+    strips = []
+    for label, values in groups.items():
+        if values:
+            p50, p95 = np.percentile(values, [50, 95])
+            strips.append(Strip(shown[label], values, float(p50), float(p95)))
     kinds = kinds_note([r.model_kind for r in results])
-    ax.set_title(f"Search latency, all scenarios — {kinds}", fontsize=9)
-    ax.tick_params(labelsize=7)
-    return _png(fig)
+    return strip_chart_svg(
+        f"Search latency, all scenarios ({kinds})",
+        strips,
+        "search latency (ms); black p50, red p95",
+    )

@@ -55,7 +55,7 @@ def _row(y: float, d: PairedDiff) -> list[str]:
     mark = {Verdict.BETTER: " ✓ better", Verdict.WORSE: " ✗ worse"}.get(d.verdict, "")
     out = [
         _text(_LABEL - 8, middle + 4, f"{d.metric} {arrow}", 11, "end"),
-        _text(_LABEL + _PLOT + 10, middle + 4, _label(d) + mark, 10, fill=colour),
+        _text(_LABEL + _PLOT + 10, middle + 4, _label(d) + mark, 11, fill=colour),
     ]
     if d.diff is None:
         return out
@@ -100,9 +100,9 @@ def forest_svg(comparison: Comparison) -> str:
         f"height='{height}' viewBox='0 0 {FOREST_WIDTH} {height}' role='img' "
         f"aria-label='{escape(comparison.title())}: differences per metric'>",
         _text(
-            _LABEL + _PLOT / 2, 14, "− 0 + (compared − baseline; grey: detectable)", 10, "middle"
+            _LABEL + _PLOT / 2, 14, "− 0 + (compared − baseline; grey: detectable)", 11, "middle"
         ),
-        _text(_LABEL + _PLOT + 10, 14, "difference [95% CI]  adjusted p  MDE", 10),
+        _text(_LABEL + _PLOT + 10, 14, "difference [95% CI]  adjusted p  MDE", 11),
     ]
     for index, d in enumerate(rows):
         parts += _row(_TOP + index * _ROW, d)

@@ -1,4 +1,12 @@
-"""The final MEMORY.md with evidence highlighted (the page's script diffs two runs)."""
+"""The final MEMORY.md, each line coloured by its one label (the page's script diffs two runs).
+
+The scorers count over one label per line (:mod:`evals.scorers.labels`) and each marks the
+lines it counted with a tag (``fact``, ``noise``, ``junk: placeholder``, ``model name: GPT-4``,
+``repeat of line 9``...). A line's colour is the label its tag names, never a default: a line
+no scorer tagged has no colour (``extra``, kept by a reader, or not a bullet), and an unknown
+tag is shown as a note only. ``wrong section`` and ``structure`` are flags on a kept line, an
+outline rather than a colour.
+"""
 
 from __future__ import annotations
 
@@ -6,39 +14,85 @@ from dataclasses import dataclass
 
 from evals.results.results import RunResult
 
-__all__ = ["MemoryLine", "highlighted_lines"]
+__all__ = ["LABEL_STYLES", "LabelStyle", "MemoryLine", "highlighted_lines", "line_label"]
 
-_CLASSES = (("noise", "noise"), ("duplicate", "dup"), ("stale", "stale"), ("structure", "struct"))
+
+@dataclass(frozen=True)
+class LabelStyle:
+    """How the page paints one label, and what the legend calls it."""
+
+    label: str
+    """The scorer label (:data:`evals.scorers.labels.LABELS`)."""
+    colour: str
+    """Background colour of its lines."""
+    legend: str
+    """What the legend says."""
+
+
+LABEL_STYLES = (
+    LabelStyle("fact", "#c9efc9", "expected fact"),
+    LabelStyle("stale", "#e3cdfb", "stale (the old side of a contradiction)"),
+    LabelStyle("noise", "#ffc9c9", "noise (forbidden, screenshot, transient)"),
+    LabelStyle("model_name", "#ffd9a8", "model or product name"),
+    LabelStyle("junk", "#d5d5d5", "junk (placeholder, pasted prompt, fragment)"),
+    LabelStyle("invented", "#f9c3ec", "invented (the user never said it)"),
+    LabelStyle("repeat", "#fff0a8", "repeat of an earlier line"),
+)
+"""One colour per label; a line no scorer tagged (``extra``) stays white."""
+
+# The tag each scorer writes -> its label (prefix match; "duplicate" from results scored
+# before the line labels).
+_TAGS = (
+    ("fact", "fact"),
+    ("stale", "stale"),
+    ("noise", "noise"),
+    ("model name", "model_name"),
+    ("junk", "junk"),
+    ("invented", "invented"),
+    ("repeat", "repeat"),
+    ("duplicate", "repeat"),
+)
+_FLAGS = ("wrong section", "structure")
 
 
 @dataclass(frozen=True)
 class MemoryLine:
-    """One line of MEMORY.md and why it is highlighted."""
+    """One line of MEMORY.md, its label and why."""
 
     number: int
     """1-based line number."""
     text: str
     """The line."""
-    css: str
-    """CSS classes (``noise``, ``dup``, ``stale``, ``struct``, ``fact``), or empty."""
+    label: str
+    """Its one label (a key of :data:`LABEL_STYLES`), or empty: untagged."""
+    flagged: bool
+    """A ``wrong section`` or ``structure`` flag (drawn as an outline)."""
     notes: str
-    """Why, e.g. ``noise: screenshot; duplicate of line 9``."""
+    """Every tag the scorers gave it, e.g. ``model name: GPT-4; wrong section``."""
+
+    @property
+    def css(self) -> str:
+        """CSS classes: ``l-<label>`` and ``flag``."""
+        classes = [f"l-{self.label}"] if self.label else []
+        return " ".join([*classes, "flag"] if self.flagged else classes)
 
 
-def _css(label: str) -> str:
-    return next((css for prefix, css in _CLASSES if label.startswith(prefix)), "fact")
+def line_label(tags: list[str]) -> str:
+    """The label the tags name (the first, in :data:`LABEL_STYLES` order), or empty."""
+    found = {label for tag in tags for prefix, label in _TAGS if tag.startswith(prefix)}
+    return next((style.label for style in LABEL_STYLES if style.label in found), "")
 
 
 def highlighted_lines(result: RunResult) -> list[MemoryLine]:
-    """Lines of the final MEMORY.md, with the highlights every score asked for."""
+    """Lines of the final MEMORY.md, each with its label and the scorers' tags."""
     marks: dict[int, list[str]] = {}
     for score in result.scores:
-        for start, end, label in score.lines:
+        for start, end, tag in score.lines:
             for number in range(start, end + 1):
-                marks.setdefault(number, []).append(label)
+                marks.setdefault(number, []).append(tag)
     lines = []
     for number, text in enumerate(result.memory_md.splitlines(), start=1):
-        labels = marks.get(number, [])
-        css = " ".join(sorted({_css(label) for label in labels}))
-        lines.append(MemoryLine(number, text, css, "; ".join(labels)))
+        tags = marks.get(number, [])
+        flagged = any(tag.startswith(_FLAGS) for tag in tags)
+        lines.append(MemoryLine(number, text, line_label(tags), flagged, "; ".join(tags)))
     return lines

@@ -7,7 +7,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evals.report._charts import MetricPanel, kinds_note, scenario_chart, size_per_day_chart
+from evals.grid.cell import Cell
+from evals.report._charts import (
+    MetricPanel,
+    kinds_note,
+    scenario_chart,
+    short_model,
+    size_per_day_chart,
+)
 from evals.report._compare_text import verdict_sentence
 from evals.report._diffs import Verdict, short
 from evals.report._forest import forest_svg
@@ -15,19 +22,28 @@ from evals.report._memory_view import MemoryLine, highlighted_lines
 from evals.report._paired import Comparison, headline_metrics, metric_direction
 from evals.report._stats import aggregate, cells
 from evals.results.results import RunResult
-from evals.results.transcript import TranscriptEntry, error_count
+from evals.results.transcript import EntryKind, TranscriptEntry, error_count
 from memsys.llm.base import ModelKind
 
 __all__ = [
+    "SUMMARY_METRICS",
     "ComparisonView",
     "RunView",
     "ScenarioView",
+    "cell_anchors",
     "comparison_views",
     "diff_data",
     "diff_json",
     "scenario_views",
+    "script_json",
+    "split_metrics",
     "summary_rows",
+    "transcript_json",
 ]
+
+SUMMARY_METRICS = ("quality", "facts_recall", "noise", "duplicates", "tool_errors", "memory_size")
+"""The summary's columns (the page folds the others under "all metrics", the terminal's
+``--table`` prints these)."""
 
 _VERDICT_CSS = {
     Verdict.BETTER: "better",
@@ -49,8 +65,14 @@ class RunView:
     """Final MEMORY.md, highlighted."""
     quality: str
     """Quality, formatted."""
+    cell_anchor: str
+    """The cell's anchor: this run's id on the cell's first repeat, else empty."""
+    model: str
+    """The short model name (:func:`short_model`)."""
     transcript: tuple[TranscriptEntry, ...]
     """The run turn by turn."""
+    transcript_json: str
+    """The transcript as the page's script draws it (:func:`transcript_json`)."""
     errors: int
     """Transcript entries marked as errors."""
 
@@ -62,9 +84,9 @@ class ScenarioView:
     name: str
     """Scenario name."""
     chart: str
-    """Metrics per cell (data URI)."""
+    """Metrics per cell (an ``<svg>`` element)."""
     size_chart: str
-    """MEMORY.md size per day (data URI)."""
+    """MEMORY.md size per day (an ``<svg>`` element)."""
     kinds: str
     """``model kind: simulated`` etc."""
     runs: list[RunView]
@@ -88,20 +110,43 @@ class ComparisonView:
     """The verdict in one sentence (:func:`verdict_sentence`)."""
     forest: str
     """The forest plot, an ``<svg>`` element."""
+    short_title: str
+    """``qwen2.5-coder-1.5b · guardrails · my-variant`` (short model name)."""
+    variant_anchor: str
+    """``variant-my-variant``: where the page shows the compared variant's text, or empty."""
+    links: list[tuple[str, str]]
+    """(scenario, id of the compared cell's first run there), for each paired scenario."""
 
 
-def summary_rows(results: Sequence[RunResult], metrics: Sequence[str]) -> list[dict[str, object]]:
-    """Summary table rows: one per cell, mean (± 95% CI) per metric."""
+def summary_rows(
+    results: Sequence[RunResult], metrics: Sequence[str], anchors: dict[Cell, str] | None = None
+) -> list[dict[str, object]]:
+    """Summary table rows: one per cell, mean (± 95% CI) per metric; ``cells`` holds the
+    :data:`SUMMARY_METRICS` among ``metrics``, ``more`` the others; ``anchor`` the id of
+    the cell's first run in its scenario section (``anchors``: cell -> id), where each
+    score's evidence is (the table does not repeat it)."""
     per_metric = {name: aggregate(results, name) for name in metrics}
     rows: list[dict[str, object]] = []
     for index, (cell, runs) in enumerate(cells(results)):
-        row_cells = []
-        for name in metrics:
-            score = runs[0].score(name)
-            text = per_metric[name][index].text()
-            row_cells.append({"text": text, "title": score.explanation if score else ""})
-        rows.append({"cell": cell, "kind": runs[0].model_kind, "n": len(runs), "cells": row_cells})
+        texts = {name: per_metric[name][index].text() for name in metrics}
+        rows.append(
+            {
+                "cell": cell,
+                "model": short_model(cell.model),
+                "kind": runs[0].model_kind,
+                "n": len(runs),
+                "anchor": (anchors or {}).get(cell, ""),
+                "cells": [texts[m] for m in metrics if m in SUMMARY_METRICS],
+                "more": [texts[m] for m in metrics if m not in SUMMARY_METRICS],
+            }
+        )
     return rows
+
+
+def split_metrics(metrics: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The summary's own columns and the ones "all metrics" folds."""
+    chosen = [m for m in metrics if m in SUMMARY_METRICS]
+    return chosen, [m for m in metrics if m not in SUMMARY_METRICS]
 
 
 def _fmt(value: float | None, signed: bool = False) -> str:
@@ -110,8 +155,13 @@ def _fmt(value: float | None, signed: bool = False) -> str:
     return f"{value:+.4g}" if signed else f"{value:.4g}"
 
 
-def comparison_views(comparisons: Sequence[Comparison]) -> list[ComparisonView]:
-    """Verdict tables, real models first."""
+def comparison_views(
+    comparisons: Sequence[Comparison],
+    anchors: dict[Cell, str] | None = None,
+    variants: Sequence[str] = (),
+) -> list[ComparisonView]:
+    """Verdict tables, real models first; ``anchors`` (cell -> id, see :func:`cell_anchors`)
+    link each to its cells, ``variants`` (those whose text the page shows) to its variant."""
     views = []
     for comparison in sorted(comparisons, key=lambda c: c.compared_kind is not ModelKind.REAL):
         rows = [
@@ -139,9 +189,21 @@ def comparison_views(comparisons: Sequence[Comparison]) -> list[ComparisonView]:
         for d in comparison.diffs:
             by_verdict.setdefault(str(d.verdict), []).append(d.metric)
         summary = "; ".join(f"{v}: {', '.join(m)}" for v, m in by_verdict.items())
+        model, policy, variant = comparison.compared
+        links = [
+            (scenario, (anchors or {}).get(Cell(scenario, model, policy, variant), ""))
+            for scenario in comparison.scenarios
+        ]
         views.append(
             ComparisonView(
-                comparison, rows, summary, verdict_sentence(comparison), forest_svg(comparison)
+                comparison,
+                rows,
+                summary,
+                verdict_sentence(comparison),
+                forest_svg(comparison),
+                short_title=f"{short_model(model)} · {policy} · {variant}",
+                variant_anchor=f"variant-{variant}" if variant in variants else "",
+                links=[(scenario, anchor) for scenario, anchor in links if anchor],
             )
         )
     return views
@@ -158,17 +220,21 @@ def scenario_views(results: Sequence[RunResult]) -> list[ScenarioView]:
         # A metric equal in every cell says nothing in a chart (the summary table has it).
         flat = [p.metric for p in panels if p.metric != "quality" and _all_equal(p)]
         panels = [p for p in panels if p.metric not in flat]
-        runs = []
+        runs: list[RunView] = []
         for result in mine:
             run_number += 1
             quality = result.metric("quality")
+            first = all(r.result.cell.group != result.cell.group for r in runs)
             runs.append(
                 RunView(
                     id=f"run-{run_number}",
                     result=result,
                     lines=highlighted_lines(result),
                     quality="-" if quality is None else f"{quality:.3f}",
+                    cell_anchor=f"run-{run_number}" if first else "",
+                    model=short_model(result.model),
                     transcript=result.transcript,
+                    transcript_json=transcript_json(result.transcript),
                     errors=error_count(result.transcript),
                 )
             )
@@ -185,6 +251,16 @@ def scenario_views(results: Sequence[RunResult]) -> list[ScenarioView]:
     return views
 
 
+def cell_anchors(scenarios: Sequence[ScenarioView]) -> dict[Cell, str]:
+    """Each cell (repeats together) -> the id of its first run's section."""
+    return {
+        run.result.cell.group: run.cell_anchor
+        for view in scenarios
+        for run in view.runs
+        if run.cell_anchor
+    }
+
+
 def _all_equal(panel: MetricPanel) -> bool:
     return len({a.mean for a in panel.aggregates}) <= 1
 
@@ -192,22 +268,43 @@ def _all_equal(panel: MetricPanel) -> bool:
 def diff_data(
     scenarios: Sequence[ScenarioView], pair: tuple[RunResult, RunResult] | None
 ) -> dict[str, object]:
-    """The diff chooser's options and texts (JSON for the page's script), default pair first."""
+    """The diff chooser's options, default pair first (JSON for the page's script, which reads
+    each run's MEMORY.md from its section: the page holds it once)."""
     runs = [run for view in scenarios for run in view.runs]
     ids = {id(run.result): run.id for run in runs}
     options = [
         {
             "id": run.id,
-            "label": f"{run.result.scenario} · {run.result.label} #{run.result.repeat}",
+            "label": f"{run.result.scenario} · {short_model(run.result.model)} · "
+            f"{run.result.policy} · {run.result.variant} #{run.result.repeat}",
         }
         for run in runs
     ]
-    texts = {run.id: run.result.memory_md for run in runs}
     left, right = (ids.get(id(pair[0])), ids.get(id(pair[1]))) if pair else (None, None)
     default = [left or (runs[0].id if runs else ""), right or (runs[-1].id if runs else "")]
-    return {"options": options, "texts": texts, "default": default}
+    return {"options": options, "default": default}
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON safe inside a ``<script>`` element."""
+    # "<" as \u003c: no "</script>" or "<!--" can end or confuse the element.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
 def diff_json(data: dict[str, object]) -> str:
-    """``data`` as JSON safe inside a ``<script>`` element."""
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    """The diff chooser's data as JSON safe inside a ``<script>`` element."""
+    return script_json(data)
+
+
+def transcript_json(entries: Sequence[TranscriptEntry]) -> str:
+    """A transcript as rows ``[step, at, kind, title, text, detail, error]`` for the page's
+    script; an injected memory the same as the previous one has text null (the page says
+    "the same memory as injected at ..." instead of repeating it)."""
+    rows: list[list[object]] = []
+    last_memory: str | None = None
+    for e in entries:
+        text: str | None = e.text
+        if e.kind is EntryKind.MEMORY:
+            text, last_memory = (None if e.text == last_memory else e.text), e.text
+        rows.append([e.step, e.at, str(e.kind), e.title, text, e.detail, int(e.error)])
+    return script_json(rows)

@@ -68,10 +68,34 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
         < html.index("<svg class='forest'")
         < html.index('<details class="comparison-table">')
     )
-    assert html.index('<details class="comparison-table">') < html.index('id="summary"')
-    assert html.index('id="summary"') < html.index('id="scenario-week-00"')
     assert "Against the baseline (variant v049-guardrails)" in html
     assert "11 scenarios (13 compared runs" in html
+
+
+def test_compare_html_holds_the_comparison_alone_not_a_copy_of_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _runs(tmp_path)
+    out = tmp_path / "cmp.html"
+    assert main(["compare", str(a), str(b), "--out", str(out), "--keywords-only"]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    assert 'id="verdicts"' in html and "<svg class='forest'" in html
+    # No summary table, scenario sections, MEMORY.md files, transcripts or diff chooser.
+    for part in (
+        'id="summary"',
+        'id="scenario-',
+        '<pre class="memory"',
+        "transcript-",
+        "diff-data",
+    ):
+        assert part not in html, part
+    # The compared variant's text beside its verdict (v-noisy is no shipped file: said so).
+    assert 'id="variant-v049-guardrails"' in html and 'id="variant-v-noisy"' in html
+    assert "its text is not shown: not a shipped variant" in html
+    assert main(["report", str(b), "--out", str(tmp_path / "report.html")]) == 0
+    report = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert len(html) < len(report) / 3
 
 
 def test_compare_against_a_baseline_model(

@@ -16,7 +16,7 @@ def test_report_scores_if_needed_and_writes_html(
     write_trace(tmp_path / "run", GOOD_MEMORY, records=standard_records(GOOD_MEMORY))
     assert main(["report", str(tmp_path), "--keywords-only"]) == 0
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "simulated" in html and "<img" in html
+    assert "simulated" in html and "<svg class='chart panels'" in html
     assert (tmp_path / "run" / "results.json").is_file()
     assert "wrote" in capsys.readouterr().out
 

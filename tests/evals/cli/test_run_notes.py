@@ -37,3 +37,40 @@ def test_only_verbose_runs_log_each_compaction_warning(
     assert [r.levelname for r in caplog.records] == shown
     logger.warning("after the run")  # the filter is gone again
     assert caplog.records[-1].getMessage() == "after the run"
+
+
+def test_verdict_lines_put_real_models_first_with_their_sentence(tmp_path: Path) -> None:
+    from evals.cli._run_notes import verdict_lines
+    from evals.report import verdicts
+    from evals.results.scoring import score_run_dir
+    from memsys.search.embedder import HashEmbedder
+    from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
+
+    for scenario in [f"week-{i:02d}" for i in range(11)]:
+        for variant, memory in (("v049-guardrails", GOOD_MEMORY), ("v-loose", NOISY_MEMORY)):
+            for model, kind in (
+                ("sim/careful", "simulated"),
+                ("openai-compatible/q-instruct", "real"),
+            ):
+                where = tmp_path / scenario / model.replace("/", "__") / variant
+                write_trace(
+                    where, memory, model=model, model_kind=kind, variant=variant, scenario=scenario
+                )
+    results = score_run_dir(tmp_path, HashEmbedder())
+    lines = verdict_lines(verdicts(results), results)
+    assert len(lines) == 3  # the heading and one line per compared cell
+    assert lines[0].startswith("verdicts against the baseline (variant v049-guardrails)")
+    assert lines[1].startswith("  q · guardrails · v-loose [real]: Worse on quality")
+    assert lines[2].startswith("  sim/careful · guardrails · v-loose [simulated]: Worse on")
+    assert all(line.endswith("(11 scenarios).") for line in lines[1:])
+    # One variant only: no verdict, and the line says what would give one.
+    alone = [r for r in results if r.variant == "v049-guardrails"]
+    assert verdict_lines(verdicts(alone), alone) == [
+        "no verdicts: every run uses the baseline variant v049-guardrails; add another "
+        "--variant (beside --variant v049-guardrails) to compare it against the baseline"
+    ]
+    loose = [r for r in results if r.variant == "v-loose"]
+    assert verdict_lines(verdicts(loose), loose) == [
+        "no verdicts: no cell pairs with the baseline (variant v049-guardrails); these runs "
+        "use v-loose (add --variant v049-guardrails to compare them against it)"
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from html import unescape
 from pathlib import Path
 
 from evals.report import render_report, write_report
@@ -46,12 +47,12 @@ def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
     assert html.count('<span class="kind kind-simulated">simulated</span>') >= 2
     assert "model kind: simulated" in html
     assert "± " in html and "(n=2)" in html  # repeats show a CI
-    # Per scenario a metrics chart and a size-per-day chart, then search latency.
-    # The metrics chart is SVG (drawn directly, see evals/report/_svg.py), the others PNG.
-    assert len(re.findall(r'<img alt="[^"]+" src="data:image/svg\+xml;base64,', html)) == 1
-    assert len(re.findall(r'<img alt="[^"]+" src="data:image/png;base64,', html)) == 2
+    # Per scenario a metrics chart and a size-per-day chart, then search latency: all
+    # inline SVG drawn directly (evals/report/_svg.py), no raster image left.
+    assert len(re.findall(r"<svg class='chart [a-z]+'", html)) == 3
+    assert "<img" not in html and "data:image/png" not in html
     assert "week-of-noise: memory size per day" in html and "MEMORY.md diff" in html
-    assert 'class="noise"' in html and 'class="dup"' in html
+    assert 'class="l-noise"' in html and 'class="l-repeat"' in html
     assert "missed: The user is allergic to shellfish" in html
     assert "http://" not in html.replace("http://www.w3.org", "")  # self-contained
 
@@ -84,7 +85,8 @@ def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
     results = score_run_dir(tmp_path, HashEmbedder())
     html = render_report(results)
     for scenario in ("week-of-noise", "compaction-pressure"):
-        alt = f'alt="{scenario}: metrics per model, policy and variant (model kind: simulated)"'
+        what = "metrics per model, policy and variant (model kind: simulated)"
+        alt = f"aria-label='{scenario}: {what}'"
         assert html.count(alt) == 1
         section = html[html.index(f'id="scenario-{scenario}"') :]
         assert section.index(alt) < section.index("<details")
@@ -100,13 +102,17 @@ def test_the_diff_can_pair_any_two_runs() -> None:
     results = results_of(repeats=2)
     html = render_report(results, diff_pair=(results[3], results[0]))
     data = json.loads(re.search(r'<script id="diff-data"[^>]*>(.*?)</script>', html, re.S)[1])
-    assert len(data["options"]) == len(data["texts"]) == 4
+    assert len(data["options"]) == 4
     labels = {o["id"]: o["label"] for o in data["options"]}
     left, right = data["default"]
-    assert labels[left] == f"week-of-noise · {results[3].label} #2"
-    assert labels[right] == f"week-of-noise · {results[0].label} #1"
-    assert data["texts"][right] == results[0].memory_md
-    assert "</script" not in html.split('id="diff-data"')[1].split("</script>")[0]
+    assert labels[left] == "week-of-noise · sim/naive · append · v049-guardrails #2"
+    assert labels[right] == "week-of-noise · sim/careful · guardrails · v049-guardrails #1"
+    # The page holds each MEMORY.md once, in its run's section; the diff reads it there.
+    memory = re.search(rf'<pre class="memory" data-run="{right}">(.*?)</pre>', html, re.S)
+    assert memory is not None
+    lines = re.findall(r'<span class="t">(.*?)</span>', memory[1])
+    assert [unescape(line) for line in lines] == results[0].memory_md.splitlines()
+    assert "texts" not in data
 
 
 def test_variants_are_judged_against_the_default_with_the_model_kind_named(
@@ -126,8 +132,9 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
     html = render_report(score_run_dir(tmp_path, HashEmbedder()))
     section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
     assert "Against the baseline (variant v049-guardrails)" in section
-    real = section.index("openai-compatible/qwen · guardrails · v-loose")
+    real = section.index("qwen · guardrails · v-loose")  # the short model name
     assert real < section.index("sim/careful · guardrails · v-loose")  # real models first
+    assert "openai-compatible/qwen · guardrails · v-loose" in section  # in full beside it
     assert "Numbers from real model runs: 11 scenarios (11 compared runs" in section
     assert "Numbers from simulated model runs" in section
     assert section.count("<b>Verdict</b> (real):") == 1
@@ -155,7 +162,7 @@ def test_the_quality_weights_and_tool_errors_are_shown() -> None:
     assert line is not None
     for name, weight in QUALITY_WEIGHTS.items():
         assert f"{name} {weight:.2f}" in line.group(1)
-    assert "<th>tool_errors</th>" in html
+    assert '<th title="tool_errors">tool_<wbr>errors</th>' in html
     assert "tool_errors" in summary_text(results_of()).splitlines()[0]
 
 

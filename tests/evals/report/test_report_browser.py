@@ -33,14 +33,22 @@ FLAGS = [
     "--v=0",
     "--virtual-time-budget=5000",
 ]
-# Appended to a copy of the report: counts decoded images, and drives the diff chooser (the
-# default pair, then one run against itself); --dump-dom prints the attributes it sets.
+# Appended to a copy of the report: counts decoded images (none left: the charts are inline
+# SVG) and drawn charts, opens every transcript (drawn from JSON on opening), and drives the
+# diff chooser (the default pair, then one run against itself); --dump-dom prints the
+# attributes it sets.
 PROBE = """<script>
 window.addEventListener("load", () => {
   const imgs = [...document.images];
   const bad = imgs.filter((i) => !(i.complete && i.naturalWidth > 0));
   bad.forEach((i) => console.error("chart did not decode: " + i.alt));
   document.body.setAttribute("data-decoded", String(imgs.length - bad.length));
+  const sections = document.querySelectorAll("section.scenario");
+  for (const s of sections) s.style.contentVisibility = "visible";
+  const charts = [...document.querySelectorAll("svg.chart")];
+  const drawn = charts.filter((c) => c.getBoundingClientRect().height > 50);
+  document.body.setAttribute("data-charts", String(drawn.length));
+  document.querySelectorAll("details.transcript").forEach((d) => { d.open = true; });
   const table = document.getElementById("diff-table");
   if (table) {
     document.body.setAttribute("data-diff-default", table.getAttribute("data-changed"));
@@ -106,10 +114,10 @@ def test_report_renders_in_headless_chromium(chromium: str, tmp_path: Path) -> N
     done = _run(chromium, tmp_path / "profile", "--dump-dom", page.as_uri())
     dom = done.stdout
     images = len(re.findall(r"<img\b", dom))
-    assert images == 3  # the scenario's metrics and size charts, search latency
     decoded = re.search(r'data-decoded="(\d+)"', dom)
     assert decoded is not None, "the load handler did not run"
-    assert int(decoded.group(1)) == images
+    assert int(decoded.group(1)) == images == 0  # no raster image left
+    assert 'data-charts="3"' in dom  # the scenario's metrics and size charts, search latency
     assert 'id="summary"' in dom and "simulated" in dom
     # The diff chooser rendered the default pair (they differ), then a run against itself.
     default = re.search(r'data-diff-default="(\d+)"', dom)
