@@ -84,15 +84,27 @@ def line_label(tags: list[str]) -> str:
 
 
 def highlighted_lines(result: RunResult) -> list[MemoryLine]:
-    """Lines of the final MEMORY.md, each with its label and the scorers' tags."""
+    """Lines of the final MEMORY.md, each with its label and why: from the result's line
+    labels, with the evidence and the writer (:mod:`evals.scorers.provenance`), or, in
+    results saved before those, from the scorers' tags."""
     marks: dict[int, list[str]] = {}
     for score in result.scores:
         for start, end, tag in score.lines:
             for number in range(start, end + 1):
                 marks.setdefault(number, []).append(tag)
+    # Results scored with provenance carry each entry's one label, evidence and writer.
+    labelled = {line.line: line for line in result.lines}
+    styled = {style.label for style in LABEL_STYLES}
     lines = []
     for number, text in enumerate(result.memory_md.splitlines(), start=1):
         tags = marks.get(number, [])
         flagged = any(tag.startswith(_FLAGS) for tag in tags)
-        lines.append(MemoryLine(number, text, line_label(tags), flagged, "; ".join(tags)))
+        entry = labelled.get(number)
+        if entry is None:
+            lines.append(MemoryLine(number, text, line_label(tags), flagged, "; ".join(tags)))
+            continue
+        flags = [tag for tag in tags if tag.startswith(_FLAGS)]
+        note = f"{entry.label}: {entry.evidence} · written by {entry.writer}"
+        label = entry.label if entry.label in styled else ""
+        lines.append(MemoryLine(number, text, label, flagged, "; ".join([note, *flags])))
     return lines

@@ -55,7 +55,7 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
     assert "[" in quality  # with its interval
     assert "11 scenarios (13 compared runs" in text  # week-00's three samples: one pair
     # One label per line: two of the loose file's extra lines are noise (a model name is its own).
-    assert "worse on noise, +2 [+2, +2], adjusted p = 0.016" in text  # 2**-10 x 16 metrics
+    assert "worse on noise, +2 [+2, +2], adjusted p = 0.017" in text  # 2**-10 x 17 metrics
     assert "not scored on both sides: invented_entries" in text
     assert "Holm-adjusted" in text
     assert "quality: detecting 0.05 with 80% power needs" in text

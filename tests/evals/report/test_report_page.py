@@ -190,3 +190,20 @@ def test_compare_page_is_the_comparison_alone(tmp_path: Path) -> None:
     assert 'id="scenario-' not in page and "transcript-" not in page and 'id="summary"' not in page
     assert [link for link in _links(page) if link not in _ids(page)] == []
     assert 'id="variant-v023-vague"' in page
+
+
+def test_each_line_says_its_label_evidence_and_writer() -> None:
+    """Issue 25 item 6: the file as a reader sees it, with who wrote each line."""
+    naive = next(r for r in results_of() if r.model == "sim/naive")
+    assert naive.lines, "the results carry the line labels"
+    lines = {line.text: line for line in highlighted_lines(naive)}
+    for entry in naive.lines:
+        shown = lines[next(t for t in lines if t.endswith(entry.text))] if entry.text else None
+        if shown is None:
+            continue
+        assert shown.notes.startswith(f"{entry.label}: {entry.evidence}")
+        assert f"written by {entry.writer}" in shown.notes
+    switched = lines["- Switched the default model from Claude Sonnet to Claude Haiku"]
+    # A hand-built trace records no writes: the page says so rather than guess.
+    assert switched.notes == "model_name: names 'Claude' · written by unknown"
+    assert 'title="model_name: ' in render_report([naive])
