@@ -17,6 +17,7 @@ import contextlib
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -174,6 +175,7 @@ def _run_into(
     from evals.trace import TRACE_FILE_NAME
 
     runs = [run.under(out) for run in planned]
+    started = time.monotonic()
     try:
         with quiet_compaction_warnings(getattr(args, "verbose", False)):
             results, lost = execute(runs, mode, options, args.jobs, settings)
@@ -187,6 +189,7 @@ def _run_into(
             f"a worker process died (killed, or out of memory); none of the {len(runs)} "
             "cell(s) finished. Run again (without --jobs to find the cell that dies)"
         )
+    cells_done = time.monotonic()
     write_results(out, results)
     found = verdicts(results, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
     if args.table:
@@ -204,6 +207,7 @@ def _run_into(
         print(f"report:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")
+    print(_timing(len(results), args.jobs, cells_done - started, time.monotonic() - cells_done))
     if lost:
         cells = [
             f"{r.spec.cell.scenario} / {r.spec.cell.model} / {r.spec.cell.policy}" for r in lost
@@ -215,6 +219,16 @@ def _run_into(
             f"{out / 'results.json'}; run the lost ones again (--filter, or without --jobs)"
         )
     return EXIT_OK
+
+
+def _timing(cells: int, jobs: int, running: float, after: float) -> str:
+    """Where the wall time went: the cells (run and scored in the workers), then the parent's
+    serial tail (results, verdicts, report)."""
+    share = after / (running + after) if running + after else 0.0
+    return (
+        f"time:    {cells} cells in {running:.1f} s ({jobs} worker(s), each cell scored where "
+        f"it ran); results, verdicts and report {after:.1f} s ({share:.0%} of the run)"
+    )
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

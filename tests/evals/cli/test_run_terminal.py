@@ -4,6 +4,7 @@ writes the results and no HTML."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,10 +39,16 @@ def test_run_prints_the_verdicts_then_where_the_report_is(
         line.endswith(": no test: 1 scenario paired, a verdict needs 2 or more.")
         for line in verdicts
     )
-    assert lines[len(verdicts) + 1 :] == [
+    assert lines[len(verdicts) + 1 : -1] == [
         f"results: {Path('runs/results.json')}",
         f"report:  {(tmp_path / 'runs' / 'report.html').resolve()}",
     ]
+    # Then where the time went: the cells, and the parent's serial tail (issue 29).
+    assert re.fullmatch(
+        r"time:    4 cells in \d+\.\d s \(1 worker\(s\), each cell scored where it ran\); "
+        r"results, verdicts and report \d+\.\d s \(\d+% of the run\)",
+        lines[-1],
+    ), lines[-1]
     assert (tmp_path / "runs" / "report.html").is_file()
 
 
@@ -59,8 +66,12 @@ def test_the_per_cell_table_is_printed_only_with_table(
     assert table.splitlines()[0].startswith(header) and len(rows) == 4
     # The table comes first; the verdicts and paths are the same either way.
     assert table.index("verdicts against") > table.index(rows[-1])
-    assert table.split("verdicts against")[1] == plain.split("verdicts against")[1].replace(
-        "plain", "table"
+
+    def without_timing(text: str) -> str:
+        return "\n".join(line for line in text.splitlines() if not line.startswith("time: "))
+
+    assert without_timing(table.split("verdicts against")[1]) == without_timing(
+        plain.split("verdicts against")[1].replace("plain", "table")
     )
 
 

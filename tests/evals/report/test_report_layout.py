@@ -47,7 +47,7 @@ window.addEventListener("load", () => setTimeout(() => {
       return e ? getComputedStyle(e).backgroundColor : "missing";
     };
     out.fact = colour("pre.memory span.l-fact");
-    out.model = colour('pre.memory span[title^="model name"]');
+    out.model = colour('pre.memory span[title^="model_name"]');
     out.noise = colour("pre.memory span.l-noise");
     const fonts = [];
     for (const svg of document.querySelectorAll("svg.chart, svg.forest")) {
