@@ -6,9 +6,7 @@ in from elsewhere, and a crash at any write, checked after every step against a 
 every confirmed entry is still there, rejected operations leave MEMORY.md byte-identical,
 tools never add headers, at most 5 backups -- exactly the newest ones, each holding the
 bytes it was made with -- daily logs hold every line, and no temp file outlives a restart.
-
-CI runs at least 10,000 steps (asserted); ``MEMEVAL_FUZZ_EXAMPLES`` scales it for ``nox -s fuzz``.
-"""
+CI runs >= 10,000 steps (asserted); ``MEMEVAL_FUZZ_EXAMPLES`` scales it for ``nox -s fuzz``."""
 
 from __future__ import annotations
 
@@ -146,9 +144,8 @@ class MemoryDirMachine(RuleBasedStateMachine):
                 return
         if self.raw() != before.raw:
             self.confirmed.discard(entry)
-            for longer in [c for c in self.confirmed if entry in c]:  # RFC-049: a substring
-                self.confirmed.discard(longer)
-                self.confirmed.add(longer.replace(entry, "", 1).strip())
+            cut = {c for c in self.confirmed if entry in c}  # RFC-049 matches a substring
+            self.confirmed = (self.confirmed - cut) | {c.replace(entry, "", 1).strip() for c in cut}
             assert _headers(self.text() or "") == _headers(before.text or "")
 
     def do_backup(self, before: Snapshot, crashed: bool) -> None:
