@@ -10,6 +10,10 @@ backup. Within one turn (:meth:`DeletionGuard.begin_turn` .. :meth:`end_turn`):
   own message in that turn asks for a removal and names the entry (most of its words): the
   call gets a tool error instead. A blanket "delete everything" names no entry.
 
+The unified policy's decisions pass through the same guard: a DELETE is a removal, and a
+batch of promoted facts outside a user turn is a turn of its own whose "own words" are the
+promoted facts (:meth:`memsys.policies.unified.UnifiedPolicy.promote`).
+
 What the guard did in a turn is returned by ``end_turn`` for the trace to count.
 """
 
@@ -84,6 +88,11 @@ class DeletionGuard:
         self._user_text = user_text
         self._snapshot = memory_text.encode("utf-8", "surrogatepass")
         self._turn = GuardedTurn(len(parse_entries(memory_text)))
+
+    @property
+    def in_turn(self) -> bool:
+        """True between :meth:`begin_turn` and :meth:`end_turn`."""
+        return self._turn is not None
 
     def end_turn(self) -> GuardedTurn | None:
         """The turn ended; what the guard did in it (None outside a turn)."""

@@ -22,6 +22,7 @@ from memsys.decisions import Operation, Relation
 from memsys.registry import Registry
 
 if TYPE_CHECKING:  # both modules report through this one (imported for types only)
+    from memsys._burst_guard import GuardedTurn
     from memsys.dailylog import FlushOutcome
     from memsys.policies.file_policies import PromotionOutcome
 
@@ -31,6 +32,7 @@ __all__ = [
     "CompactionAttempted",
     "CompactionTrigger",
     "Decided",
+    "DeletionGuarded",
     "Emit",
     "EventKind",
     "Flushed",
@@ -57,6 +59,8 @@ class EventKind(StrEnum):
     """The unified policy decided what to do with a candidate memory."""
     ARCHIVE = "archive"
     """The unified policy archived memories nobody used."""
+    DELETION_GUARD = "deletion_guard"
+    """The guard against mass deletion acted in a turn or a batch of decisions."""
 
 
 class Trigger(StrEnum):
@@ -290,6 +294,27 @@ class Archived(MemoryEvent):
     """The write policy."""
     ids: tuple[int, ...]
     """The memories archived."""
+
+
+@dataclass(frozen=True)
+class DeletionGuarded(MemoryEvent):
+    """What the deletion guard did in one turn (:mod:`memsys._burst_guard`): it backed
+    MEMORY.md up before a burst of removals, or refused to remove a "User requested:" entry."""
+
+    KIND = EventKind.DELETION_GUARD
+    entries_at_start: int
+    """Entries when the turn began."""
+    removed: int
+    """Removals it counted."""
+    backup: str | None
+    """The burst backup's name, if one was taken."""
+    refused: tuple[str, ...]
+    """The entries it refused to remove."""
+
+    @classmethod
+    def of(cls, turn: GuardedTurn) -> DeletionGuarded:
+        """The event for what the guard did in ``turn``."""
+        return cls(turn.entries_at_start, turn.removed, turn.backup, tuple(turn.refused))
 
 
 if set(EVENT_TYPES.names()) != {kind.value for kind in EventKind}:  # a kind needs its type

@@ -89,6 +89,12 @@ class MemoryManager:
         new_line: str | None = old_line.replace(target, new_text.strip(), 1)
         if new_line is not None and new_line.strip() in ("", "-", "*", "+"):
             new_line = None
+        return self.guard_removal(old_line, new_line)
+
+    def guard_removal(self, old_line: str, new_line: str | None) -> str | None:
+        """Ask the deletion guard about changing the entry ``old_line`` into ``new_line``
+        (None: removing it): why it is refused, or None after backing MEMORY.md up as the
+        turn found it when this removal starts a burst."""
         refusal = self.guard.refusal(old_line, new_line)
         if refusal is None and new_line is None:
             snapshot = self.guard.needs_backup()

@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -207,6 +208,7 @@ class LlamaServer:
         self.command += ["--port", str(self.port), *flags]
         self.log_path = log_path
         self._process: subprocess.Popen[bytes] | None = None
+        self._previous_sigterm: object = None
 
     @property
     def base_url(self) -> str:
@@ -214,6 +216,7 @@ class LlamaServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def __enter__(self) -> LlamaServer:
+        self._exit_on_sigterm()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as out:
             # Its own process group, so stopping it stops the real server under the wrapper.
@@ -261,8 +264,23 @@ class LlamaServer:
         assert self._process is not None
         return self._process.wait()
 
+    def _exit_on_sigterm(self) -> None:
+        """A ``kill`` (SIGTERM: a cancelled CI job, ``timeout``) of this process exits it
+        through ``with``, so the server is stopped too; Python's default would leave the
+        server's process group running with the model loaded. Main thread only (signals)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def exit_now(signum: int, frame: object) -> None:
+            raise SystemExit(128 + signum)
+
+        self._previous_sigterm = signal.signal(signal.SIGTERM, exit_now)
+
     def stop(self) -> None:
         """Stop the server's process group (SIGTERM, then SIGKILL after 10 s)."""
+        if self._previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, self._previous_sigterm)  # type: ignore[arg-type]
+            self._previous_sigterm = None
         process, self._process = self._process, None
         if process is None or process.poll() is not None:
             return

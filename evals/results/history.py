@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -20,6 +21,7 @@ from evals.errors import ResultsError, UsageError
 from evals.grid.cell import Cell
 from evals.results.results import RESULTS_FILE_NAME, RunResult, read_results
 from evals.results.scoring import Collected, EmbedderChoice, collect_results
+from memsys._safe_files import check_output_dir, describe_kind
 
 __all__ = [
     "LATEST",
@@ -37,7 +39,9 @@ _STAMP = "%Y-%m-%dT%H-%M-%S"
 
 
 def new_run_dir(now: datetime, root: Path = RUNS_ROOT) -> Path:
-    """A fresh ``root/<timestamp>`` directory (``-2``, ``-3``... within one second)."""
+    """A fresh ``root/<timestamp>`` directory (``-2``, ``-3``... within one second); ``root``
+    is a real directory, never a link (nothing is written through one, issue 28)."""
+    check_output_dir(root)
     root.mkdir(parents=True, exist_ok=True)
     stem = now.strftime(_STAMP)
     for n in range(1, 1000):
@@ -57,6 +61,7 @@ def point_latest(run_dir: Path, root: Path = RUNS_ROOT) -> Path:
     history: it is renamed after its modification time first.
     """
     latest = root / LATEST
+    _check_latest(root, latest)
     if latest.is_dir() and not latest.is_symlink():
         stamp = datetime.fromtimestamp(latest.stat().st_mtime).strftime(_STAMP)  # noqa: DTZ006
         shutil.move(latest, root / f"{stamp}-old-latest")
@@ -69,6 +74,24 @@ def point_latest(run_dir: Path, root: Path = RUNS_ROOT) -> Path:
         temporary.write_text(target + "\n", encoding="utf-8")
     os.replace(temporary, latest)
     return latest
+
+
+def _check_latest(root: Path, latest: Path) -> None:
+    """The output check for the pointer (issue 28): ``root`` a real directory, never a link
+    (the pointer would land outside it), and ``latest`` missing or something this module
+    writes or moves aside (a link or pointer file, replaced by a rename, never written
+    through; an old run directory). A FIFO, socket or device there is refused."""
+    check_output_dir(root)
+    try:
+        mode = os.lstat(latest).st_mode
+    except FileNotFoundError:
+        return
+    if not (stat.S_ISLNK(mode) or stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ResultsError(
+            latest,
+            f"is {describe_kind(latest, mode)}, not the link memeval keeps there; "
+            "it was not replaced. Remove it and retry",
+        )
 
 
 def resolve_run_dir(path: Path) -> Path:

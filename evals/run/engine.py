@@ -42,7 +42,7 @@ from memsys.app import (
 )
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
-from memsys.events import CompactionAttempted, MemoryEvent
+from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.provenance import WriterKind, writing
 from memsys.search.embedder import Embedder
@@ -267,7 +267,7 @@ class _Run:
         finally:
             guarded = rt.manager.end_turn()
             if guarded is not None and guarded.acted:
-                self.record("deletion_guard", **asdict(guarded))
+                self.emit(DeletionGuarded.of(guarded))
         for kind, fields in turn_records(turn):
             self.record(kind, **fields)
         for message in turn.messages:

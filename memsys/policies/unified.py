@@ -23,7 +23,7 @@ scored on the same kind of file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memsys._model_wait import waiting_on_model
@@ -35,7 +35,7 @@ from memsys.decisions import (
     parse_decision,
 )
 from memsys.errors import LLMError, MalformedOutput, MemoryFileError
-from memsys.events import Archived, Decided
+from memsys.events import Archived, Decided, DeletionGuarded
 from memsys.policies._unified_retrieval import (
     MANUAL_IMPORTANCE,
     USER_REQUESTED_PREFIX,
@@ -98,9 +98,19 @@ class UnifiedPolicy(WritePolicy):
         return [_PipelineSaveTool(self), ReadMemoryTool(self.ctx.manager, self.ctx.variant)]
 
     def promote(self, facts: Sequence[PromotedFact]) -> None:
-        """Every promoted fact goes through the same pipeline as save_memory."""
-        for fact in facts:
-            self.process(fact.text, fact.category)
+        """Every promoted fact goes through the same pipeline as save_memory. Outside a
+        user turn the batch is one turn for the deletion guard, the facts its own words."""
+        manager = self.ctx.manager
+        own_batch = bool(facts) and not manager.guard.in_turn
+        if own_batch:
+            manager.begin_turn("\n".join(fact.text for fact in facts))
+        try:
+            for fact in facts:
+                self.process(fact.text, fact.category)
+        finally:
+            guarded = manager.end_turn() if own_batch else None
+            if guarded is not None and guarded.acted:
+                self.ctx.emit(DeletionGuarded.of(guarded))
 
     # -- the pipeline ------------------------------------------------------------------------
 
@@ -125,6 +135,7 @@ class UnifiedPolicy(WritePolicy):
             return self._no_decision("malformed_decisions", candidate, shown, exc.problem)
         except LLMError as exc:
             return self._no_decision("decision_failed", candidate, shown, str(exc))
+        decision = self._guarded(decision)
         with writing(WriterKind.UNIFIED_DECISION):
             self._apply(decision, category, now)
         self.count(f"op_{decision.op.value.lower()}")
@@ -160,6 +171,18 @@ class UnifiedPolicy(WritePolicy):
             )
         )
         return PipelineResult(None, problem)
+
+    def _guarded(self, decision: Decision) -> Decision:
+        """A DELETE asks the deletion guard first (:mod:`memsys._burst_guard`): one that
+        starts a burst backs MEMORY.md up; a refused one keeps the memory (a NOOP)."""
+        if decision.op is not Operation.DELETE or decision.id is None:
+            return decision
+        if self.ctx.manager.guard_removal(self._row(decision.id).content, None) is None:
+            return decision
+        self.count("refused_deletes")
+        why = f"DELETE of memory {decision.id}, which the user asked to keep: refused, kept"
+        repair = f"{decision.repair}; {why}" if decision.repair else why
+        return replace(decision, op=Operation.NOOP, id=None, content="", repair=repair)
 
     def _apply(self, decision: Decision, category: str, now: datetime) -> None:
         target = decision.id

@@ -52,3 +52,33 @@ def test_a_server_command_is_run_whole_and_stopped(tmp_path: Path) -> None:
     with LlamaServer(command, tmp_path / "m.gguf", tmp_path / "log") as running:
         assert running.command[:2] == command
         assert httpx.get(f"http://127.0.0.1:{running.port}/health").status_code == 200
+
+
+def test_a_killed_recorder_stops_its_server(tmp_path: Path) -> None:
+    """SIGTERM to the process holding the server (a cancelled job) stops the server too."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    script = (
+        "import os, signal, sys, time\n"
+        "from pathlib import Path\n"
+        "from evals.record.local_server import LlamaServer\n"
+        f"tmp = Path({str(tmp_path)!r})\n"
+        f"with LlamaServer([sys.executable, {str(FAKE_SERVER)!r}], tmp / 'm.gguf', tmp / 'log') as s:\n"
+        "    (tmp / 'pid').write_text(str(s._process.pid))\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    time.sleep(30)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], timeout=60, cwd=Path.cwd())
+    assert done.returncode == 128 + signal.SIGTERM
+    server = int((tmp_path / "pid").read_text())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the server (pid {server}) outlived the killed recorder")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 from datetime import datetime
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from evals.errors import ResultsError, UsageError
 from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.results.results import RunResult, read_results, write_results
 from evals.scorers import Score, ScorerSettings
+from memsys.errors import MemoryFileError
 from memsys.llm import ModelKind
 
 NOW = datetime(2026, 11, 23, 4, 50, 12)
@@ -118,3 +121,36 @@ def test_merge_refuses_overlaps_mixed_settings_unfinished_shards_and_a_full_targ
         merge_runs([a, tmp_path / "unfinished"], tmp_path / "m3")
     with pytest.raises(UsageError, match="not empty"):
         merge_runs([a], tmp_path / "a")
+
+
+def test_a_runs_directory_that_is_a_link_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    runs = tmp_path / "runs"
+    runs.symlink_to(outside, target_is_directory=True)
+    with pytest.raises(MemoryFileError, match="not a directory"):
+        new_run_dir(NOW, runs)
+    run = new_run_dir(NOW, tmp_path / "real")
+    with pytest.raises(MemoryFileError, match="not a directory"):
+        point_latest(run, runs)
+    assert list(outside.iterdir()) == []
+
+
+def test_a_latest_that_links_outside_is_replaced_not_written_through(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "runs"
+    run = new_run_dir(NOW, root)
+    (root / "latest").symlink_to(outside, target_is_directory=True)
+    latest = point_latest(run, root)
+    assert latest.resolve() == run.resolve() and list(outside.iterdir()) == []
+
+
+def test_a_fifo_named_latest_is_refused_and_left_alone(tmp_path: Path) -> None:
+    run = new_run_dir(NOW, tmp_path)
+    os.mkfifo(tmp_path / "latest")
+    with pytest.raises(ResultsError, match="latest: is a named pipe"):
+        point_latest(run, tmp_path)
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "latest").st_mode)
