@@ -4,8 +4,8 @@ The searcher keeps every chunk in memory (BM25 matrix, embedding matrix, dates) 
 it in the SQLite index (:mod:`memsys.search.index`), so a new process starts from the index
 and embeds only what changed. It is a :class:`memsys.manager.ChangeListener`: the manager
 calls :meth:`MemorySearch.memory_changed` after every save, update, compaction, restore and
-manual edit. Before each search it also compares the directory's mtimes with the last look,
-and re-indexes any file that changed behind its back (a daily log written straight to disk).
+manual edit; the file is re-indexed before the next search (five writes between two searches
+cost one re-index). Each search also re-indexes files whose mtime changed behind its back.
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ class MemorySearch:
         self._tokens: dict[str, list[str]] = {}  # chunk id -> tokens
         self._dir_signature: tuple[object, ...] | None = None
         self._arrays: _Arrays | None = None
+        self._dirty: set[str] = set()  # sources changed since the last search (re-read then)
 
     # -- public API ----------------------------------------------------------------------
 
@@ -113,29 +114,35 @@ class MemorySearch:
         """Number of indexed chunks (brings the index up to date first)."""
         with self._lock:
             self._ensure_current()
-            return sum(len(chunks) for chunks in self._chunks.values())
+            return sum(map(len, self._chunks.values()))
 
     def memory_changed(self, path: Path) -> None:
-        """Re-index the one file ``path`` (ChangeListener); other paths are ignored."""
+        """Mark the one file ``path`` for re-indexing before the next search (ChangeListener);
+        other paths are ignored. Marked, not compared by mtime: two writes in one clock tick
+        can leave the same mtime and size."""
         source = source_for_path(self.memory_dir, path)
         if source is None:
             return
         with self._lock:
-            if not self._loaded:
-                return  # the first search reads the index and picks the change up
-            self._apply([self._read_source(source)])
+            if self._loaded:  # else the first search reads the index and picks the change up
+                self._dirty.add(source)
+
+    def catch_up(self) -> None:
+        """Re-index now what the next search would (so a timed search times the search)."""
+        with self._lock:
+            self._ensure_current()
 
     def rebuild_index(self) -> int:
         """Drop the index and build it again from the files; returns the chunk count."""
         with self._lock:
             self._files, self._chunks, self._tokens = {}, {}, {}
-            self._arrays = None
+            self._arrays, self._dirty = None, set()
             self._loaded = True
             if not self.memory_dir.is_dir():
                 return 0
             self._reset_store()
             self._sync()
-            return sum(len(chunks) for chunks in self._chunks.values())
+            return sum(map(len, self._chunks.values()))
 
     def refresh(self) -> int:
         """Re-index every file whose mtime or size changed; returns the chunk count."""
@@ -159,17 +166,8 @@ class MemorySearch:
         for item in ranked:
             chunk = inputs.chunks[item.index]
             assert item.parts is not None
-            hits.append(
-                SearchHit(
-                    chunk.source,
-                    chunk.date,
-                    chunk.line_start,
-                    chunk.line_end,
-                    chunk.text,
-                    item.score,
-                    item.parts,
-                )
-            )
+            place = (chunk.source, chunk.date, chunk.line_start, chunk.line_end, chunk.text)
+            hits.append(SearchHit(*place, item.score, item.parts))
         return hits
 
     def rank_inputs(self, query: str, today: date) -> RankInputs | None:
@@ -206,6 +204,9 @@ class MemorySearch:
         if not self._loaded:
             self._load()
             force = True
+        if self._dirty:
+            dirty, self._dirty = sorted(self._dirty), set()
+            self._apply([self._read_source(source) for source in dirty])
         if force or self._signature() != self._dir_signature:
             self._sync()
         if self._arrays is None:

@@ -32,6 +32,7 @@ from memsys.events import (
     CompactionAttempted,
     CompactionTrigger,
     Decided,
+    DeletionGuarded,
     EventKind,
     Flushed,
     Promoted,
@@ -142,6 +143,7 @@ def test_every_memory_event_is_a_valid_record_of_its_kind() -> None:
         Decided("unified", "Uses JWT", Operation.ADD, (1,), content="Uses JWT"),
         Decided("unified", "Uses JWT", None, (), error="timeout"),
         Archived("unified", (1, 2)),
+        DeletionGuarded(5, 3, "MEMORY-2026-03-02T10-00-00.md", ("User requested: metric",)),
     ]
     assert {e.kind for e in events} == set(EventKind)
     for event in events:

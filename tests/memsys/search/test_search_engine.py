@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import random
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -121,8 +122,9 @@ def test_manager_changes_reindex_only_what_changed(memory_dir: Path) -> None:
     assert search.chunk_count() == 7
     embedder.texts.clear()
     manager.save_to_long_term_memory("Owns a cat named Miso", "Notes")
-    assert embedder.texts == ["Owns a cat named Miso"]  # the other entries kept their vectors
+    assert embedder.texts == []  # re-indexed lazily, before the next search
     assert search.search("Miso cat", TODAY)[0].text == "Owns a cat named Miso"
+    assert embedder.texts[:-1] == ["Owns a cat named Miso"]  # the others kept their vectors
     manager.update_long_term_memory("Owns a cat named Miso", "Owns a dog named Miso")
     assert all("cat" not in h.text for h in search.search("Miso", TODAY))
     backup = manager.storage.create_backup()
@@ -132,6 +134,31 @@ def test_manager_changes_reindex_only_what_changed(memory_dir: Path) -> None:
     manager.restore_from_backup(backup)
     assert search.search("Miso dog", TODAY)[0].text == "Owns a dog named Miso"
     assert search.search("Lisbon", TODAY) == []
+
+
+def test_writes_between_two_searches_cost_one_reindex_even_within_one_clock_tick(
+    memory_dir: Path,
+) -> None:
+    embedder = CountingEmbedder()
+    manager = MemoryManager(memory_dir, ManualClock(datetime(2026, 3, 2)))
+    search = MemorySearch(memory_dir, embedder)
+    manager.add_listener(search)
+    assert search.chunk_count() == 7
+    embedder.texts.clear()
+    for pet in ("cat", "dog", "eel"):
+        manager.save_to_long_term_memory(f"Owns a {pet} named Miso", "Notes")
+    assert search.search("Miso", TODAY)[0].text.startswith("Owns a")
+    assert sorted(embedder.texts[:-1]) == [f"Owns a {p} named Miso" for p in ("cat", "dog", "eel")]
+    # A write that leaves MEMORY.md's size and every mtime as they were is still seen.
+    memory, stats = memory_dir / "MEMORY.md", {}
+    for path in (memory_dir, memory):
+        stats[path] = path.stat()
+    text = memory.read_text()
+    manager.write_long_term_memory(text.replace("Owns a eel", "Owns a emu"))
+    for path, st in stats.items():
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert memory.stat().st_size == stats[memory].st_size
+    assert search.search("emu", TODAY)[0].text == "Owns a emu named Miso"
 
 
 def test_a_new_searcher_reuses_the_index(memory_dir: Path) -> None:
