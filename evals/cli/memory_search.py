@@ -16,11 +16,15 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.errors import MemoryDirError, QueryFileError, UsageError
 from memsys._safe_files import read_input_text
-from memsys.search import DecayForm, MemorySearch, SearchConfig, SearchHit, default_embedder
+from memsys.search.config import DecayForm, SearchConfig
+
+if TYPE_CHECKING:  # the search itself (numpy) loads when a search runs (issue 29)
+    from memsys.search import MemorySearch, SearchHit
 
 __all__ = [
     "QueryFileError",
@@ -109,8 +113,10 @@ def _searcher(args: argparse.Namespace, config: SearchConfig | None = None) -> M
     memory_dir = Path(args.dir)
     if not memory_dir.is_dir():
         raise MemoryDirError(memory_dir)
-    embedder = None if args.bm25_only else default_embedder()
     from memsys.app import open_search  # the whole system: only when a search runs
+    from memsys.search import default_embedder
+
+    embedder = None if args.bm25_only else default_embedder()
 
     return open_search(memory_dir, embedder, config or SearchConfig())
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from evals.grid.cell import Cell
 from evals.results.results import RunResult
+from evals.stats import t_quantile
 from memsys.llm.base import ModelKind
 
 __all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]
@@ -51,12 +52,10 @@ def mean_ci(
 
     With fewer than two values the interval is None; with zero spread it is the mean.
     """
-    from scipy import stats
-
     mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, None, None
-    half = stats.t.ppf(1 - (1 - confidence) / 2, len(values) - 1) * statistics.stdev(values)
+    half = t_quantile(1 - (1 - confidence) / 2, len(values) - 1) * statistics.stdev(values)
     half /= math.sqrt(len(values))
     return mean, mean - half, mean + half
 

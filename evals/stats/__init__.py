@@ -17,6 +17,7 @@ from evals.stats.power import (
     scenarios_needed,
     sd_with_samples,
 )
+from evals.stats.quantiles import normal_quantile, t_quantile
 from evals.stats.tests import (
     BOOTSTRAP_DRAWS,
     EXACT_UP_TO,
@@ -38,8 +39,10 @@ __all__ = [
     "adjust",
     "bootstrap_interval",
     "minimum_detectable",
+    "normal_quantile",
     "permutation_p",
     "scenarios_needed",
     "sd_with_samples",
     "t_interval",
+    "t_quantile",
 ]

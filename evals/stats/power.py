@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from evals.stats.quantiles import normal_quantile, t_quantile
+
 __all__ = ["ALPHA", "POWER", "minimum_detectable", "scenarios_needed", "sd_with_samples"]
 
 ALPHA = 0.05
@@ -14,9 +16,7 @@ POWER = 0.8
 
 
 def _factor(n: int, alpha: float, power: float) -> float:
-    from scipy import stats
-
-    return float(stats.t.ppf(1 - alpha / 2, n - 1) + stats.t.ppf(power, n - 1))
+    return t_quantile(1 - alpha / 2, n - 1) + t_quantile(power, n - 1)
 
 
 def minimum_detectable(
@@ -39,10 +39,8 @@ def scenarios_needed(
     if sd == 0:
         return 2
     target = abs(difference)
-    from scipy import stats
-
     # The normal approximation is a lower bound; step up from it to the t answer.
-    z = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
+    z = normal_quantile(1 - alpha / 2) + normal_quantile(power)
     n = max(2, math.ceil((z * sd / target) ** 2))
     while n <= cap:
         mde = minimum_detectable(sd, n, alpha, power)

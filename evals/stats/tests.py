@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from evals.stats.quantiles import t_quantile
+
 __all__ = [
     "BOOTSTRAP_DRAWS",
     "EXACT_UP_TO",
@@ -77,11 +79,9 @@ def bootstrap_interval(
 def t_interval(diffs: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
     """Paired-t interval ``mean ± t(1 - (1 - confidence) / 2, n - 1) * sd / sqrt(n)``; None
     for fewer than two scenarios."""
-    from scipy import stats
-
     if len(diffs) < 2:
         return None
     mean = statistics.fmean(diffs)
-    half = float(stats.t.ppf(1 - (1 - confidence) / 2, len(diffs) - 1))
+    half = t_quantile(1 - (1 - confidence) / 2, len(diffs) - 1)
     half *= statistics.stdev(diffs) / math.sqrt(len(diffs))
     return mean - half, mean + half

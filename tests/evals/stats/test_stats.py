@@ -103,3 +103,14 @@ def test_more_samples_shrink_only_the_within_scenario_part() -> None:
     assert sd_with_samples(0.1, 0.05, 1, 1) == pytest.approx(0.1)
     assert sd_with_samples(0.1, 0.05, 1, 5) == pytest.approx((0.005 + 0.001) ** 0.5)
     assert sd_with_samples(0.01, 0.5, 1, 5) == pytest.approx((2 * 0.25 / 5) ** 0.5)
+
+
+def test_the_light_quantiles_are_scipy_stats_own() -> None:
+    from scipy import stats
+
+    from evals.stats import normal_quantile, t_quantile
+
+    for df in (1, 2, 5, 29, 200):
+        for q in (0.8, 0.975, 0.995):
+            assert t_quantile(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-12)
+    assert normal_quantile(0.975) == pytest.approx(stats.norm.ppf(0.975), rel=1e-12)
