@@ -19,10 +19,12 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`);
-7. ``junk`` (a fragment): at most :data:`FRAGMENT_WORDS` words and no number ("plumber",
-   "Exam preparation"): it states nothing;
+7. ``junk`` (states nothing, :mod:`._statement`): a fragment of at most
+   :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
+   label of a few content words without a single function word ("Kitchen lights repair");
 8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
-   or number the user never used (:func:`~evals.scorers._noise.invented_in`'s rule);
+   or number the user never used (:func:`~evals.scorers._noise.invented_in`'s rule), or it
+   gives the user a role they never gave themselves (:mod:`._identity`);
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
 ``fact`` and ``extra`` lines are *kept*; the others are struck. A kept line may also carry a
@@ -32,18 +34,18 @@ own words place it elsewhere (:mod:`._sections`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals.scenario import FactSpec
 from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
+from evals.scorers._identity import self_description_keys, unclaimed_role
 from evals.scorers._matching import keyword_match, match_entries, normalise, values_in
 from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._sections import cues_of, standard_section
+from evals.scorers._statement import FRAGMENT_WORDS, states_nothing
 from evals.scorers._support import (
     claim_words,
-    numbers_in,
     statements,
     support,
     user_keys,
@@ -176,24 +178,6 @@ def _repeat_of(
     return None
 
 
-FRAGMENT_WORDS = 2
-"""A line of at most this many words, no number, no expected fact and not a repeat or noise
-("plumber", "Google Sheets", "Exam preparation", "heating engineer") is a label without a
-statement: a reader cannot use it. ("Lives in Berlin" states something; so do a label with
-its value, "Allergies: none", and words that place a line, "penicillin allergy".)"""
-
-_WORDS = re.compile(r"[^\W_]+")
-
-
-def _fragment(text: str) -> bool:
-    return (
-        len(_WORDS.findall(text)) <= FRAGMENT_WORDS
-        and not numbers_in(text)
-        and ":" not in text
-        and not cues_of(text)
-    )
-
-
 @dataclass(frozen=True)
 class _Said:
     """The keys of what the user said: in every turn, and outside transient turns."""
@@ -201,6 +185,8 @@ class _Said:
     every: frozenset[str]
     lasting: frozenset[str]
     transient: bool
+    roles: frozenset[str] = frozenset()
+    """Keys of the user's self-descriptions (:mod:`._identity`)."""
 
 
 def _said(run: RunData) -> _Said:
@@ -210,7 +196,10 @@ def _said(run: RunData) -> _Said:
         if text in lasting:
             lasting.remove(text)
     return _Said(
-        user_keys(statements(run.user_texts)), user_keys(statements(lasting)), bool(transient)
+        user_keys(statements(run.user_texts)),
+        user_keys(statements(lasting)),
+        bool(transient),
+        self_description_keys(run.user_texts),
     )
 
 
@@ -242,7 +231,8 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
         return (
             f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
         )
-    return None
+    role = unclaimed_role(entry.text, said.roles, vouched)
+    return None if role is None else f"gives the user a role they never claimed: {role}"
 
 
 def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
@@ -320,8 +310,9 @@ def _label(
     noise = _noise(entry, target, run, said)
     if noise:
         return LineLabel(entry, "noise", noise)
-    if _fragment(entry.text):
-        return LineLabel(entry, "junk", "fragment: states nothing (at most two words)")
+    stateless = states_nothing(entry.text)
+    if stateless:
+        return LineLabel(entry, "junk", stateless)
     if run.user_texts:
         invented = _invented(entry, said)
         if invented:

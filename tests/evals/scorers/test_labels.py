@@ -27,6 +27,8 @@ LINES = [
     "plumber",
     "I'll remember that",
     "Lives in Porto, moved from Lisbon",
+    "Profession: Software Engineer",
+    "Kitchen lights repair",
 ]
 SECTIONS = ["User Profile", "Preferences", "Notes"]
 SAID = [

@@ -1,0 +1,85 @@
+"""Who the user is: a line that gives the user a profession must have it from the user.
+
+Small models fill a ``[profession: ...]`` slot whatever the user said: "software engineer"
+for a structural engineer, "pharmacist" after the user asked what to tell a pharmacist,
+"nurse" after "I taught the new nurse". A reader strikes such a line as invented even when
+most of its words were said somewhere, so the share rule of
+:func:`~evals.scorers._noise.invented_in` lets it through. The rule here is narrower and
+stricter: a line that *assigns a role* (``Profession: X``, ``[job: X]``, ``works as X``)
+is invented unless every claim word of X appears in one of the user's own self-descriptions
+("I'm a ...", "I work as ...", "my job is ...").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from evals.scorers._support import claim_words
+
+__all__ = ["claimed_role", "self_description_keys", "unclaimed_role"]
+
+_ROLE = re.compile(
+    r"\b(?:(?:profession|occupation|job(?:\s+title)?|role|career|professional)\s*:"
+    r"|(?:works?|working|employed)\s+as|(?:profession|occupation|job|career)\s+is)"
+    r"\s*(?:an?\s+)?(?P<role>[^\W\d_][^,;:\[\]().]{0,60})",
+    re.I,
+)
+_ROLE_END = re.compile(r"\s+(?:at|for|in|on|with|since|and|but|who|which)\s+.*$", re.I)
+_SELF = re.compile(
+    r"\b(?:i'?m|i\s+am|i\s+work(?:ed)?\s+as|i'?ve\s+been(?:\s+working\s+as)?|i\s+became"
+    r"|i\s+started\s+as|i\s+was\s+hired\s+as|my\s+(?:new\s+)?(?:job|profession|occupation"
+    r"|career|role)\s+is|(?:new\s+)?job\s+as|working\s+as)"
+    r"\s+(?:now\s+|also\s+|still\s+)?(?:an?\s+|the\s+)?(?P<desc>[^.,;!?]{1,60})",
+    re.I,
+)
+_DESC_WORDS = 6
+"""Words of a self-description kept: "I'm a structural engineer at a bridge firm"."""
+
+
+def claimed_role(text: str) -> str | None:
+    """The role a memory line gives the user ("ML engineer"), or None."""
+    found = _ROLE.search(text)
+    if found is None:
+        return None
+    role = _ROLE_END.sub("", found["role"]).strip()
+    return role or None
+
+
+def self_description_keys(user_texts: Iterable[str]) -> frozenset[str]:
+    """Word keys of what the user said they are ("I'm an ML engineer at Globex")."""
+    keys: set[str] = set()
+    for text in user_texts:
+        for found in _SELF.finditer(text):
+            words = found["desc"].split()[:_DESC_WORDS]
+            keys.update(_key(w) for w in words)
+        for line in text.splitlines():  # a hand edit's "Works as a nurse" is the user's word
+            role = claimed_role(line)
+            keys.update(_key(w) for w in (role or "").split())
+    return frozenset(keys)
+
+
+def _key(word: str) -> str:
+    # Whole words less a plural or verb ending, not word_key's 5-letter stems: "garden" must
+    # not vouch for "gardener"; "training" does for "train", "nurses" for "nurse".
+    word = word.lower().strip("'\"").removesuffix("'s")
+    if word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
+def unclaimed_role(text: str, self_keys: frozenset[str], vouched: str = "") -> str | None:
+    """The role the line gives the user that the user never gave themselves (nor
+    ``vouched``, an expected fact's text, gives them), or None."""
+    role = claimed_role(text)
+    if role is None:
+        return None
+    words = {_key(w) for w in claim_words(role)}
+    if vouched:
+        self_keys = self_keys | {_key(w) for w in claim_words(vouched)}
+    if words and not words <= self_keys:
+        return role
+    return None

@@ -1,0 +1,28 @@
+"""Lines that state nothing: fragments and topic labels (issue 25: "[rent due date]",
+"Kitchen lights repair" kept as if they were facts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.scorers._statement import states_nothing
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["plumber", "Exam preparation", "Kitchen lights repair", "[rent due date]",
+     "gas safety certificate, boiler", "[clinic, call, transportation]"],
+)  # fmt: skip
+def test_a_fragment_or_a_topic_states_nothing(line: str) -> None:
+    assert states_nothing(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Lives in Berlin", "Allergies: none", "penicillin allergy", "Milo died last week.",
+     "Owns 2 cats", "Allergic to shellfish", "Prefers dark mode in all apps", "Works night shifts",
+     "Prefers dark mode", "Started pottery classes",
+     "猫を二匹飼っている (hat zwei Katzen)", "Planning a trip to Lisbon next month"],
+)  # fmt: skip
+def test_a_statement_is_not_judged_a_topic(line: str) -> None:
+    assert states_nothing(line) is None
