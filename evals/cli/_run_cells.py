@@ -10,6 +10,7 @@ tail). The parent only merges the results, in plan order.
 from __future__ import annotations
 
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -53,7 +54,7 @@ def execute(
 ) -> tuple[list[RunResult], list[PlannedRun]]:
     """Run and score every cell. Returns the results in plan order, and the cells lost with
     a worker process that died (the others' results are kept)."""
-    progress = tqdm(total=len(runs), unit="run", desc="memeval run", file=sys.stderr)
+    progress = _progress(len(runs))
     scored: dict[int, RunResult] = {}
     lost: list[PlannedRun] = []
     try:
@@ -82,3 +83,41 @@ def execute(
         # An error message then starts on its own line, not on the progress bar's.
         progress.close()
     return [scored[i] for i in sorted(scored)], lost
+
+
+class _PlainProgress:
+    """Progress for a log file or CI (stderr not a terminal): a plain line at every tenth of
+    the cells or every 15 s, whichever comes first, instead of a bar redrawn with ``\\r``."""
+
+    def __init__(self, total: int) -> None:
+        self._total, self._done = total, 0
+        self._start = self._last = time.monotonic()
+        self._step = max(1, total // 10)
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        """The bar's postfix: a plain line does not show it."""
+
+    def update(self) -> None:
+        """One more cell finished."""
+        self._done += 1
+        now = time.monotonic()
+        if self._done % self._step and self._done != self._total and now - self._last < 15:
+            return
+        self._last = now
+        elapsed = now - self._start
+        left = elapsed / self._done * (self._total - self._done)
+        print(
+            f"memeval run: {self._done}/{self._total} cells ({self._done / self._total:.0%}), "
+            f"{elapsed:.0f} s elapsed, ~{left:.0f} s left",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def close(self) -> None:
+        """Nothing to clear."""
+
+
+def _progress(total: int) -> tqdm[object] | _PlainProgress:
+    if sys.stderr.isatty():
+        return tqdm(total=total, unit="run", desc="memeval run", file=sys.stderr)
+    return _PlainProgress(total)

@@ -102,3 +102,15 @@ def test_no_report_is_documented_and_excludes_report(capsys: pytest.CaptureFixtu
     assert "not allowed with argument" in capsys.readouterr().err
     readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     assert "memeval run --no-report" in readme
+
+
+def test_progress_into_a_log_is_plain_lines_not_a_redrawn_bar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # capsys's stderr is no terminal, as in CI or `2> log`
+    assert main([*ARGV, "--out", "runs", "--jobs", "1", "--no-report"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    progress = [line for line in err.splitlines() if line.startswith("memeval run: ")]
+    assert progress[-1].startswith("memeval run: 4/4 cells (100%), ")
+    assert all(re.search(r"\d+ s elapsed, ~\d+ s left$", line) for line in progress)
