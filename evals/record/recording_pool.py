@@ -10,25 +10,35 @@ reported and the others go on; a finished cell is labelled at once, so a killed 
 most the cells in flight and a rerun records only those.
 
 :class:`Progress` prints one plain line when a cell starts and one when it ends (and a
-heartbeat once a minute), with the elapsed time and an estimate from earlier recordings'
+heartbeat once a minute naming each cell's current step and model calls so far, read from
+its trace), with the elapsed time and an estimate from earlier recordings'
 durations (the labels' calls x seconds per call): readable on a terminal, in a log file or
 through a pipe alike, never a redraw.
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from evals.cassettes import DEFAULT_ROOT, read_label
 from evals.record.recording import PlannedCell, RecordingDetails, finish_label
+from evals.trace import TRACE_FILE_NAME
 
 __all__ = ["CellOutcome", "Progress", "estimate_seconds", "record_cells"]
 
@@ -93,6 +103,7 @@ class Progress:
         self._done = 0
         self._total = len(cells)
         self._last_line = self._start
+        self._in_flight: dict[str, _InFlight] = {}
 
     def eta_seconds(self) -> float:
         """Seconds left, from the estimates of the cells not yet finished, over the jobs."""
@@ -102,15 +113,18 @@ class Progress:
         elapsed = self._clock() - self._start
         return f"[{_clock_text(elapsed)} elapsed, ~{_clock_text(self.eta_seconds())} left]"
 
-    def started(self, planned: PlannedCell) -> None:
-        """A cell began."""
+    def started(self, planned: PlannedCell, trace: Path | None = None) -> None:
+        """A cell began (writing ``trace``, which the heartbeat reads to say where it is)."""
         key = planned.cell.cassette_path()
         self._print(f"recording {key} (expect ~{_clock_text(self._expected.get(str(key), 0))})")
+        if trace is not None:
+            self._in_flight[str(key)] = _InFlight(trace, self._clock())
 
     def finished(self, outcome: CellOutcome) -> None:
         """A cell ended: one line saying how."""
         self._done += 1
         self._left.pop(outcome.cassette, None)
+        self._in_flight.pop(outcome.cassette, None)
         what = (
             f"FAILED {outcome.cassette}: {outcome.error}"
             if outcome.error
@@ -120,13 +134,46 @@ class Progress:
         self._print(f"{what} ({self._done}/{self._total}) {self._stamp()}")
 
     def heartbeat(self) -> None:
-        """At most once a minute while cells run: that the run is alive, and where."""
-        if self._clock() - self._last_line >= 60:
-            self._print(f"{self._done}/{self._total} cells recorded {self._stamp()}")
+        """At most once a minute while cells run: that the run is alive, and where each cell
+        in flight is (its step and model calls so far, read from its trace)."""
+        if self._clock() - self._last_line < 60:
+            return
+        self._print(f"{self._done}/{self._total} cells recorded {self._stamp()}")
+        for key, cell in self._in_flight.items():
+            step, calls = cell.where()
+            took = _clock_text(self._clock() - cell.started)
+            self._print(f"  {key}: at {step!r}, {calls} model calls, {took} in")
 
     def _print(self, line: str) -> None:
         self._last_line = self._clock()
         print(line, file=self._out or sys.stderr, flush=True)
+
+
+class _InFlight:
+    """A cell being recorded: its trace, read on from where the last look stopped."""
+
+    def __init__(self, trace: Path, started: float) -> None:
+        self.trace, self.started = trace, started
+        self._offset, self._calls, self._step = 0, 0, "starting"
+
+    def where(self) -> tuple[str, int]:
+        """The step of its last trace record and its model calls so far."""
+        try:
+            with self.trace.open("rb") as handle:
+                handle.seek(self._offset)
+                chunk = handle.read()
+        except OSError:
+            return self._step, self._calls
+        complete = chunk[: chunk.rfind(b"\n") + 1]  # a line being written waits
+        self._offset += len(complete)
+        for line in complete.splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            self._step = str(record.get("step", self._step))
+            self._calls += record.get("kind") == "model_call"
+        return self._step, self._calls
 
 
 def _clock_text(seconds: float) -> str:
@@ -177,19 +224,20 @@ def record_cells(
         outcomes.append(outcome)
         progress.finished(outcome)
 
-    if jobs <= 1:
-        for planned in todo:
-            progress.started(planned)
-            finish(_record(record_one, planned, base_url, out, hosted), planned)
-        return outcomes
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    # One cell at a time runs in a thread of this process (one vcrpy patching, as before),
+    # so the main thread can still print the heartbeat during a long cell.
+    pool: Executor = (
+        ThreadPoolExecutor(max_workers=1)
+        if jobs <= 1
+        else ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    )
+    with pool:
         running: dict[Future[CellOutcome], PlannedCell] = {}
         queue = list(todo)
         while queue or running:
-            while queue and len(running) < jobs:
+            while queue and len(running) < max(1, jobs):
                 planned = queue.pop(0)
-                progress.started(planned)
+                progress.started(planned, planned.cell.run_dir(out) / TRACE_FILE_NAME)
                 running[pool.submit(_record, record_one, planned, base_url, out, hosted)] = planned
             done, _ = wait(running, timeout=15, return_when=FIRST_COMPLETED)
             for future in done:

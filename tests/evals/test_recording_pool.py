@@ -101,3 +101,40 @@ def test_progress_prints_plain_lines_with_an_estimate(tmp_path: Path) -> None:
     assert "[1m35s elapsed" in lines[1] and progress.eta_seconds() < first
     assert len(lines) == 3 and lines[2].startswith("1/4 cells recorded [3m20s elapsed")
     assert all("\r" not in line for line in lines)
+
+
+def test_the_heartbeat_says_where_each_cell_in_flight_is(tmp_path: Path) -> None:
+    import json
+
+    from evals.grid.cell import Cell
+
+    cell = PlannedCell(Cell("s0", MODEL, "guardrails", "v049-guardrails"), Path("x"), None, None)
+    now, lines = [0.0], []
+
+    class Out:
+        def write(self, text: str) -> None:
+            lines.extend(t for t in text.splitlines() if t)
+
+        def flush(self) -> None:
+            pass
+
+    trace = tmp_path / "trace.jsonl"
+    progress = Progress([cell], jobs=1, out=Out(), clock=lambda: now[0])  # type: ignore[arg-type]
+    progress.started(cell, trace)  # its trace does not exist yet
+    now[0] = 61.0
+    progress.heartbeat()
+    assert lines[-1].endswith(": at 'starting', 0 model calls, 1m01s in")
+    records = [
+        {"kind": "model_call", "step": "day 1 #1 user"},
+        {"kind": "tool_call", "step": "day 1 #1 user"},
+        {"kind": "model_call", "step": "day 1 #2 user"},
+    ]
+    trace.write_text("".join(json.dumps(r) + "\n" for r in records) + '{"kind": "mod')
+    now[0] = 125.0
+    progress.heartbeat()
+    assert lines[-1].endswith(": at 'day 1 #2 user', 2 model calls, 2m05s in")
+    with trace.open("a") as handle:  # the half-written line completes: counted once
+        handle.write('el_call", "step": "day 2 #1 user"}\n')
+    now[0] = 190.0
+    progress.heartbeat()
+    assert lines[-1].endswith(": at 'day 2 #1 user', 3 model calls, 3m10s in")
