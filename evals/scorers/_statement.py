@@ -7,7 +7,8 @@
   (article, preposition, pronoun, auxiliary), no verb first, no number, no ``label: value``,
   no placing word and no full stop ("Kitchen lights repair", "[rent due date]", "gas safety
   certificate, boiler"): the model filed a subject, not what is true about it. English only
-  (the function words are English): a line in another script is never judged by it.
+  (the function words are English): a line with any letter outside ASCII ("Erdnüsse", 猫) is
+  never judged by it.
 
 Both are checked only after a line failed to be an expected fact, a repeat or noise.
 """
@@ -27,7 +28,6 @@ TOPIC_WORDS = 6
 """A topic label has at most this many words."""
 
 _WORDS = re.compile(r"[^\W_]+")
-_LATIN = re.compile(r"^[\x00-\u024f\s]*$")
 _VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^su]s|\w+ed|has|does|goes)$")
 """A first word that reads as a verb ("Works night shifts", "Prefers dark mode", "Started
 pottery classes"): the line says something of the user, so it is no topic label."""
@@ -46,7 +46,7 @@ def states_nothing(text: str) -> str | None:
         and not _VERB_FIRST.match(words[0])
         and not lower & _FUNCTION_WORDS
         and not text.rstrip().endswith((".", "!"))
-        and _LATIN.match(text)
+        and text.isascii()
         and not cues_of(text)
     ):
         return "a topic, not a statement (no function word, no value)"

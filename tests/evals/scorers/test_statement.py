@@ -22,7 +22,8 @@ def test_a_fragment_or_a_topic_states_nothing(line: str) -> None:
     ["Lives in Berlin", "Allergies: none", "penicillin allergy", "Milo died last week.",
      "Owns 2 cats", "Allergic to shellfish", "Prefers dark mode in all apps", "Works night shifts",
      "Prefers dark mode", "Started pottery classes",
-     "猫を二匹飼っている (hat zwei Katzen)", "Planning a trip to Lisbon next month"],
+     "猫を二匹飼っている (hat zwei Katzen)", "Planning a trip to Lisbon next month",
+     "Allergisch gegen Erdnüsse"],
 )  # fmt: skip
 def test_a_statement_is_not_judged_a_topic(line: str) -> None:
     assert states_nothing(line) is None
