@@ -14,7 +14,14 @@ from dataclasses import dataclass
 
 from evals.results.results import RunResult
 
-__all__ = ["LABEL_STYLES", "LabelStyle", "MemoryLine", "highlighted_lines", "line_label"]
+__all__ = [
+    "LABEL_STYLES",
+    "LabelStyle",
+    "MemoryLine",
+    "highlighted_lines",
+    "line_label",
+    "missing_facts",
+]
 
 
 @dataclass(frozen=True)
@@ -108,3 +115,18 @@ def highlighted_lines(result: RunResult) -> list[MemoryLine]:
         label = entry.label if entry.label in styled else ""
         lines.append(MemoryLine(number, text, label, flagged, "; ".join([note, *flags])))
     return lines
+
+
+_MISSED_AT_END = "[end] missed: "
+
+
+def missing_facts(result: RunResult) -> list[str]:
+    """The expected facts the final MEMORY.md does not hold (the ``facts_recall`` score's
+    end-state misses): what a reader of the file would look for and not find."""
+    return [
+        item.removeprefix(_MISSED_AT_END)
+        for score in result.scores
+        if score.name == "facts_recall"
+        for item in score.items
+        if item.startswith(_MISSED_AT_END)
+    ]

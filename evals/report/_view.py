@@ -18,7 +18,7 @@ from evals.report._charts import (
 from evals.report._compare_text import verdict_sentence
 from evals.report._diffs import Verdict, short
 from evals.report._forest import forest_svg
-from evals.report._memory_view import MemoryLine, highlighted_lines
+from evals.report._memory_view import MemoryLine, highlighted_lines, missing_facts
 from evals.report._paired import Comparison, headline_metrics, metric_direction
 from evals.report._stats import aggregate, cells
 from evals.results.results import RunResult
@@ -63,6 +63,8 @@ class RunView:
     """The run."""
     lines: list[MemoryLine]
     """Final MEMORY.md, highlighted."""
+    missing: list[str]
+    """Expected facts the final file does not hold."""
     quality: str
     """Quality, formatted."""
     cell_anchor: str
@@ -230,6 +232,7 @@ def scenario_views(results: Sequence[RunResult]) -> list[ScenarioView]:
                     id=f"run-{run_number}",
                     result=result,
                     lines=highlighted_lines(result),
+                    missing=missing_facts(result),
                     quality="-" if quality is None else f"{quality:.3f}",
                     cell_anchor=f"run-{run_number}" if first else "",
                     model=short_model(result.model),

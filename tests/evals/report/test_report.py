@@ -183,3 +183,17 @@ def test_the_quality_formula_or_the_recorded_weights_are_shown() -> None:
     changed = dataclasses.replace(naive, quality_weights={"facts_recall": 0.6, "noise": 0.4})
     line = _weights_line([changed])
     assert "weighted mean of facts_recall 0.60, noise 0.40" in line
+
+
+def test_the_facts_a_file_misses_are_listed_under_it() -> None:
+    results = results_of()
+    missed = {r.policy: [i for s in r.scores if s.name == "facts_recall" for i in s.items]
+              for r in results}  # fmt: skip
+    assert any(missed.values()), "no run misses a fact: the test would prove nothing"
+    html = render_report(results)
+    blocks = re.findall(r'<p class="missing">Expected, and not in the file: (.*?)</p>', html)
+    assert len(blocks) == sum(1 for items in missed.values() if items)
+    for items in missed.values():
+        for item in items:
+            fact = item.removeprefix("[end] missed: ")
+            assert f'<span class="missed">{fact}</span>' in unescape(" ".join(blocks))
