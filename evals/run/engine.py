@@ -11,11 +11,12 @@ from __future__ import annotations
 import contextlib
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
+from typing import Any
 
 from evals.cassettes import step as cassette_step
 from evals.run._engine_extras import (
@@ -30,16 +31,11 @@ from evals.run._engine_extras import (
 )
 from evals.run._write_recorder import WriteRecorder
 from evals.run.run_spec import DayHook, RunSpec, no_day_hook
-from evals.scenario import EVENT_TYPES, CompactSpec, Event
+from evals.scenario import CompactSpec, check_complete
+from evals.scenario import events as ev
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys._safe_files import check_output_dir
-from memsys.app import (
-    Runtime,
-    RuntimeConfig,
-    build_runtime,
-    model_switch_notice,
-    user_message,
-)
+from memsys.app import Runtime, RuntimeConfig, build_runtime, model_switch_notice, user_message
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
 from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent
@@ -48,7 +44,7 @@ from memsys.provenance import WriterKind, writing
 from memsys.search.embedder import Embedder
 from memsys.triggers import Trigger, should_fire_switch
 
-__all__ = ["DAY_START", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
+__all__ = ["DAY_START", "HANDLERS", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
 
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
@@ -73,25 +69,9 @@ class _Run:
             e.model_switch.use: make_client(e.model_switch.use)
             for day in spec.scenario.days
             for e in day.events
-            if e.model_switch is not None and e.model_switch.use not in (None, "run")
+            if isinstance(e, ev.ModelSwitchEvent) and e.model_switch.use not in (None, "run")
         }
         self.errors: list[str] = []
-        self._handlers: dict[str, Callable[[Event], None]] = {
-            "user": self._user,
-            "burst": self._burst,
-            "model_switch": self._model_switch,
-            "session_switch": self._session_switch,
-            "new_session": self._new_session,
-            "app_background": self._app_background,
-            "app_foreground": lambda e: self._foreground(),
-            "manual_edit": self._manual_edit,
-            "compact": self._compact,
-            "restore_backup": self._restore,
-            "search": self._search,
-            "expect": self._expect,
-        }
-        if set(self._handlers) != set(EVENT_TYPES):  # a new event type needs its handler
-            raise TypeError(f"engine handlers {sorted(self._handlers)} != {EVENT_TYPES}")
 
     # -- tracing -------------------------------------------------------------------------------
 
@@ -135,7 +115,7 @@ class _Run:
                         type=event.type,
                         **event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}),
                     )
-                    self._guarded(event.type, self._handlers[event.type], event)
+                    self._guarded(event.type, HANDLERS[type(event)], self, event)
                     self.rt.runner.drain()
             if not day.close_app:
                 with self.at_step(f"day {self.day} app left open"):
@@ -157,7 +137,7 @@ class _Run:
         for fields in daily_log_records(self.spec.scenario, storage, sessions):
             self.record("daily_log", **fields)
 
-    def _advance(self, event: Event | None, at: dtime | None = None) -> None:
+    def _advance(self, event: ev.BaseEvent | None, at: dtime | None = None) -> None:
         wanted = at or (event.time_of_day() if event else None)
         now = self.rt.clock.now()
         target = datetime.combine(now.date(), wanted) if wanted else now + timedelta(minutes=1)
@@ -198,19 +178,20 @@ class _Run:
 
     # -- events --------------------------------------------------------------------------------
 
-    def _user(self, event: Event) -> None:
-        self._turn(user_message(event.user or "", event.screenshot))
+    def _user(self, event: ev.UserEvent) -> None:
+        self._turn(user_message(event.user, event.screenshot))
 
-    def _burst(self, event: Event) -> None:
-        assert event.burst is not None
+    def _burst(self, event: ev.BurstEvent) -> None:
         sessions = self.rt.sessions
         session = sessions.active() or sessions.open(self._new_session_id())
         add_burst(sessions, session, event.burst, self.rt.clock.now())
 
-    def _app_background(self, event: Event) -> None:
+    def _app_background(self, event: ev.AppBackgroundEvent) -> None:
         self._now_or_during(event, self.rt.triggers.on_app_background)
 
-    def _now_or_during(self, event: Event, action: Callable[[], None]) -> None:
+    def _now_or_during(
+        self, event: ev.AppBackgroundEvent | ev.ManualEditEvent, action: Callable[[], None]
+    ) -> None:
         """Run ``action`` now, or while the next model call of ``event.during`` runs."""
         if event.during is None:
             action()
@@ -223,7 +204,7 @@ class _Run:
 
         self.hooks.on_next(Purpose(event.during), hook)
 
-    def _compact(self, event: Event) -> None:
+    def _compact(self, event: ev.CompactEvent) -> None:
         if isinstance(event.compact, CompactSpec):
             fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
             self.record("compaction", **fields)
@@ -231,9 +212,8 @@ class _Run:
         else:
             self.rt.triggers.force_compact()
 
-    def _model_switch(self, event: Event) -> None:
+    def _model_switch(self, event: ev.ModelSwitchEvent) -> None:
         switch = event.model_switch
-        assert switch is not None
         if switch.use is not None:
             # The session's model really changes: chat, daily logs, compaction, decisions.
             target = self._run_client if switch.use == "run" else self._switch_models[switch.use]
@@ -278,9 +258,9 @@ class _Run:
             return DEFAULT_SESSION
         return f"session-{len(self.rt.sessions.sessions) + 1}"
 
-    def _session_switch(self, event: Event) -> None:
+    def _session_switch(self, event: ev.SessionSwitchEvent) -> None:
         sessions = self.rt.sessions
-        target, previous = event.session_switch or "", sessions.active_id
+        target, previous = event.session_switch, sessions.active_id
         sessions.open(target)  # initialize(target): creates it when new
         if should_fire_switch(previous, target, set(sessions.sessions)):
             assert previous is not None
@@ -288,16 +268,15 @@ class _Run:
         else:
             self.record("trigger", trigger=_SWITCH, fired=False, session=previous)
 
-    def _new_session(self, event: Event) -> None:
+    def _new_session(self, event: ev.NewSessionEvent) -> None:
         # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
         self.rt.sessions.active_id = None
         self.record("trigger", trigger=_SWITCH, fired=False, reason="initialize(None)")
 
-    def _manual_edit(self, event: Event) -> None:
+    def _manual_edit(self, event: ev.ManualEditEvent) -> None:
         self._now_or_during(event, lambda: self._apply_edit(event))
 
-    def _apply_edit(self, event: Event) -> None:
-        assert event.manual_edit is not None
+    def _apply_edit(self, event: ev.ManualEditEvent) -> None:
         manager = self.rt.manager
         with writing(WriterKind.HAND_EDIT):
             manager.write_long_term_memory(
@@ -305,7 +284,7 @@ class _Run:
             )
             self.rt.policy.on_manual_edit()
 
-    def _restore(self, event: Event) -> None:
+    def _restore(self, event: ev.RestoreBackupEvent) -> None:
         storage = self.rt.manager.storage
         backups = storage.list_backups()
         name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
@@ -320,23 +299,39 @@ class _Run:
         restored = self.rt.manager.read_long_term_memory()
         self.record("restore", name=name, ok=ok, round_trip=ok and restored == expected)
 
-    def _search(self, event: Event) -> None:
+    def _search(self, event: ev.SearchEvent) -> None:
         probe = event.search
-        assert probe is not None
         self.rt.search.catch_up()  # the writes since the last search: not the probe's latency
         started = time.perf_counter()
         hits = self.rt.search.search(probe.query, self.rt.clock.now().date(), k=probe.k)
         latency = (time.perf_counter() - started) * 1000
         self.record("search_probe", **probe_fields(probe, hits, latency))
 
-    def _expect(self, event: Event) -> None:
-        assert event.expect is not None
+    def _expect(self, event: ev.ExpectEvent) -> None:
         self.record(
             "checkpoint",
             label=event.expect.label,
             expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
             memory_md=self.memory_md(),
         )
+
+
+HANDLERS: Mapping[type[ev.BaseEvent], Callable[[_Run, Any], None]] = {
+    ev.UserEvent: _Run._user,
+    ev.BurstEvent: _Run._burst,
+    ev.ModelSwitchEvent: _Run._model_switch,
+    ev.SessionSwitchEvent: _Run._session_switch,
+    ev.NewSessionEvent: _Run._new_session,
+    ev.AppBackgroundEvent: _Run._app_background,
+    ev.AppForegroundEvent: lambda run, event: run._foreground(),
+    ev.ManualEditEvent: _Run._manual_edit,
+    ev.CompactEvent: _Run._compact,
+    ev.RestoreBackupEvent: _Run._restore,
+    ev.SearchEvent: _Run._search,
+    ev.ExpectEvent: _Run._expect,
+}
+"""What the engine does for each event class (the event is of the key's class)."""
+check_complete(HANDLERS, "evals.run.engine.HANDLERS")  # a new event type needs its handler
 
 
 def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | None = None) -> Path:
