@@ -42,6 +42,7 @@ from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.provenance import WriterKind, writing
 from memsys.search.embedder import Embedder
+from memsys.tools import load_variant
 from memsys.triggers import Trigger, should_fire_switch
 
 __all__ = ["DAY_START", "HANDLERS", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
@@ -345,12 +346,13 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
         hooks = HookedClient(client or make_client(cell.model))
+        variant = load_variant(spec.variant_file or cell.variant)  # the cell's one copy
         config = RuntimeConfig(
             memory_dir=spec.out_dir / "memory",
             clock=ManualClock(start),
             client=hooks,
             policy=cell.policy,
-            variant=spec.variant_file or cell.variant,
+            variant=variant,
             embedder=embedder,
             search=scenario.search.config(),
         )
@@ -366,6 +368,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             model_kind=rt.client.kind.value,
             policy=cell.policy,
             variant=cell.variant,
+            variant_digest=variant.digest(),
             repeat=cell.repeat_number,
             start_date=scenario.start_date.isoformat(),
             cassette=spec.cassette,

@@ -10,8 +10,9 @@ Kinds and their fields:
 
 ==============  ============================================================================
 run_start       schema_version, scenario, scenario_file, description, model, model_kind
-                (simulated|real), policy, variant, repeat, start_date, expect (the scenario's
-                end-of-run expectations, so re-scoring needs no scenario file), cassette
+                (simulated|real), policy, variant, variant_digest (SHA-256 of the variant's
+                text), repeat, start_date, expect (the scenario's end-of-run expectations, so
+                re-scoring needs no scenario file), cassette
 event           type (user, model_switch, session_switch, ...) and the event's fields
 model_switched  previous, model: the model under test changed (a model_switch with ``use``)
 injection       tokens, hits, dropped, memory_lines_cut, error, memory (what the system

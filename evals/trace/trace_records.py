@@ -95,6 +95,8 @@ class RunStart(RecordBody):
     start_date: str
     cassette: str | None
     expect: Mapping[str, JSON]
+    variant_digest: str | None = None
+    """SHA-256 of the variant's text (``Variant.digest``); None in older traces."""
 
 
 @_kind
@@ -386,15 +388,12 @@ class RunEnd(RecordBody):
 
 @dataclass(frozen=True)
 class TraceLine:
-    """One line of a trace: its header and its typed record."""
+    """One line of a trace: its header (``seq``: 0, 1, ... in file order; ``at``: simulated
+    time, ISO 8601; ``day``: 1-based scenario day, 0 before the first; ``step``: the scenario
+    step, e.g. ``day 2 #3 user``) and its typed ``record``."""
 
     seq: int
-    """0, 1, ... in file order."""
     at: str
-    """Simulated time, ISO 8601."""
     day: int
-    """1-based scenario day (0 before the first)."""
     step: str
-    """Scenario step, e.g. ``day 2 #3 user``."""
     record: RecordBody
-    """The record."""
