@@ -12,7 +12,6 @@ import contextlib
 import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
@@ -33,7 +32,8 @@ from evals.run._write_recorder import WriteRecorder
 from evals.run.run_spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import CompactSpec, check_complete
 from evals.scenario import events as ev
-from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, RecordBody, TraceWriter
+from evals.trace import trace_records as rec
 from memsys._safe_files import check_output_dir
 from memsys.app import Runtime, RuntimeConfig, build_runtime, model_switch_notice, user_message
 from memsys.clock import ManualClock
@@ -76,7 +76,12 @@ class _Run:
 
     # -- tracing -------------------------------------------------------------------------------
 
+    def write(self, record: RecordBody) -> None:
+        now = self.clock.now().isoformat(timespec="seconds")
+        self.trace.write_record(record, now, self.day, self.step)
+
     def record(self, kind: str, **fields: object) -> None:
+        """A record given as fields: the memory system's events and the engine's helpers'."""
         now = self.clock.now().isoformat(timespec="seconds")
         self.trace.write(kind, now, self.day, self.step, **fields)
 
@@ -88,7 +93,7 @@ class _Run:
     def _backup_state(self) -> None:
         # Retention is measured where it can fail: after every compaction attempt.
         states = backup_states(self.rt.manager.storage, self.rt.clock)
-        self.record("backup_state", backups=[asdict(s) for s in states])
+        self.write(rec.BackupStateRecord(backups=states))
 
     @contextlib.contextmanager
     def at_step(self, label: str) -> Iterator[None]:
@@ -106,28 +111,25 @@ class _Run:
             self.rt.clock.set(max(self.rt.clock.now(), start))
             if day.open_app:
                 with self.at_step(f"day {self.day} open app"):
-                    self.record("event", type="app_foreground", implicit=True)
+                    self.write(rec.EventRecord("app_foreground", {"implicit": True}))
                     self._foreground()
             for number, event in enumerate(day.events, start=1):
                 self._advance(event)
                 with self.at_step(f"day {self.day} #{number} {event.type}"):
-                    self.record(
-                        "event",
-                        type=event.type,
-                        **event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}),
-                    )
+                    own = event.model_dump(by_alias=True, exclude_none=True, exclude={"at"})
+                    self.write(rec.EventRecord(event.type, own))
                     self._guarded(event.type, HANDLERS[type(event)], self, event)
                     self.rt.runner.drain()
             if not day.close_app:
                 with self.at_step(f"day {self.day} app left open"):
-                    self._snapshot("snapshot")
+                    self._snapshot()
             else:
                 self._advance(None, DAY_END)
                 with self.at_step(f"day {self.day} close app"):
-                    self.record("event", type="app_background", implicit=True)
+                    self.write(rec.EventRecord("app_background", {"implicit": True}))
                     self.rt.triggers.on_app_background()
                     self.rt.runner.drain()
-                    self._snapshot("snapshot")
+                    self._snapshot()
             self.spec.between_days(self.day, self.rt.manager.storage.memory_dir)
         self._daily_logs()
 
@@ -162,19 +164,19 @@ class _Run:
             action(*args)
         except MemoryFileError as exc:
             self.errors.append(f"{self.step}: {exc}")
-            self.record("error", where=where, message=str(exc))
+            self.write(rec.ErrorRecord(where=where, message=str(exc)))
 
-    def _snapshot(self, kind: str, **extra: object) -> None:
+    def _snapshot(self) -> None:
         storage = self.rt.manager.storage
         memory = self.memory_md()
-        self.record(
-            kind,
-            date=self.rt.clock.now().date().isoformat(),
-            memory_md=memory,
-            chars=len(memory),
-            backups=storage.list_backups(),
-            daily_logs=[p.name for p in storage.list_daily_logs()],
-            **extra,
+        self.write(
+            rec.Snapshot(
+                date=self.rt.clock.now().date().isoformat(),
+                memory_md=memory,
+                chars=len(memory),
+                backups=storage.list_backups(),
+                daily_logs=[p.name for p in storage.list_daily_logs()],
+            )
         )
 
     # -- events --------------------------------------------------------------------------------
@@ -200,7 +202,7 @@ class _Run:
         step = self.step
 
         def hook() -> None:
-            self.record("event", type=event.type, during=event.during, hooked_from=step)
+            self.write(rec.EventRecord(event.type, {"during": event.during, "hooked_from": step}))
             self._guarded(event.type, action)
 
         self.hooks.on_next(Purpose(event.during), hook)
@@ -219,7 +221,7 @@ class _Run:
             # The session's model really changes: chat, daily logs, compaction, decisions.
             target = self._run_client if switch.use == "run" else self._switch_models[switch.use]
             previous = self.rt.client.switch(target)
-            self.record("model_switched", previous=previous.name, model=target.name)
+            self.write(rec.ModelSwitched(previous=previous.name, model=target.name))
         # The app shows the switch in the conversation (answered by the new model).
         self._turn(model_switch_notice(switch.from_model, switch.to_model))
 
@@ -227,14 +229,15 @@ class _Run:
         rt = self.rt
         session = rt.sessions.active() or rt.sessions.open(self._new_session_id())
         injection = rt.injector.build_system_prompt(rt.base_prompt, text, rt.clock.now().date())
-        self.record(
-            "injection",
-            tokens=injection.tokens,
-            hits=len(injection.hits),
-            dropped=len(injection.dropped),
-            memory_lines_cut=injection.memory_lines_cut,
-            error=injection.error,
-            memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
+        self.write(
+            rec.Injection(
+                tokens=injection.tokens,
+                hits=len(injection.hits),
+                dropped=len(injection.dropped),
+                memory_lines_cut=injection.memory_lines_cut,
+                error=injection.error,
+                memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
+            )
         )
         history = session.recent()
         rt.manager.begin_turn(text)
@@ -242,7 +245,7 @@ class _Run:
             turn = rt.loop.run_turn(injection.prompt, history, text)
         except LLMError as exc:
             self.errors.append(f"{self.step}: {exc}")
-            self.record("error", where="chat", message=str(exc))
+            self.write(rec.ErrorRecord(where="chat", message=str(exc)))
             rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
             return
         finally:
@@ -290,7 +293,7 @@ class _Run:
         backups = storage.list_backups()
         name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
         if not name or name == "latest":
-            self.record("restore", name=None, ok=False, reason="no backups")
+            self.write(rec.RestoreAttempt(name=None, ok=False, reason="no backups"))
             return
         path = storage.memory_dir / name  # a byte copy of a broken file: restore refuses it
         expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
@@ -298,7 +301,7 @@ class _Run:
             ok = self.rt.manager.restore_from_backup(name)
             self.rt.policy.on_manual_edit()
         restored = self.rt.manager.read_long_term_memory()
-        self.record("restore", name=name, ok=ok, round_trip=ok and restored == expected)
+        self.write(rec.RestoreAttempt(name=name, ok=ok, round_trip=ok and restored == expected))
 
     def _search(self, event: ev.SearchEvent) -> None:
         probe = event.search
@@ -309,11 +312,12 @@ class _Run:
         self.record("search_probe", **probe_fields(probe, hits, latency))
 
     def _expect(self, event: ev.ExpectEvent) -> None:
-        self.record(
-            "checkpoint",
-            label=event.expect.label,
-            expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
-            memory_md=self.memory_md(),
+        self.write(
+            rec.Checkpoint(
+                label=event.expect.label,
+                expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
+                memory_md=self.memory_md(),
+            )
         )
 
 
@@ -358,21 +362,22 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
         )
         run = _Run(spec, trace, config, hooks)
         rt = run.rt
-        run.record(
-            "run_start",
-            schema_version=TRACE_SCHEMA_VERSION,
-            scenario=scenario.name,
-            scenario_file=str(spec.scenario_file),
-            description=scenario.description,
-            model=cell.model,
-            model_kind=rt.client.kind.value,
-            policy=cell.policy,
-            variant=cell.variant,
-            variant_digest=variant.digest(),
-            repeat=cell.repeat_number,
-            start_date=scenario.start_date.isoformat(),
-            cassette=spec.cassette,
-            expect=scenario.expect.model_dump(by_alias=True),
+        run.write(
+            rec.RunStart(
+                schema_version=TRACE_SCHEMA_VERSION,
+                scenario=scenario.name,
+                scenario_file=str(spec.scenario_file),
+                description=scenario.description,
+                model=cell.model,
+                model_kind=rt.client.kind,
+                policy=cell.policy,
+                variant=cell.variant,
+                variant_digest=variant.digest(),
+                repeat=cell.repeat_number,
+                start_date=scenario.start_date.isoformat(),
+                cassette=spec.cassette,
+                expect=scenario.expect.model_dump(by_alias=True),
+            )
         )
         with rt.policy:  # closes what the policy holds open (the unified store)
             run.run()
@@ -380,13 +385,14 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             if hooks.pending:
                 run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
             storage = rt.manager.storage
-            run.record(
-                "run_end",
-                memory_md=run.memory_md(),
-                backups=storage.list_backups(),
-                daily_logs=[p.name for p in storage.list_daily_logs()],
-                counters=dict(rt.policy.counters),
-                policy_stats=dict(rt.policy.stats()),
-                errors=run.errors,
+            run.write(
+                rec.RunEnd(
+                    memory_md=run.memory_md(),
+                    backups=storage.list_backups(),
+                    daily_logs=[p.name for p in storage.list_daily_logs()],
+                    counters=dict(rt.policy.counters),
+                    policy_stats=dict(rt.policy.stats()),
+                    errors=run.errors,
+                )
             )
     return trace_path

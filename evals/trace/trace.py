@@ -49,8 +49,8 @@ from pathlib import Path
 from typing import IO
 
 from evals.errors import TraceError
-from evals.trace._record_check import build_record, record_problem
-from evals.trace.trace_records import HEADER_FIELDS, TraceLine
+from evals.trace._record_check import build_record, record_fields, record_problem
+from evals.trace.trace_records import HEADER_FIELDS, RecordBody, TraceLine
 from memsys.redact import redact_data
 
 __all__ = [
@@ -83,6 +83,11 @@ class TraceWriter:
     def __exit__(self, *exc: object) -> None:
         if self._handle:
             self._handle.close()
+
+    def write_record(self, record: RecordBody, at: str, day: int, step: str) -> None:
+        """Append a typed record (fields as :func:`evals.trace._record_check.record_fields`
+        gives them), checked and redacted as :meth:`write` does."""
+        self.write(record.KIND, at, day, step, **record_fields(record))
 
     def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
         """Append one record, every string in it redacted (:func:`memsys.redact.redact`).
