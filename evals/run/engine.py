@@ -24,7 +24,7 @@ from evals.run._engine_extras import (
     backup_states,
     daily_log_records,
     edited_text,
-    probe_fields,
+    probe_record,
     scripted_compaction,
     turn_records,
 )
@@ -63,7 +63,7 @@ class _Run:
         # The run builds its memory system and is the one it reports to: no late binding.
         self.rt: Runtime = build_runtime(config, self.emit)
         rt = self.rt
-        rt.manager.add_listener(WriteRecorder(rt.manager, self.record))  # who wrote each line
+        rt.manager.add_listener(WriteRecorder(rt.manager, self.write))  # who wrote each line
         self._run_client = rt.client.current
         # Models a scenario switches to are built before the run: a bad name fails early.
         self._switch_models = {
@@ -137,8 +137,8 @@ class _Run:
         """Each date's log beside its transcript, with the highlights it should mention."""
         self.step = "end"
         storage, sessions = self.rt.manager.storage, self.rt.sessions.sessions.values()
-        for fields in daily_log_records(self.spec.scenario, storage, sessions):
-            self.record("daily_log", **fields)
+        for record in daily_log_records(self.spec.scenario, storage, sessions):
+            self.write(record)
 
     def _advance(self, event: ev.BaseEvent | None, at: dtime | None = None) -> None:
         wanted = at or (event.time_of_day() if event else None)
@@ -252,8 +252,8 @@ class _Run:
             guarded = rt.manager.end_turn()
             if guarded is not None and guarded.acted:
                 self.emit(DeletionGuarded.of(guarded))
-        for kind, fields in turn_records(turn):
-            self.record(kind, **fields)
+        for record in turn_records(turn):
+            self.write(record)
         for message in turn.messages:
             rt.sessions.add(session, message, rt.clock.now())
 
@@ -309,7 +309,7 @@ class _Run:
         started = time.perf_counter()
         hits = self.rt.search.search(probe.query, self.rt.clock.now().date(), k=probe.k)
         latency = (time.perf_counter() - started) * 1000
-        self.record("search_probe", **probe_fields(probe, hits, latency))
+        self.write(probe_record(probe, hits, latency))
 
     def _expect(self, event: ev.ExpectEvent) -> None:
         self.write(

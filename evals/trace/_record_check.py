@@ -155,7 +155,8 @@ def build_record(kind: str, fields: Mapping[str, object]) -> RecordBody:
 def record_fields(record: object) -> dict[str, object]:
     """A record's fields as its trace line holds them: in declaration order, an enum as its
     value, a nested object as its fields, and an optional field (``= None``) left out when
-    it is None (it did not apply). An open record's own fields follow its ``type``."""
+    it is None (it did not apply) unless its type keeps it (``KEEP_NONE``). An open record's
+    own fields follow its ``type``."""
     assert dataclasses.is_dataclass(record) and not isinstance(record, type)
     if isinstance(record, RecordBody) and record.OPEN:
         own = record.fields  # type: ignore[attr-defined]
@@ -163,10 +164,14 @@ def record_fields(record: object) -> dict[str, object]:
     out: dict[str, object] = {}
     for f in dataclasses.fields(record):
         value = getattr(record, f.name)
-        if value is None and f.default is None:
+        if value is None and f.default is None and f.name not in _keep_none(record):
             continue
         out[f.name] = _plain(value)
     return out
+
+
+def _keep_none(record: object) -> frozenset[str]:
+    return record.KEEP_NONE if isinstance(record, RecordBody) else frozenset()
 
 
 def _plain(value: object) -> object:

@@ -6,17 +6,23 @@ from pathlib import Path
 
 import pytest
 
-from evals.trace import TraceWriter, read_records
+from evals.trace import MemoryWrite, TraceWriter, read_records
 from evals.trace.trace_records import (
     BackupState,
     BackupStateRecord,
+    DailyLog,
     ErrorRecord,
     EventRecord,
+    ModelCallRecord,
+    ProbeHit,
     RecordBody,
     RestoreAttempt,
     RunStart,
+    SearchProbe,
+    ToolCallRecord,
 )
-from memsys.llm.base import ModelKind
+from memsys.llm.base import ModelKind, Purpose, StopReason
+from memsys.tools.base import ToolErrorCode
 
 START = RunStart(
     schema_version=1,
@@ -50,6 +56,54 @@ PAIRS: list[tuple[RecordBody, dict[str, object]]] = [
         {"backups": [{"name": "b1", "chars": 3, "restorable": True}]},
     ),
     (ErrorRecord(where="chat", message="boom"), {"where": "chat", "message": "boom"}),
+    (
+        ModelCallRecord(Purpose.CHAT, 10, 2, 1.5, StopReason.END),
+        {
+            "purpose": "chat",
+            "input_tokens": 10,
+            "output_tokens": 2,
+            "latency_ms": 1.5,
+            "stop_reason": StopReason.END.value,
+        },
+    ),
+    (  # from_text is kept as null: the engine always wrote it
+        ToolCallRecord("save_memory", "{}", False, ToolErrorCode.VALIDATION_ERROR, "no"),
+        {
+            "name": "save_memory",
+            "arguments": "{}",
+            "ok": False,
+            "code": ToolErrorCode.VALIDATION_ERROR.value,
+            "message": "no",
+            "from_text": None,
+        },
+    ),
+    (
+        SearchProbe("tea", 5, ["MEMORY.md"], 0.5, [ProbeHit("MEMORY.md", 1, 1, 0.9, "- tea")]),
+        {
+            "query": "tea",
+            "k": 5,
+            "expected": ["MEMORY.md"],
+            "latency_ms": 0.5,
+            "hits": [
+                {
+                    "source": "MEMORY.md",
+                    "line_start": 1,
+                    "line_end": 1,
+                    "score": 0.9,
+                    "text": "- tea",
+                }
+            ],
+            "prefer": None,
+        },
+    ),
+    (
+        DailyLog(date="2026-03-02", log="", transcript_chars=3, messages=1, expect_facts=[]),
+        {"date": "2026-03-02", "log": "", "transcript_chars": 3, "messages": 1, "expect_facts": []},
+    ),
+    (
+        MemoryWrite(writer="hand_edit", via=None, added=["- a"], removed=[]),
+        {"writer": "hand_edit", "via": None, "added": ["- a"], "removed": []},
+    ),
 ]
 
 
