@@ -4,7 +4,8 @@ One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simul
 time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
 Each kind is a frozen record type in :mod:`evals.trace.trace_records`; the memory system's own
 records (trigger, flush, compaction, promotion, decision, archive) are its typed events'
-fields (:mod:`memsys.events`). The writer refuses, and the readers (:func:`read_trace`,
+fields (:mod:`memsys.events`); the engine builds its own as record objects
+(:meth:`TraceWriter.write_record`). The writer refuses, and the readers (:func:`read_trace`,
 :func:`read_records`) reject, a record with a missing or unknown field, naming its line.
 Kinds and their fields:
 
