@@ -31,9 +31,7 @@ from memsys.search.embedder import Embedder
 from memsys.search.engine import MemorySearch
 from memsys.search.scoring import SearchConfig
 from memsys.sessions import SessionStore
-from memsys.tools import (
-    load_variant,
-)
+from memsys.tools import Variant, load_variant
 from memsys.tools.memory_tools import memory_tool
 from memsys.tools.search_tool import SearchMemoryTool
 from memsys.triggers import DeferredRunner, MemoryTriggerManager, TriggerPrefs, TriggerWiring
@@ -90,10 +88,16 @@ def open_search(
 
 
 def policy_context(
-    manager: MemoryManager, client: LLMClient, variant: str, embed: EmbedFn | None, emit: Emit
+    manager: MemoryManager,
+    client: LLMClient,
+    variant: str | Variant,
+    embed: EmbedFn | None,
+    emit: Emit,
 ) -> PolicyContext:
-    """What a write policy is built from: ``variant`` is a shipped name or a ``.toml`` path."""
-    return PolicyContext(manager, client, load_variant(variant), embed, emit)
+    """What a write policy is built from: ``variant`` is loaded already, or a shipped name or a
+    ``.toml`` path to load."""
+    loaded = load_variant(variant) if isinstance(variant, str) else variant
+    return PolicyContext(manager, client, loaded, embed, emit)
 
 
 @dataclass
@@ -126,8 +130,9 @@ class RuntimeConfig:
     """The model under test (chat, daily logs, compaction, decisions)."""
     policy: str
     """Write policy name."""
-    variant: str
-    """Tool-description variant: a shipped name or a ``.toml`` path."""
+    variant: str | Variant
+    """Tool-description variant: loaded (the run's one copy), or a shipped name or a ``.toml``
+    path to load."""
     embedder: Embedder | None
     """Embedder for search and similarity, or None (BM25 and word overlap only)."""
     search: SearchConfig = field(default_factory=SearchConfig)

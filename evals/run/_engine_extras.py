@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
 from evals.scenario import Burst, ManualEdit, Scenario, SearchProbe
-from evals.trace.trace_records import BackupState
+from evals.trace.trace_records import (
+    BackupState,
+    DailyLog,
+    ModelCallRecord,
+    ProbeHit,
+    ProbePreference,
+    RecordBody,
+    Reply,
+    ToolCallRecord,
+)
+from evals.trace.trace_records import SearchProbe as ProbeRecord
 from memsys._backups import write_ledger
 from memsys.agent import TurnResult
 from memsys.clock import ManualClock
@@ -38,7 +48,7 @@ __all__ = [
     "daily_log_days",
     "daily_log_records",
     "edited_text",
-    "probe_fields",
+    "probe_record",
     "scripted_compaction",
     "turn_records",
 ]
@@ -114,55 +124,42 @@ def scripted_compaction(
     return {"trigger": attempt.pop("trigger"), "scripted": True, **attempt}
 
 
-def turn_records(turn: TurnResult) -> Iterator[tuple[str, dict[str, object]]]:
+def turn_records(turn: TurnResult) -> Iterator[RecordBody]:
     """A conversation turn's trace records: its model calls, tool calls, then its reply."""
     for call in turn.model_calls:
-        yield (
-            "model_call",
-            {
-                "purpose": call.purpose.value,
-                "input_tokens": call.usage.input_tokens,
-                "output_tokens": call.usage.output_tokens,
-                "latency_ms": round(call.latency_ms, 3),
-                "stop_reason": call.stop_reason.value,
-            },
+        yield ModelCallRecord(
+            purpose=call.purpose,
+            input_tokens=call.usage.input_tokens,
+            output_tokens=call.usage.output_tokens,
+            latency_ms=round(call.latency_ms, 3),
+            stop_reason=call.stop_reason,
         )
     for ex in turn.tool_executions:
-        yield (
-            "tool_call",
-            {
-                "name": ex.call.name,
-                "arguments": ex.call.arguments,
-                "ok": ex.result.ok,
-                "code": ex.result.code.value if ex.result.code else None,
-                "message": ex.result.message[:TOOL_MESSAGE_CHARS],
-                "from_text": ex.call.from_text or None,
-            },
+        yield ToolCallRecord(
+            name=ex.call.name,
+            arguments=ex.call.arguments,
+            ok=ex.result.ok,
+            code=ex.result.code,
+            message=ex.result.message[:TOOL_MESSAGE_CHARS],
+            from_text=ex.call.from_text or None,
         )
-    yield "reply", {"text": turn.final_text}
+    yield Reply(text=turn.final_text)
 
 
-def probe_fields(
-    probe: SearchProbe, hits: Sequence[SearchHit], latency_ms: float
-) -> dict[str, object]:
-    """A search probe's trace record fields (hit texts cut to 300 characters)."""
-    return {
-        "query": probe.query,
-        "k": probe.k,
-        "expected": probe.expect_sources,
-        "latency_ms": round(latency_ms, 3),
-        "hits": [
-            {
-                "source": h.source,
-                "line_start": h.line_start,
-                "line_end": h.line_end,
-                "score": round(h.score, 4),
-                "text": h.text[:300],
-            }
+def probe_record(probe: SearchProbe, hits: Sequence[SearchHit], latency_ms: float) -> ProbeRecord:
+    """A search probe's trace record (hit texts cut to 300 characters)."""
+    prefer = probe.prefer
+    return ProbeRecord(
+        query=probe.query,
+        k=probe.k,
+        expected=probe.expect_sources,
+        latency_ms=round(latency_ms, 3),
+        hits=[
+            ProbeHit(h.source, h.line_start, h.line_end, round(h.score, 4), h.text[:300])
             for h in hits
         ],
-        "prefer": probe.prefer.model_dump() if probe.prefer else None,
-    }
+        prefer=ProbePreference(prefer.current, prefer.stale) if prefer else None,
+    )
 
 
 def backup_states(storage: MemoryFileStorage, now: ManualClock) -> list[BackupState]:
@@ -222,16 +219,22 @@ def daily_log_days(
 
 def daily_log_records(
     scenario: Scenario, storage: MemoryFileStorage, sessions: Iterable[Session]
-) -> list[dict[str, object]]:
+) -> list[DailyLog]:
     """``daily_log`` trace records: each date's log and transcript, and the highlights the
     scenario's day asks that log to mention (``log_facts``)."""
     dates = scenario.day_dates()
-    wanted = {
+    wanted: dict[str, list[object]] = {
         d.isoformat(): [f.model_dump() for f in day.log_facts]
         for d, day in zip(dates, scenario.days, strict=True)
     }
     return [
-        {**asdict(day), "expect_facts": wanted.get(day.date, [])}
+        DailyLog(
+            date=day.date,
+            log=day.log,
+            transcript_chars=day.transcript_chars,
+            messages=day.messages,
+            expect_facts=wanted.get(day.date, []),
+        )
         for day in daily_log_days(storage, sessions, dates)
     ]
 

@@ -15,13 +15,14 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from evals.trace import MemoryWrite
 from memsys.manager import MemoryManager
 from memsys.provenance import current_writer
 from memsys.sections import parse_entries
 
 __all__ = ["WriteRecorder"]
 
-Record = Callable[..., None]
+Record = Callable[[MemoryWrite], None]
 
 
 class WriteRecorder:
@@ -47,9 +48,10 @@ class WriteRecorder:
         if added or removed:
             writer = current_writer()
             self._record(
-                "memory_write",
-                writer=writer.kind.value,
-                via=writer.via.value if writer.via else None,
-                added=sorted(added.elements()),
-                removed=sorted(removed.elements()),
+                MemoryWrite(
+                    writer=writer.kind.value,
+                    via=writer.via.value if writer.via else None,
+                    added=sorted(added.elements()),
+                    removed=sorted(removed.elements()),
+                )
             )

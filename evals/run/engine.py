@@ -11,11 +11,11 @@ from __future__ import annotations
 import contextlib
 import shutil
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
+from typing import Any
 
 from evals.cassettes import step as cassette_step
 from evals.run._engine_extras import (
@@ -24,31 +24,28 @@ from evals.run._engine_extras import (
     backup_states,
     daily_log_records,
     edited_text,
-    probe_fields,
+    probe_record,
     scripted_compaction,
     turn_records,
 )
 from evals.run._write_recorder import WriteRecorder
 from evals.run.run_spec import DayHook, RunSpec, no_day_hook
-from evals.scenario import EVENT_TYPES, CompactSpec, Event
-from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from evals.scenario import CompactSpec, check_complete
+from evals.scenario import events as ev
+from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, RecordBody, TraceWriter
+from evals.trace import trace_records as rec
 from memsys._safe_files import check_output_dir
-from memsys.app import (
-    Runtime,
-    RuntimeConfig,
-    build_runtime,
-    model_switch_notice,
-    user_message,
-)
+from memsys.app import Runtime, RuntimeConfig, build_runtime, model_switch_notice, user_message
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
 from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.provenance import WriterKind, writing
 from memsys.search.embedder import Embedder
+from memsys.tools import load_variant
 from memsys.triggers import Trigger, should_fire_switch
 
-__all__ = ["DAY_START", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
+__all__ = ["DAY_START", "HANDLERS", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
 
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
@@ -66,36 +63,25 @@ class _Run:
         # The run builds its memory system and is the one it reports to: no late binding.
         self.rt: Runtime = build_runtime(config, self.emit)
         rt = self.rt
-        rt.manager.add_listener(WriteRecorder(rt.manager, self.record))  # who wrote each line
+        rt.manager.add_listener(WriteRecorder(rt.manager, self.write))  # who wrote each line
         self._run_client = rt.client.current
         # Models a scenario switches to are built before the run: a bad name fails early.
         self._switch_models = {
             e.model_switch.use: make_client(e.model_switch.use)
             for day in spec.scenario.days
             for e in day.events
-            if e.model_switch is not None and e.model_switch.use not in (None, "run")
+            if isinstance(e, ev.ModelSwitchEvent) and e.model_switch.use not in (None, "run")
         }
         self.errors: list[str] = []
-        self._handlers: dict[str, Callable[[Event], None]] = {
-            "user": self._user,
-            "burst": self._burst,
-            "model_switch": self._model_switch,
-            "session_switch": self._session_switch,
-            "new_session": self._new_session,
-            "app_background": self._app_background,
-            "app_foreground": lambda e: self._foreground(),
-            "manual_edit": self._manual_edit,
-            "compact": self._compact,
-            "restore_backup": self._restore,
-            "search": self._search,
-            "expect": self._expect,
-        }
-        if set(self._handlers) != set(EVENT_TYPES):  # a new event type needs its handler
-            raise TypeError(f"engine handlers {sorted(self._handlers)} != {EVENT_TYPES}")
 
     # -- tracing -------------------------------------------------------------------------------
 
+    def write(self, record: RecordBody) -> None:
+        now = self.clock.now().isoformat(timespec="seconds")
+        self.trace.write_record(record, now, self.day, self.step)
+
     def record(self, kind: str, **fields: object) -> None:
+        """A record given as fields: the memory system's events and the engine's helpers'."""
         now = self.clock.now().isoformat(timespec="seconds")
         self.trace.write(kind, now, self.day, self.step, **fields)
 
@@ -107,7 +93,7 @@ class _Run:
     def _backup_state(self) -> None:
         # Retention is measured where it can fail: after every compaction attempt.
         states = backup_states(self.rt.manager.storage, self.rt.clock)
-        self.record("backup_state", backups=[asdict(s) for s in states])
+        self.write(rec.BackupStateRecord(backups=states))
 
     @contextlib.contextmanager
     def at_step(self, label: str) -> Iterator[None]:
@@ -125,28 +111,25 @@ class _Run:
             self.rt.clock.set(max(self.rt.clock.now(), start))
             if day.open_app:
                 with self.at_step(f"day {self.day} open app"):
-                    self.record("event", type="app_foreground", implicit=True)
+                    self.write(rec.EventRecord("app_foreground", {"implicit": True}))
                     self._foreground()
             for number, event in enumerate(day.events, start=1):
                 self._advance(event)
                 with self.at_step(f"day {self.day} #{number} {event.type}"):
-                    self.record(
-                        "event",
-                        type=event.type,
-                        **event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}),
-                    )
-                    self._guarded(event.type, self._handlers[event.type], event)
+                    own = event.model_dump(by_alias=True, exclude_none=True, exclude={"at"})
+                    self.write(rec.EventRecord(event.type, own))
+                    self._guarded(event.type, HANDLERS[type(event)], self, event)
                     self.rt.runner.drain()
             if not day.close_app:
                 with self.at_step(f"day {self.day} app left open"):
-                    self._snapshot("snapshot")
+                    self._snapshot()
             else:
                 self._advance(None, DAY_END)
                 with self.at_step(f"day {self.day} close app"):
-                    self.record("event", type="app_background", implicit=True)
+                    self.write(rec.EventRecord("app_background", {"implicit": True}))
                     self.rt.triggers.on_app_background()
                     self.rt.runner.drain()
-                    self._snapshot("snapshot")
+                    self._snapshot()
             self.spec.between_days(self.day, self.rt.manager.storage.memory_dir)
         self._daily_logs()
 
@@ -154,10 +137,10 @@ class _Run:
         """Each date's log beside its transcript, with the highlights it should mention."""
         self.step = "end"
         storage, sessions = self.rt.manager.storage, self.rt.sessions.sessions.values()
-        for fields in daily_log_records(self.spec.scenario, storage, sessions):
-            self.record("daily_log", **fields)
+        for record in daily_log_records(self.spec.scenario, storage, sessions):
+            self.write(record)
 
-    def _advance(self, event: Event | None, at: dtime | None = None) -> None:
+    def _advance(self, event: ev.BaseEvent | None, at: dtime | None = None) -> None:
         wanted = at or (event.time_of_day() if event else None)
         now = self.rt.clock.now()
         target = datetime.combine(now.date(), wanted) if wanted else now + timedelta(minutes=1)
@@ -181,36 +164,37 @@ class _Run:
             action(*args)
         except MemoryFileError as exc:
             self.errors.append(f"{self.step}: {exc}")
-            self.record("error", where=where, message=str(exc))
+            self.write(rec.ErrorRecord(where=where, message=str(exc)))
 
-    def _snapshot(self, kind: str, **extra: object) -> None:
+    def _snapshot(self) -> None:
         storage = self.rt.manager.storage
         memory = self.memory_md()
-        self.record(
-            kind,
-            date=self.rt.clock.now().date().isoformat(),
-            memory_md=memory,
-            chars=len(memory),
-            backups=storage.list_backups(),
-            daily_logs=[p.name for p in storage.list_daily_logs()],
-            **extra,
+        self.write(
+            rec.Snapshot(
+                date=self.rt.clock.now().date().isoformat(),
+                memory_md=memory,
+                chars=len(memory),
+                backups=storage.list_backups(),
+                daily_logs=[p.name for p in storage.list_daily_logs()],
+            )
         )
 
     # -- events --------------------------------------------------------------------------------
 
-    def _user(self, event: Event) -> None:
-        self._turn(user_message(event.user or "", event.screenshot))
+    def _user(self, event: ev.UserEvent) -> None:
+        self._turn(user_message(event.user, event.screenshot))
 
-    def _burst(self, event: Event) -> None:
-        assert event.burst is not None
+    def _burst(self, event: ev.BurstEvent) -> None:
         sessions = self.rt.sessions
         session = sessions.active() or sessions.open(self._new_session_id())
         add_burst(sessions, session, event.burst, self.rt.clock.now())
 
-    def _app_background(self, event: Event) -> None:
+    def _app_background(self, event: ev.AppBackgroundEvent) -> None:
         self._now_or_during(event, self.rt.triggers.on_app_background)
 
-    def _now_or_during(self, event: Event, action: Callable[[], None]) -> None:
+    def _now_or_during(
+        self, event: ev.AppBackgroundEvent | ev.ManualEditEvent, action: Callable[[], None]
+    ) -> None:
         """Run ``action`` now, or while the next model call of ``event.during`` runs."""
         if event.during is None:
             action()
@@ -218,12 +202,12 @@ class _Run:
         step = self.step
 
         def hook() -> None:
-            self.record("event", type=event.type, during=event.during, hooked_from=step)
+            self.write(rec.EventRecord(event.type, {"during": event.during, "hooked_from": step}))
             self._guarded(event.type, action)
 
         self.hooks.on_next(Purpose(event.during), hook)
 
-    def _compact(self, event: Event) -> None:
+    def _compact(self, event: ev.CompactEvent) -> None:
         if isinstance(event.compact, CompactSpec):
             fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
             self.record("compaction", **fields)
@@ -231,14 +215,13 @@ class _Run:
         else:
             self.rt.triggers.force_compact()
 
-    def _model_switch(self, event: Event) -> None:
+    def _model_switch(self, event: ev.ModelSwitchEvent) -> None:
         switch = event.model_switch
-        assert switch is not None
         if switch.use is not None:
             # The session's model really changes: chat, daily logs, compaction, decisions.
             target = self._run_client if switch.use == "run" else self._switch_models[switch.use]
             previous = self.rt.client.switch(target)
-            self.record("model_switched", previous=previous.name, model=target.name)
+            self.write(rec.ModelSwitched(previous=previous.name, model=target.name))
         # The app shows the switch in the conversation (answered by the new model).
         self._turn(model_switch_notice(switch.from_model, switch.to_model))
 
@@ -246,14 +229,15 @@ class _Run:
         rt = self.rt
         session = rt.sessions.active() or rt.sessions.open(self._new_session_id())
         injection = rt.injector.build_system_prompt(rt.base_prompt, text, rt.clock.now().date())
-        self.record(
-            "injection",
-            tokens=injection.tokens,
-            hits=len(injection.hits),
-            dropped=len(injection.dropped),
-            memory_lines_cut=injection.memory_lines_cut,
-            error=injection.error,
-            memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
+        self.write(
+            rec.Injection(
+                tokens=injection.tokens,
+                hits=len(injection.hits),
+                dropped=len(injection.dropped),
+                memory_lines_cut=injection.memory_lines_cut,
+                error=injection.error,
+                memory=injection.prompt.removeprefix(rt.base_prompt).strip(),
+            )
         )
         history = session.recent()
         rt.manager.begin_turn(text)
@@ -261,15 +245,15 @@ class _Run:
             turn = rt.loop.run_turn(injection.prompt, history, text)
         except LLMError as exc:
             self.errors.append(f"{self.step}: {exc}")
-            self.record("error", where="chat", message=str(exc))
+            self.write(rec.ErrorRecord(where="chat", message=str(exc)))
             rt.sessions.add(session, Message(Role.USER, text), rt.clock.now())
             return
         finally:
             guarded = rt.manager.end_turn()
             if guarded is not None and guarded.acted:
                 self.emit(DeletionGuarded.of(guarded))
-        for kind, fields in turn_records(turn):
-            self.record(kind, **fields)
+        for record in turn_records(turn):
+            self.write(record)
         for message in turn.messages:
             rt.sessions.add(session, message, rt.clock.now())
 
@@ -278,9 +262,9 @@ class _Run:
             return DEFAULT_SESSION
         return f"session-{len(self.rt.sessions.sessions) + 1}"
 
-    def _session_switch(self, event: Event) -> None:
+    def _session_switch(self, event: ev.SessionSwitchEvent) -> None:
         sessions = self.rt.sessions
-        target, previous = event.session_switch or "", sessions.active_id
+        target, previous = event.session_switch, sessions.active_id
         sessions.open(target)  # initialize(target): creates it when new
         if should_fire_switch(previous, target, set(sessions.sessions)):
             assert previous is not None
@@ -288,16 +272,15 @@ class _Run:
         else:
             self.record("trigger", trigger=_SWITCH, fired=False, session=previous)
 
-    def _new_session(self, event: Event) -> None:
+    def _new_session(self, event: ev.NewSessionEvent) -> None:
         # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
         self.rt.sessions.active_id = None
         self.record("trigger", trigger=_SWITCH, fired=False, reason="initialize(None)")
 
-    def _manual_edit(self, event: Event) -> None:
+    def _manual_edit(self, event: ev.ManualEditEvent) -> None:
         self._now_or_during(event, lambda: self._apply_edit(event))
 
-    def _apply_edit(self, event: Event) -> None:
-        assert event.manual_edit is not None
+    def _apply_edit(self, event: ev.ManualEditEvent) -> None:
         manager = self.rt.manager
         with writing(WriterKind.HAND_EDIT):
             manager.write_long_term_memory(
@@ -305,12 +288,12 @@ class _Run:
             )
             self.rt.policy.on_manual_edit()
 
-    def _restore(self, event: Event) -> None:
+    def _restore(self, event: ev.RestoreBackupEvent) -> None:
         storage = self.rt.manager.storage
         backups = storage.list_backups()
         name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
         if not name or name == "latest":
-            self.record("restore", name=None, ok=False, reason="no backups")
+            self.write(rec.RestoreAttempt(name=None, ok=False, reason="no backups"))
             return
         path = storage.memory_dir / name  # a byte copy of a broken file: restore refuses it
         expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
@@ -318,25 +301,42 @@ class _Run:
             ok = self.rt.manager.restore_from_backup(name)
             self.rt.policy.on_manual_edit()
         restored = self.rt.manager.read_long_term_memory()
-        self.record("restore", name=name, ok=ok, round_trip=ok and restored == expected)
+        self.write(rec.RestoreAttempt(name=name, ok=ok, round_trip=ok and restored == expected))
 
-    def _search(self, event: Event) -> None:
+    def _search(self, event: ev.SearchEvent) -> None:
         probe = event.search
-        assert probe is not None
         self.rt.search.catch_up()  # the writes since the last search: not the probe's latency
         started = time.perf_counter()
         hits = self.rt.search.search(probe.query, self.rt.clock.now().date(), k=probe.k)
         latency = (time.perf_counter() - started) * 1000
-        self.record("search_probe", **probe_fields(probe, hits, latency))
+        self.write(probe_record(probe, hits, latency))
 
-    def _expect(self, event: Event) -> None:
-        assert event.expect is not None
-        self.record(
-            "checkpoint",
-            label=event.expect.label,
-            expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
-            memory_md=self.memory_md(),
+    def _expect(self, event: ev.ExpectEvent) -> None:
+        self.write(
+            rec.Checkpoint(
+                label=event.expect.label,
+                expect=event.expect.model_dump(by_alias=True, exclude={"label"}),
+                memory_md=self.memory_md(),
+            )
         )
+
+
+HANDLERS: Mapping[type[ev.BaseEvent], Callable[[_Run, Any], None]] = {
+    ev.UserEvent: _Run._user,
+    ev.BurstEvent: _Run._burst,
+    ev.ModelSwitchEvent: _Run._model_switch,
+    ev.SessionSwitchEvent: _Run._session_switch,
+    ev.NewSessionEvent: _Run._new_session,
+    ev.AppBackgroundEvent: _Run._app_background,
+    ev.AppForegroundEvent: lambda run, event: run._foreground(),
+    ev.ManualEditEvent: _Run._manual_edit,
+    ev.CompactEvent: _Run._compact,
+    ev.RestoreBackupEvent: _Run._restore,
+    ev.SearchEvent: _Run._search,
+    ev.ExpectEvent: _Run._expect,
+}
+"""What the engine does for each event class (the event is of the key's class)."""
+check_complete(HANDLERS, "evals.run.engine.HANDLERS")  # a new event type needs its handler
 
 
 def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | None = None) -> Path:
@@ -350,31 +350,34 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
         hooks = HookedClient(client or make_client(cell.model))
+        variant = load_variant(spec.variant_file or cell.variant)  # the cell's one copy
         config = RuntimeConfig(
             memory_dir=spec.out_dir / "memory",
             clock=ManualClock(start),
             client=hooks,
             policy=cell.policy,
-            variant=spec.variant_file or cell.variant,
+            variant=variant,
             embedder=embedder,
             search=scenario.search.config(),
         )
         run = _Run(spec, trace, config, hooks)
         rt = run.rt
-        run.record(
-            "run_start",
-            schema_version=TRACE_SCHEMA_VERSION,
-            scenario=scenario.name,
-            scenario_file=str(spec.scenario_file),
-            description=scenario.description,
-            model=cell.model,
-            model_kind=rt.client.kind.value,
-            policy=cell.policy,
-            variant=cell.variant,
-            repeat=cell.repeat_number,
-            start_date=scenario.start_date.isoformat(),
-            cassette=spec.cassette,
-            expect=scenario.expect.model_dump(by_alias=True),
+        run.write(
+            rec.RunStart(
+                schema_version=TRACE_SCHEMA_VERSION,
+                scenario=scenario.name,
+                scenario_file=str(spec.scenario_file),
+                description=scenario.description,
+                model=cell.model,
+                model_kind=rt.client.kind,
+                policy=cell.policy,
+                variant=cell.variant,
+                variant_digest=variant.digest(),
+                repeat=cell.repeat_number,
+                start_date=scenario.start_date.isoformat(),
+                cassette=spec.cassette,
+                expect=scenario.expect.model_dump(by_alias=True),
+            )
         )
         with rt.policy:  # closes what the policy holds open (the unified store)
             run.run()
@@ -382,13 +385,14 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             if hooks.pending:
                 run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
             storage = rt.manager.storage
-            run.record(
-                "run_end",
-                memory_md=run.memory_md(),
-                backups=storage.list_backups(),
-                daily_logs=[p.name for p in storage.list_daily_logs()],
-                counters=dict(rt.policy.counters),
-                policy_stats=dict(rt.policy.stats()),
-                errors=run.errors,
+            run.write(
+                rec.RunEnd(
+                    memory_md=run.memory_md(),
+                    backups=storage.list_backups(),
+                    daily_logs=[p.name for p in storage.list_daily_logs()],
+                    counters=dict(rt.policy.counters),
+                    policy_stats=dict(rt.policy.stats()),
+                    errors=run.errors,
+                )
             )
     return trace_path

@@ -1,9 +1,8 @@
-"""The pieces of a scenario file: expectations and timed events (see :mod:`evals.scenario`)."""
+"""The pieces of a scenario file: expectations and what events carry (see :mod:`evals.scenario`;
+the events themselves are in :mod:`evals.scenario.events`)."""
 
 from __future__ import annotations
 
-import re
-from datetime import time
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -13,7 +12,6 @@ from memsys.search.scoring import DecayForm, SearchConfig
 from memsys.sections import STANDARD_SECTIONS
 
 __all__ = [
-    "EVENT_TYPES",
     "BackupExpect",
     "Burst",
     "Checkpoint",
@@ -21,8 +19,6 @@ __all__ = [
     "Contradiction",
     "ContradictionKind",
     "During",
-    "Event",
-    "EventType",
     "Expectations",
     "FactSpec",
     "ForbidSpec",
@@ -224,79 +220,6 @@ class Checkpoint(Expectations):
     label: str = "checkpoint"
 
 
-EventType = Literal[
-    "user",
-    "burst",
-    "model_switch",
-    "session_switch",
-    "new_session",
-    "app_background",
-    "app_foreground",
-    "manual_edit",
-    "compact",
-    "restore_backup",
-    "search",
-    "expect",
-]
-EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
 TurnKind = Literal["durable", "transient", "request"]
 """What a user turn is, for the scorers: ``durable`` (worth keeping), ``transient`` (an entry
 derived from it is noise) or ``request`` (the user asked for it to be kept: it must be)."""
-_TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
-
-
-class Event(StrictModel):
-    """One timed event; exactly one of the event-type keys is set."""
-
-    at: Annotated[str | None, Field(pattern=_TIME.pattern)] = None
-    """Time of day, HH:MM; defaults to a minute after the previous event."""
-    user: str | None = None
-    screenshot: str | None = None
-    """With ``user``: the screenshot's caption, as the app describes it."""
-    model_switch: ModelSwitch | None = None
-    session_switch: str | None = None
-    new_session: bool | None = None
-    app_background: bool | None = None
-    app_foreground: bool | None = None
-    manual_edit: ManualEdit | None = None
-    compact: bool | CompactSpec | None = None
-    """``true``: the settings button (the model under test compacts); ``{reply: ...}``: a
-    scripted bad compaction."""
-    burst: Burst | None = None
-    during: During | None = None
-    """With ``manual_edit`` or ``app_background``: happen during the next model call of
-    this purpose instead of after the previous event."""
-    restore_backup: str | None = None
-    """A backup name, or ``latest``."""
-    search: SearchProbe | None = None
-    expect: Checkpoint | None = None
-    turn: TurnKind | None = None
-    """With ``user`` or ``burst``: what the turn is (default: its day's ``turn``). Not
-    ``kind``: a trace record's own kind is recorded under that name."""
-
-    @model_validator(mode="after")
-    def _exactly_one_type(self) -> Event:
-        present = [t for t in EVENT_TYPES if getattr(self, t) is not None]
-        if len(present) != 1:
-            raise ValueError(
-                f"an event needs exactly one of {', '.join(EVENT_TYPES)}; "
-                f"got {', '.join(present) or 'none'}"
-            )
-        if self.screenshot is not None and self.user is None:
-            raise ValueError("screenshot goes with a user message")
-        if self.during is not None and self.type not in ("manual_edit", "app_background"):
-            raise ValueError("during goes with manual_edit or app_background")
-        if self.turn is not None and self.type not in ("user", "burst"):
-            raise ValueError("turn goes with a user message or a burst")
-        if self.compact is False:
-            raise ValueError("compact: give true or {reply: ...}")
-        return self
-
-    @property
-    def type(self) -> str:
-        """The event's type key."""
-        return next(t for t in EVENT_TYPES if getattr(self, t) is not None)
-
-    def time_of_day(self) -> time | None:
-        """``at`` as a time."""
-        return time.fromisoformat(self.at) if self.at else None

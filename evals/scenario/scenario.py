@@ -19,7 +19,6 @@ from evals.errors import ScenarioError
 from evals.scenario._coverage import LIGHT_MAX_CHAT_TURNS, Cost, Coverage
 from evals.scenario._safe_yaml import YAMLLimitError, YAMLLimits, load_limited
 from evals.scenario._scenario_parts import (
-    EVENT_TYPES,
     BackupExpect,
     Burst,
     Checkpoint,
@@ -27,8 +26,6 @@ from evals.scenario._scenario_parts import (
     Contradiction,
     ContradictionKind,
     During,
-    Event,
-    EventType,
     Expectations,
     FactSpec,
     ForbidSpec,
@@ -40,16 +37,43 @@ from evals.scenario._scenario_parts import (
     StrictModel,
     TurnKind,
 )
+from evals.scenario.events import (
+    EVENT_CLASSES,
+    EVENT_TYPES,
+    AppBackgroundEvent,
+    AppForegroundEvent,
+    BaseEvent,
+    BurstEvent,
+    CompactEvent,
+    Event,
+    EventType,
+    ExpectEvent,
+    ManualEditEvent,
+    ModelSwitchEvent,
+    NewSessionEvent,
+    RestoreBackupEvent,
+    SearchEvent,
+    SessionSwitchEvent,
+    UserEvent,
+    check_complete,
+    parse_event,
+)
 from memsys._safe_files import read_input_text
 
 __all__ = [
+    "EVENT_CLASSES",
     "EVENT_TYPES",
     "MAX_TOTAL_TURNS",
     "SCENARIO_LIMITS",
     "SCENARIO_SCHEMA_VERSION",
+    "AppBackgroundEvent",
+    "AppForegroundEvent",
     "BackupExpect",
+    "BaseEvent",
     "Burst",
+    "BurstEvent",
     "Checkpoint",
+    "CompactEvent",
     "CompactSpec",
     "Contradiction",
     "ContradictionKind",
@@ -60,18 +84,28 @@ __all__ = [
     "During",
     "Event",
     "EventType",
+    "ExpectEvent",
     "Expectations",
     "FactSpec",
     "ForbidSpec",
     "ManualEdit",
+    "ManualEditEvent",
     "ModelSwitch",
+    "ModelSwitchEvent",
+    "NewSessionEvent",
     "PreferSpec",
+    "RestoreBackupEvent",
     "Scenario",
     "ScenarioError",
+    "SearchEvent",
     "SearchProbe",
     "SearchSettings",
+    "SessionSwitchEvent",
     "TurnKind",
+    "UserEvent",
+    "check_complete",
     "load_scenario",
+    "parse_event",
 ]
 
 SCENARIO_SCHEMA_VERSION = 1
@@ -106,7 +140,7 @@ class Day(StrictModel):
     log_facts: list[FactSpec] = Field(default_factory=list)
     """Highlights this day's daily log should mention (scored by ``daily_log_quality``)."""
     turn: TurnKind | None = None
-    """What this day's user turns are, unless a turn says otherwise (``Event.turn``)."""
+    """What this day's user turns are, unless a turn says otherwise (``UserEvent.turn``)."""
 
     @model_validator(mode="after")
     def _turn_kinds(self) -> Day:
@@ -114,7 +148,7 @@ class Day(StrictModel):
             return self
         turns = [
             e.model_copy(update={"turn": self.turn})
-            if e.turn is None and e.type in ("user", "burst")
+            if isinstance(e, UserEvent | BurstEvent) and e.turn is None
             else e
             for e in self.events
         ]
@@ -154,11 +188,14 @@ class Scenario(StrictModel):
 
     def chat_turns(self) -> int:
         """Model-answered turns: user messages and model-switch notices."""
-        return sum(1 for d in self.days for e in d.events if e.type in ("user", "model_switch"))
+        chat = (UserEvent, ModelSwitchEvent)
+        return sum(1 for d in self.days for e in d.events if isinstance(e, chat))
 
     def total_turns(self) -> int:
         """Every exchange the run adds to a session: chat turns and each burst's turns."""
-        bursts = sum(e.burst.turns for d in self.days for e in d.events if e.burst is not None)
+        bursts = sum(
+            e.burst.turns for d in self.days for e in d.events if isinstance(e, BurstEvent)
+        )
         return self.chat_turns() + bursts
 
     @model_validator(mode="after")
@@ -213,6 +250,15 @@ def _locate(loc: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> int | No
     return None
 
 
+def _untagged(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``loc`` without the tag pydantic puts after an event's index (``events.0.user.at`` is
+    ``events.0.at`` in the file)."""
+    for i in range(len(loc) - 2):
+        if loc[i] == "events" and isinstance(loc[i + 1], int) and loc[i + 2] in EVENT_CLASSES:
+            return (*loc[: i + 2], *loc[i + 3 :])
+    return loc
+
+
 def load_scenario(path: Path) -> Scenario:
     """Load and validate a scenario file.
 
@@ -247,8 +293,8 @@ def load_scenario(path: Path) -> Scenario:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
-        loc = tuple(
-            p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function"))
+        loc = _untagged(
+            tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function")))
         )
         message = error["msg"]
         located = error.get("ctx", {}).get("error")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from evals.grid.cell import Cell
-from evals.scenario import Scenario
+from evals.scenario import BurstEvent, ManualEditEvent, ModelSwitchEvent, Scenario, UserEvent
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target
 from evals.scorers.quality import composite_quality
@@ -52,20 +52,20 @@ def run_from_file(scenario: Scenario, memory_md: str) -> RunData:
     names: list[str] = []
     for day in scenario.days:
         for event in day.events:
-            if event.user is not None:
+            if isinstance(event, UserEvent):
                 text = f"{event.user} {event.screenshot or ''}".strip()
                 texts.append(text)
                 turns.append((text, event.turn or "durable"))
                 if event.screenshot:
                     screenshots.append(text)
-            elif event.burst is not None:
+            elif isinstance(event, BurstEvent):
                 texts.append(event.burst.user)
                 turns.append((event.burst.user, event.turn or "durable"))
-            elif event.manual_edit is not None:
+            elif isinstance(event, ManualEditEvent):
                 edit = event.manual_edit
                 replaced = edit.replace.get("new") if edit.replace else None
                 texts += [t for t in (edit.append, edit.text, replaced) if t]
-            elif event.model_switch is not None:
+            elif isinstance(event, ModelSwitchEvent):
                 switch = event.model_switch
                 names += [switch.from_model, switch.to_model]
                 texts.append(

@@ -17,7 +17,7 @@ from enum import Enum
 from evals.trace import trace_guard  # noqa: F401  (registers the deletion_guard record)
 from evals.trace.trace_records import RECORD_TYPES, RecordBody
 
-__all__ = ["build_record", "record_problem"]
+__all__ = ["build_record", "record_fields", "record_problem"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,3 +150,35 @@ def build_record(kind: str, fields: Mapping[str, object]) -> RecordBody:
     record = _build(cls, fields)
     assert isinstance(record, RecordBody)
     return record
+
+
+def record_fields(record: object) -> dict[str, object]:
+    """A record's fields as its trace line holds them: in declaration order, an enum as its
+    value, a nested object as its fields, and an optional field (``= None``) left out when
+    it is None (it did not apply) unless its type keeps it (``KEEP_NONE``). An open record's
+    own fields follow its ``type``."""
+    assert dataclasses.is_dataclass(record) and not isinstance(record, type)
+    if isinstance(record, RecordBody) and record.OPEN:
+        own = record.fields  # type: ignore[attr-defined]
+        return {"type": record.type, **own}  # type: ignore[attr-defined]
+    out: dict[str, object] = {}
+    for f in dataclasses.fields(record):
+        value = getattr(record, f.name)
+        if value is None and f.default is None and f.name not in _keep_none(record):
+            continue
+        out[f.name] = _plain(value)
+    return out
+
+
+def _keep_none(record: object) -> frozenset[str]:
+    return record.KEEP_NONE if isinstance(record, RecordBody) else frozenset()
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return record_fields(value)
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value

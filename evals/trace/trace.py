@@ -4,14 +4,16 @@ One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simul
 time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
 Each kind is a frozen record type in :mod:`evals.trace.trace_records`; the memory system's own
 records (trigger, flush, compaction, promotion, decision, archive) are its typed events'
-fields (:mod:`memsys.events`). The writer refuses, and the readers (:func:`read_trace`,
+fields (:mod:`memsys.events`); the engine builds its own as record objects
+(:meth:`TraceWriter.write_record`). The writer refuses, and the readers (:func:`read_trace`,
 :func:`read_records`) reject, a record with a missing or unknown field, naming its line.
 Kinds and their fields:
 
 ==============  ============================================================================
 run_start       schema_version, scenario, scenario_file, description, model, model_kind
-                (simulated|real), policy, variant, repeat, start_date, expect (the scenario's
-                end-of-run expectations, so re-scoring needs no scenario file), cassette
+                (simulated|real), policy, variant, variant_digest (SHA-256 of the variant's
+                text), repeat, start_date, expect (the scenario's end-of-run expectations, so
+                re-scoring needs no scenario file), cassette
 event           type (user, model_switch, session_switch, ...) and the event's fields
 model_switched  previous, model: the model under test changed (a model_switch with ``use``)
 injection       tokens, hits, dropped, memory_lines_cut, error, memory (what the system
@@ -48,8 +50,8 @@ from pathlib import Path
 from typing import IO
 
 from evals.errors import TraceError
-from evals.trace._record_check import build_record, record_problem
-from evals.trace.trace_records import HEADER_FIELDS, TraceLine
+from evals.trace._record_check import build_record, record_fields, record_problem
+from evals.trace.trace_records import HEADER_FIELDS, RecordBody, TraceLine
 from memsys.redact import redact_data
 
 __all__ = [
@@ -82,6 +84,11 @@ class TraceWriter:
     def __exit__(self, *exc: object) -> None:
         if self._handle:
             self._handle.close()
+
+    def write_record(self, record: RecordBody, at: str, day: int, step: str) -> None:
+        """Append a typed record (fields as :func:`evals.trace._record_check.record_fields`
+        gives them), checked and redacted as :meth:`write` does."""
+        self.write(record.KIND, at, day, step, **record_fields(record))
 
     def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
         """Append one record, every string in it redacted (:func:`memsys.redact.redact`).

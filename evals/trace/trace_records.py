@@ -1,13 +1,11 @@
 """The trace's record types: one frozen dataclass per kind, checked when written and read.
 
-A line of ``trace.jsonl`` is a header (``kind``, ``seq``, ``at``, ``day``, ``step``) and
-the fields of its kind's record. A field typed ``... | None = None`` may be left out (it
-did not apply: a trigger with no session, a compaction that never reached the model);
-every other field must be present, and no field a kind does not declare is accepted. A
-field typed with an enum (trigger, outcome, model kind...) holds one of its values, and
+A line of ``trace.jsonl`` is a header (``kind``, ``seq``, ``at``, ``day``, ``step``) and the
+fields of its kind's record. A field typed ``... | None = None`` may be left out (it did not
+apply: a trigger with no session); every other field must be present, and no field a kind
+does not declare is accepted. An enum field (trigger, outcome...) holds one of its values and
 reads back as the enum; nested objects (hits, backups) are checked the same way
-(:mod:`evals.trace._record_check`). So a renamed field fails loudly, naming the record and the
-line, instead of scoring as a default. ``event`` records carry the scenario's own fields.
+(:mod:`evals.trace._record_check`): a renamed field fails loudly, naming the record and line.
 """
 
 from __future__ import annotations
@@ -70,6 +68,7 @@ class RecordBody:
     KIND: ClassVar[str] = ""
     OPEN: ClassVar[bool] = False
     """Accepts fields it does not declare (``event`` only)."""
+    KEEP_NONE: ClassVar[frozenset[str]] = frozenset()  # optional fields written even as null
 
 
 def _kind(cls: type[RecordBody]) -> type[RecordBody]:
@@ -95,6 +94,8 @@ class RunStart(RecordBody):
     start_date: str
     cassette: str | None
     expect: Mapping[str, JSON]
+    variant_digest: str | None = None
+    """SHA-256 of the variant's text (``Variant.digest``); None in older traces."""
 
 
 @_kind
@@ -151,6 +152,7 @@ class ToolCallRecord(RecordBody):
     """One tool call and its result."""
 
     KIND = "tool_call"
+    KEEP_NONE = frozenset({"from_text"})
     name: str
     arguments: str
     ok: bool
@@ -257,8 +259,8 @@ class DailyLog(RecordBody):
     KIND = "daily_log"
     date: str
     log: str
-    messages: int
     transcript_chars: int
+    messages: int
     expect_facts: list[JSON]
 
 
@@ -338,6 +340,7 @@ class SearchProbe(RecordBody):
     """A search probe and its hits."""
 
     KIND = "search_probe"
+    KEEP_NONE = frozenset({"prefer"})
     query: str
     k: int
     expected: list[str]
@@ -386,15 +389,12 @@ class RunEnd(RecordBody):
 
 @dataclass(frozen=True)
 class TraceLine:
-    """One line of a trace: its header and its typed record."""
+    """One line of a trace: its header (``seq``: 0, 1, ... in file order; ``at``: simulated
+    time, ISO 8601; ``day``: 1-based scenario day, 0 before the first; ``step``: the scenario
+    step, e.g. ``day 2 #3 user``) and its typed ``record``."""
 
     seq: int
-    """0, 1, ... in file order."""
     at: str
-    """Simulated time, ISO 8601."""
     day: int
-    """1-based scenario day (0 before the first)."""
     step: str
-    """Scenario step, e.g. ``day 2 #3 user``."""
     record: RecordBody
-    """The record."""

@@ -17,7 +17,17 @@ from datetime import date
 from itertools import pairwise
 
 from evals.scenario._coverage import Coverage
-from evals.scenario._scenario_parts import CompactSpec, Event, ManualEdit
+from evals.scenario._scenario_parts import CompactSpec, ManualEdit
+from evals.scenario.events import (
+    AppBackgroundEvent,
+    BaseEvent,
+    BurstEvent,
+    CompactEvent,
+    ExpectEvent,
+    ManualEditEvent,
+    SearchEvent,
+    UserEvent,
+)
 from evals.scenario.scenario import Scenario
 from evals.scorers._detect import junk_reason, model_name_in
 from evals.scorers._matching import keyword_match
@@ -37,18 +47,18 @@ USER_REQUESTED = "User requested:"
 # -- walking a scenario ---------------------------------------------------------------------
 
 
-def _dated_events(s: Scenario) -> Iterator[tuple[date, Event]]:
+def _dated_events(s: Scenario) -> Iterator[tuple[date, BaseEvent]]:
     for day_date, day in zip(s.day_dates(), s.days, strict=True):
         for event in day.events:
             yield day_date, event
 
 
 def _user_texts(s: Scenario) -> list[tuple[date, str]]:
-    return [(d, e.user) for d, e in _dated_events(s) if e.user is not None]
+    return [(d, e.user) for d, e in _dated_events(s) if isinstance(e, UserEvent)]
 
 
 def _edits(s: Scenario) -> list[ManualEdit]:
-    return [e.manual_edit for _, e in _dated_events(s) if e.manual_edit is not None]
+    return [e.manual_edit for _, e in _dated_events(s) if isinstance(e, ManualEditEvent)]
 
 
 def _edit_texts(s: Scenario) -> list[str]:
@@ -60,7 +70,11 @@ def _edit_texts(s: Scenario) -> list[str]:
 
 
 def _scripted_replies(s: Scenario) -> list[str]:
-    return [e.compact.reply for _, e in _dated_events(s) if isinstance(e.compact, CompactSpec)]
+    return [
+        e.compact.reply
+        for _, e in _dated_events(s)
+        if isinstance(e, CompactEvent) and isinstance(e.compact, CompactSpec)
+    ]
 
 
 def _events(s: Scenario, kind: str) -> int:
@@ -83,7 +97,9 @@ def _max_switches_in_a_week(s: Scenario) -> int:
 def _max_messages_in_a_day(s: Scenario) -> int:
     return max(
         sum(
-            2 * (e.burst.turns if e.burst else 1) for e in day.events if e.type in ("user", "burst")
+            2 * (e.burst.turns if isinstance(e, BurstEvent) else 1)
+            for e in day.events
+            if isinstance(e, UserEvent | BurstEvent)
         )
         for day in s.days
     )
@@ -91,7 +107,10 @@ def _max_messages_in_a_day(s: Scenario) -> int:
 
 def _screenshot(pattern: str) -> Check:
     found = re.compile(pattern, re.I)
-    return lambda s: any(e.screenshot and found.search(e.screenshot) for _, e in _dated_events(s))
+    return lambda s: any(
+        isinstance(e, UserEvent) and e.screenshot and found.search(e.screenshot)
+        for _, e in _dated_events(s)
+    )
 
 
 def _chitchat(pattern: str) -> Check:
@@ -133,7 +152,9 @@ def _hand_edit_contradiction(s: Scenario) -> bool:
 
 def _must_survive(s: Scenario) -> set[str]:
     kept = set(s.expect.must_survive)
-    kept.update(t for _, e in _dated_events(s) if e.expect for t in e.expect.must_survive)
+    kept.update(
+        t for _, e in _dated_events(s) if isinstance(e, ExpectEvent) for t in e.expect.must_survive
+    )
     return kept
 
 
@@ -156,7 +177,9 @@ def _junk_reply(s: Scenario) -> bool:
 def _restore_after_scripted_compaction(s: Scenario) -> bool:
     seen_bad = False
     for _, event in _dated_events(s):
-        seen_bad = seen_bad or isinstance(event.compact, CompactSpec)
+        seen_bad = seen_bad or (
+            isinstance(event, CompactEvent) and isinstance(event.compact, CompactSpec)
+        )
         if seen_bad and event.type == "restore_backup":
             return True
     return False
@@ -165,7 +188,7 @@ def _restore_after_scripted_compaction(s: Scenario) -> bool:
 def _over_threshold_then_new_day(s: Scenario) -> bool:
     """A hand edit leaves MEMORY.md over the auto-compaction size, and a later day comes."""
     return any(
-        e.manual_edit is not None and len(e.manual_edit.text or "") > SIZE_THRESHOLD_CHARS
+        isinstance(e, ManualEditEvent) and len(e.manual_edit.text or "") > SIZE_THRESHOLD_CHARS
         for day in s.days[:-1]
         for e in day.events
     )
@@ -176,7 +199,12 @@ def _sections_named(s: Scenario) -> int:
 
 
 def _has_during(kind: str) -> Check:
-    return lambda s: any(e.during is not None and e.type == kind for _, e in _dated_events(s))
+    return lambda s: any(
+        isinstance(e, ManualEditEvent | AppBackgroundEvent)
+        and e.during is not None
+        and e.type == kind
+        for _, e in _dated_events(s)
+    )
 
 
 def _lines(text: str) -> list[str]:
@@ -358,7 +386,7 @@ SHAPE_CHECKS: Mapping[Coverage, tuple[str, Check]] = {
     _C.SEARCH_OLD_FACTS: ("a search probe 30+ days after the first day", _old_probes),
     _C.SEARCH_CURRENT_OVER_STALE: (
         "a search probe with prefer",
-        lambda s: any(e.search and e.search.prefer for _, e in _dated_events(s)),
+        lambda s: any(isinstance(e, SearchEvent) and e.search.prefer for _, e in _dated_events(s)),
     ),
 }
 """Every coverage item: (what a scenario claiming it must have, the check)."""

@@ -24,6 +24,8 @@ memory system sends today's built-in prompt, byte for byte.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -115,6 +117,19 @@ class Variant:
     """Name of the variant it extends, if any."""
     prompts: PromptTexts = PromptTexts()
     """Background prompts it replaces (see :data:`PROMPT_SLOTS`)."""
+
+    def digest(self) -> str:
+        """SHA-256 of the text the variant sends (each tool's description and parameter
+        descriptions, each prompt slot), as canonical JSON: two files with the same text have
+        the same digest, whatever their names; one changed character changes it."""
+        text = {
+            "tools": {
+                n: [t.description, [list(p) for p in t.parameters]] for n, t in self.tools.items()
+            },
+            "prompts": {slot: getattr(self.prompts, slot) for slot in PROMPT_SLOTS},
+        }
+        canonical = json.dumps(text, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
     def tool(self, name: str) -> ToolText:
         """The text of tool ``name``."""

@@ -15,6 +15,7 @@ from evals.scenario.scenario import load_scenario
 from memsys.errors import UnknownNameError
 from memsys.policies import available_policies
 from memsys.search.embedder import Embedder
+from memsys.tools import load_variant
 
 WEEK = Path("scenarios/week-of-noise.yaml")
 
@@ -250,3 +251,10 @@ def test_a_variants_prompts_reach_every_request_of_a_run(
     assert summaries and all(
         "An example, for a different conversation" in r.messages[0].content for r in summaries
     )
+    start = json.loads((tmp_path / "run" / "trace.jsonl").read_text().splitlines()[0])
+    # The trace names the variant and the text it was scored with (its digest).
+    assert (start["variant"], start["variant_digest"]) == (
+        "mine",
+        load_variant(str(variant)).digest(),
+    )
+    assert start["variant_digest"] != load_variant("summary-worked-example").digest()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.scenario import EVENT_CLASSES
 from evals.scenario.scenario import EVENT_TYPES, MAX_TOTAL_TURNS, ScenarioError, load_scenario
 from memsys.policies import available_policies
 from memsys.tools import available_variants
@@ -53,6 +54,49 @@ def test_event_with_two_types_is_rejected(tmp_path: Path) -> None:
     path = write(tmp_path, HEADER + "  - events:\n      - {user: hi, compact: true}\n")
     with pytest.raises(ScenarioError, match="exactly one of"):
         load_scenario(path)
+
+
+def test_an_event_with_no_type_says_so(tmp_path: Path) -> None:
+    path = write(tmp_path, HEADER + "  - events:\n      - {at: '09:00'}\n")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert (err.value.line, err.value.field) == (6, "days.0.events.0")
+    assert str(err.value).endswith("got none")
+
+
+@pytest.mark.parametrize(
+    ("event", "problem"),
+    [
+        ("{compact: true, turn: durable}", "turn goes with a user message or a burst"),
+        ("{new_session: true, screenshot: x}", "screenshot goes with a user message"),
+        ("{user: hi, during: chat}", "during goes with manual_edit or app_background"),
+        ("{compact: false}", "compact: give true or {reply: ...}"),
+    ],
+)
+def test_a_key_of_another_event_type_is_named(tmp_path: Path, event: str, problem: str) -> None:
+    path = write(tmp_path, HEADER + f"  - events:\n      - {event}\n")
+    with pytest.raises(ScenarioError, match=problem) as err:
+        load_scenario(path)
+    assert err.value.field == "days.0.events.0"
+
+
+def test_an_error_inside_an_event_names_its_path_in_the_file(tmp_path: Path) -> None:
+    # The union's tag (the class tried) is not part of the path: the file has no such level.
+    body = "  - events:\n      - user: hi\n      - model_switch: {from: a, to: b, by: c}\n"
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, HEADER + body))
+    assert (err.value.line, err.value.field) == (7, "days.0.events.1.model_switch.by")
+    body = "  - events:\n      - burst: {turns: 0, user: x}\n"
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, HEADER + body))
+    assert err.value.field == "days.0.events.0.burst.turns"
+
+
+def test_each_event_loads_as_the_class_of_its_type(tmp_path: Path) -> None:
+    for path in SCENARIOS:
+        for day in load_scenario(path).days:
+            for event in day.events:
+                assert type(event) is EVENT_CLASSES[event.type]
 
 
 def test_bad_forbid_kind_lists_allowed_values(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ TEMPLATE = HEADER + "\n\n" + "".join(f"## {name}\n\n" for name in STANDARD_SECTI
 
 def _expects(scenario: Scenario) -> bool:
     expect = scenario.expect
-    requests = any(e.turn == "request" for d in scenario.days for e in d.events)
+    requests = any(getattr(e, "turn", None) == "request" for d in scenario.days for e in d.events)
     return bool(expect.remember or expect.contradictions or requests)
 
 
