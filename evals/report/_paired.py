@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
 from evals.report._diffs import PairedDiff, Verdict, family, scenario_diff, within_sd
-from evals.results import ModelKind, ResultsAbout, RunResult, known_metrics
+from evals.results import ModelKind, ResultsAbout, RunResult, describe, known_metrics
 from evals.stats import Adjustment
 
 # A pure type (the report reads results.json alone; tests/evals/report/test_rules.py): the
@@ -260,11 +260,14 @@ def compare_to_baseline(
         sampling: Each run's sampling setting (see :data:`Sampling`); scenarios whose two
             sides differ are left out.
         adjustment: Holm (family-wise error) or Benjamini-Hochberg (false discovery rate).
+        about: The results' ``"about"`` block: each metric's direction and the order of the
+            default metrics; None describes the results with this code's scorer registry.
 
     Raises:
         ComparisonError: no run has the baseline's value, or one cell and repeat twice.
         UnknownNameError: a metric no result carries.
     """
+    about = about or describe(results)  # the registry's directions, as the page shows them
     chosen = list(metrics) if metrics else headline_metrics(results, about)
     validate_metrics(results, chosen)
     _check_reference(results, reference)

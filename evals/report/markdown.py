@@ -275,20 +275,21 @@ def compare_table(
         UsageError: real results of more than one model.
         ComparisonError: no real run has the baseline variant.
     """
-    baseline = baseline or (about or describe(results)).default_variant
+    about = about or describe(results)
+    baseline = baseline or about.default_variant
     real = _real_runs(results)
     header = [f"compared with {baseline}", "scenarios", "metric", "difference [95% CI]", "p"]
     header += ["adjusted p", "detectable", "verdict"]
     if not real:
         return markdown_table(header, [])
     comparisons = sorted(
-        compare_to_baseline(real, Reference(variant=baseline), metrics, sampling),
+        compare_to_baseline(real, Reference(variant=baseline), metrics, sampling, about=about),
         key=lambda c: c.compared,
     )
     named = [(c, False) for c in comparisons]
     if any(r.policy == baseline_policy and r.variant == baseline for r in real):
         reference = Reference(policy=baseline_policy, variant=baseline)
-        policies = compare_to_baseline(real, reference, metrics, sampling)
+        policies = compare_to_baseline(real, reference, metrics, sampling, about=about)
         named += [(c, True) for c in sorted(policies, key=lambda c: c.compared)]
         named = [(c, p) for c, p in named if not p or c.compared[2] == baseline]
     several = len({c.compared[1] for c, p in named if not p}) > 1

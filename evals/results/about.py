@@ -21,7 +21,7 @@ The block is optional within ``schema_version`` 1: files written before it still
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -38,6 +38,7 @@ __all__ = [
     "RunRecording",
     "ScorerMeta",
     "VariantText",
+    "combine",
     "describe",
     "recordings",
     "sampling_setting",
@@ -271,4 +272,25 @@ def describe(
         variants=_variant_block(sorted({*names, DEFAULT_VARIANT}), variant_sources),
         recordings=recordings(results, cassette_root),
         kept_labels=tuple(sorted(KEPT)),
+    )
+
+
+def combine(abouts: Sequence[ResultsAbout]) -> ResultsAbout | None:
+    """One block for the results of several files (shards merged, run directories compared):
+    the first file's scorers, formula and default variant; every file's variants and
+    recordings (the first file's entry wins for a name or run in two). None for none."""
+    if not abouts:
+        return None
+    variants: dict[str, VariantText] = {}
+    runs: dict[tuple[str, str, str, str, int], RunRecording] = {}
+    for about in abouts:
+        for name, variant in about.variants.items():
+            variants.setdefault(name, variant)
+        for run in about.recordings:
+            runs.setdefault(_order(run), run)
+    first = abouts[0]
+    return replace(
+        first,
+        variants=dict(sorted(variants.items())),
+        recordings=tuple(runs[key] for key in sorted(runs)),
     )

@@ -5,12 +5,14 @@ written with the results and read back checked; files without it still read and 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from evals.errors import ResultsError
 from evals.report import render_report
+from evals.report._paired import metric_direction
 from evals.results import (
     RESULTS_FILE_NAME,
     RunResult,
@@ -20,7 +22,7 @@ from evals.results import (
     score_run_dir,
     write_results,
 )
-from evals.scorers import QUALITY_FORMULA, registered_scorers
+from evals.scorers import QUALITY_FORMULA, Score, registered_scorers
 from memsys.tools import DEFAULT_VARIANT
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
@@ -114,3 +116,18 @@ def test_a_malformed_block_is_an_error_naming_the_file_and_field(
     message = str(caught.value)
     assert str(path) in message and where in message and "memeval score" in message
     assert RESULTS_FILE_NAME in message
+
+
+def test_a_direction_comes_from_the_block_not_from_the_first_score(
+    results: list[RunResult],
+) -> None:
+    """churn's "no fact was saved" score carries the default direction (higher); the block
+    says lower, whichever run comes first."""
+    unscored = Score("churn", None, "No fact was saved by a tool call.")
+    first = replace(
+        results[0], scores=tuple(unscored if s.name == "churn" else s for s in results[0].scores)
+    )
+    runs = [first, *results[1:]]
+    assert metric_direction(runs, "churn") is True  # what the first score alone says
+    assert metric_direction(runs, "churn", describe(runs)) is False
+    assert metric_direction(runs, "churn.saves", describe(runs)) is False
