@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.cli.main import main
 from evals.errors import ResultsError
 from evals.report import render_report
 from evals.report._paired import metric_direction
@@ -131,3 +132,46 @@ def test_a_direction_comes_from_the_block_not_from_the_first_score(
     assert metric_direction(runs, "churn") is True  # what the first score alone says
     assert metric_direction(runs, "churn", describe(runs)) is False
     assert metric_direction(runs, "churn.saves", describe(runs)) is False
+
+
+def test_merge_keeps_each_shards_variant_texts_and_recordings(
+    tmp_path: Path, results: list[RunResult], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shard ran a variant file of its own (not findable from here) and a real run: the
+    merged results.json still has that text and that recording, so its report shows them."""
+    shards = []
+    # The default variant's shard first: every block holds the default variant's text, and
+    # the first block's entry of a name is the one kept.
+    ordered = sorted(results, key=lambda r: r.variant != DEFAULT_VARIANT)
+    for index, result in enumerate(ordered, start=1):
+        shard = tmp_path / f"shard-{index}"
+        path, data = _written(shard, [result])
+        about = data["about"]
+        assert isinstance(about, dict)
+        about["variants"][result.variant]["texts"]["save_memory"] = f"Shard {index}'s own text."
+        about["recordings"] = [
+            {
+                "scenario": result.scenario,
+                "model": result.model,
+                "policy": result.policy,
+                "variant": result.variant,
+                "repeat": result.repeat,
+                "setting": f"temperature 0.{index}",
+            }
+        ]
+        path.write_text(json.dumps(data), encoding="utf-8")
+        shards.append(str(shard))
+    merged = tmp_path / "merged"
+    assert main(["merge", *shards, "--out", str(merged)]) == 0
+    document = read_document(merged / RESULTS_FILE_NAME)
+    assert document.recorded
+    texts = {name: v.texts["save_memory"] for name, v in document.about.variants.items()}
+    assert texts[ordered[0].variant] == "Shard 1's own text."
+    assert texts[ordered[1].variant] == "Shard 2's own text."
+    assert sorted(r.setting for r in document.about.recordings) == [
+        "temperature 0.1",
+        "temperature 0.2",
+    ]
+    html = (merged / "report.html").read_text(encoding="utf-8")
+    assert "Shard 1&#39;s own text." in html and "Shard 2&#39;s own text." in html
+    capsys.readouterr()
