@@ -143,7 +143,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--cassettes",
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
-        help="cassette directory whose labels give each real run's sampling setting",
+        help="cassette directory whose labels give the sampling setting of real runs the "
+        "results files did not record (files written before they recorded it)",
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"

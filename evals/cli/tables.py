@@ -80,7 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
         help="cassette directory whose labels give the recording times and each real run's "
-        "sampling setting (default: cassettes)",
+        "sampling setting (default: the labels results.json recorded, or, for a file "
+        "written before it recorded them, those under cassettes)",
     )
     parser.add_argument(
         "--model",

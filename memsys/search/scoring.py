@@ -84,8 +84,6 @@ _RECENCY: dict[DecayForm, Callable[[FloatArray, float], FloatArray]] = {
 }
 
 
-
-
 @dataclass(frozen=True)
 class ScoreParts:
     """How one chunk's score was made (see the module docstring for the formula)."""
