@@ -69,11 +69,12 @@ def _compare(args: argparse.Namespace) -> int:
     if metrics or targets:
         validate_metrics(results, [*(metrics or []), *targets])  # before anything is written
     reference = _reference(args)
-    # What the files recorded; --cassettes labels for runs they do not cover (older files).
-    settings = {
-        **sampling(results, Path(args.cassettes)),
-        **(about.sampling_map() if about else {}),
-    }
+    # What the files recorded, and the labels under --cassettes for runs they do not cover
+    # (older files); a --cassettes DIR asked for wins over the files.
+    recorded = about.sampling_map() if about else {}
+    labelled = sampling(results, Path(args.cassettes))
+    asked = args.cassettes != str(DEFAULT_CASSETTE_ROOT)
+    settings = {**recorded, **labelled} if asked else {**labelled, **recorded}
     adjustment = Adjustment.BH if args.adjust == "bh" else Adjustment.HOLM
     comparisons = compare_to_baseline(results, reference, metrics, settings, adjustment, about)
     out = Path(args.out)
@@ -143,8 +144,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--cassettes",
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
-        help="cassette directory whose labels give the sampling setting of real runs the "
-        "results files did not record (files written before they recorded it)",
+        help="cassette directory whose labels give each real run's sampling setting "
+        "(default: what the results files recorded, then the labels under cassettes)",
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"
