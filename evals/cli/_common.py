@@ -22,6 +22,7 @@ __all__ = [
     "add_scenario_arg",
     "add_scorer_args",
     "cli_clock",
+    "collected_saving_scored",
     "emit_result",
     "load_scenarios",
     "run_results_saving_scored",
@@ -30,6 +31,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from evals.results.results import RunResult
+    from evals.results.scoring import Collected
     from evals.scenario.scenario import Scenario
     from evals.scorers import ScorerSettings
 
@@ -129,7 +131,14 @@ def load_scenarios(args: argparse.Namespace) -> list[tuple[Path, Scenario]]:
 def run_results_saving_scored(path: Path, keywords_only: bool) -> list[RunResult]:
     """The results of a run (:func:`evals.results.history.run_results`); traces scored now get their
     ``results.json`` written, so the next command reads them instead of scoring again."""
+    return list(collected_saving_scored(path, keywords_only).results)
+
+
+def collected_saving_scored(path: Path, keywords_only: bool) -> Collected:
+    """As :func:`run_results_saving_scored`, with the results file's ``"about"`` block."""
     from evals.results.history import run_results
     from evals.results.scoring import save_scored
 
-    return save_scored(run_results(path, None if keywords_only else "default"))
+    collected = run_results(path, None if keywords_only else "default")
+    save_scored(collected)
+    return collected

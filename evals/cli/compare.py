@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cli._common import EXIT_OK, run_results_saving_scored
+from evals.cli._common import EXIT_OK, collected_saving_scored
 from evals.cli._sampling import sampling
 from evals.cli.commands import command_help
 from evals.errors import UsageError
@@ -27,6 +27,7 @@ from evals.report import (
     validate_metrics,
     write_comparison,
 )
+from evals.results import combine
 from evals.stats import Adjustment
 from memsys.tools import DEFAULT_VARIANT
 
@@ -58,21 +59,30 @@ def _targets(values: list[str] | None) -> dict[str, float]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    results = [
-        r for d in args.run_dirs for r in run_results_saving_scored(Path(d), args.keywords_only)
-    ]
+    found = [collected_saving_scored(Path(d), args.keywords_only) for d in args.run_dirs]
+    results = [r for collected in found for r in collected.results]
+    abouts = [c.about for c in found]
+    # The files' blocks when every one has one, else described now (registry, cassettes).
+    about = None if None in abouts else combine([a for a in abouts if a is not None])
     metrics = args.metric or None
     targets = _targets(args.mde)
     if metrics or targets:
         validate_metrics(results, [*(metrics or []), *targets])  # before anything is written
     reference = _reference(args)
-    settings = sampling(results, Path(args.cassettes))
+    # What the files recorded, and the labels under --cassettes for runs they do not cover
+    # (older files); a --cassettes DIR asked for wins over the files.
+    recorded = about.sampling_map() if about else {}
+    labelled = sampling(results, Path(args.cassettes))
+    asked = args.cassettes != str(DEFAULT_CASSETTE_ROOT)
+    settings = {**recorded, **labelled} if asked else {**labelled, **recorded}
     adjustment = Adjustment.BH if args.adjust == "bh" else Adjustment.HOLM
-    comparisons = compare_to_baseline(results, reference, metrics, settings, adjustment)
+    comparisons = compare_to_baseline(results, reference, metrics, settings, adjustment, about)
     out = Path(args.out)
     title = args.title or "memeval comparison"
     # The comparison alone: `memeval report RUN_DIR` writes each run's scenarios and files.
-    write_comparison(results, out, title, reference=reference, metrics=metrics, sampling=settings)
+    write_comparison(
+        results, out, title, reference=reference, metrics=metrics, sampling=settings, about=about
+    )
     print(summary_text(results, metrics))
     print()
     print(comparison_text(comparisons, reference, targets))
@@ -134,7 +144,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--cassettes",
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
-        help="cassette directory whose labels give each real run's sampling setting",
+        help="cassette directory whose labels give each real run's sampling setting "
+        "(default: what the results files recorded, then the labels under cassettes)",
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"

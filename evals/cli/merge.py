@@ -6,11 +6,9 @@ import argparse
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
-from evals.cli._sampling import sampling
 from evals.cli.commands import command_help
-from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import summary_text, write_report
-from evals.results import write_results
+from evals.results import RESULTS_FILE_NAME, combine, describe, read_document, write_results
 from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.run.sharding import check_shards
 
@@ -22,10 +20,13 @@ def _merge(args: argparse.Namespace) -> int:
     note = check_shards(sources)  # shards of different plans are refused before anything
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
     results = merge_runs(sources, out)
-    write_results(out, results)
+    # Each shard's block (variant texts of files of one's own, the real runs' recordings);
+    # described now for shards written before it.
+    documents = [read_document(source / RESULTS_FILE_NAME) for source in sources]
+    about = combine([d.about for d in documents if d.recorded]) or describe(results)
+    write_results(out, results, about)
     title = args.title or "memeval report"
-    settings = sampling(results, DEFAULT_CASSETTE_ROOT)
-    report = write_report(results, out / "report.html", title=title, sampling=settings)
+    report = write_report(results, out / "report.html", title=title, about=about)
     print(summary_text(results))
     print(f"\nmerged {len(results)} runs from {len(sources)} directories")
     if note:

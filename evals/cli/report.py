@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.cli._common import EXIT_OK, run_results_saving_scored
-from evals.cli._sampling import sampling
+from evals.cli._common import EXIT_OK, collected_saving_scored
 from evals.cli.commands import command_help
-from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import write_report
 from evals.results.history import resolve_run_dir
 
@@ -17,12 +15,15 @@ __all__ = ["register"]
 
 def _report(args: argparse.Namespace) -> int:
     run_dir = resolve_run_dir(Path(args.run_dir))
-    results = run_results_saving_scored(run_dir, args.keywords_only)
+    collected = collected_saving_scored(run_dir, args.keywords_only)
+    results = list(collected.results)
     out = Path(args.out) if args.out else (run_dir if run_dir.is_dir() else run_dir.parent)
     if out.is_dir() or not out.suffix:
         out = out / "report.html"
     title = args.title or f"memeval report: {run_dir}"
-    write_report(results, out, title=title, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
+    # Everything from results.json: its "about" block carries the scorers, variant texts and
+    # the real runs' recordings; a file without one is described now (registry, cassettes).
+    write_report(results, out, title=title, about=collected.about)
     print(f"wrote {out} ({len(results)} runs)")
     return EXIT_OK
 

@@ -168,9 +168,8 @@ def _run_into(
 ) -> int:
     from evals.cli._run_cells import execute
     from evals.cli._run_notes import compaction_note, quiet_compaction_warnings, verdict_lines
-    from evals.cli._sampling import sampling
     from evals.report import summary_text, verdicts, write_report
-    from evals.results import write_results
+    from evals.results import describe, write_results
     from evals.results.history import point_latest
     from evals.trace import TRACE_FILE_NAME
 
@@ -190,8 +189,10 @@ def _run_into(
             "cell(s) finished. Run again (without --jobs to find the cell that dies)"
         )
     cells_done = time.monotonic()
-    write_results(out, results)
-    found = verdicts(results, sampling=sampling(results, DEFAULT_CASSETTE_ROOT))
+    sources = {r.spec.cell.variant: r.spec.variant_file for r in runs if r.spec.variant_file}
+    about = describe(results, sources, DEFAULT_CASSETTE_ROOT)  # what the report reads
+    write_results(out, results, about)
+    found = verdicts(results, about=about)
     if args.table:
         print(summary_text(results) + "\n")
     print("\n".join(verdict_lines(found, results)))
@@ -202,8 +203,7 @@ def _run_into(
         print(f"report:  not written (--no-report; `memeval report {out}` writes it)")
     else:
         report = Path(args.report) if args.report else out / "report.html"
-        sources = {r.spec.cell.variant: r.spec.variant_file for r in runs if r.spec.variant_file}
-        write_report(results, report, variant_sources=sources, found=found)
+        write_report(results, report, found=found, about=about)
         print(f"report:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")

@@ -16,7 +16,7 @@ from pathlib import Path
 from evals.cli._common import EXIT_OK, EXIT_USAGE, add_scorer_args, scorer_settings
 from evals.cli.commands import command_help
 from evals.report import summary_text
-from evals.results import RESULTS_FILE_NAME, write_results
+from evals.results import RESULTS_FILE_NAME, combine, describe, read_document, write_results
 from evals.results.history import resolve_run_dir
 from evals.results.scoring import score_run_dir
 
@@ -94,8 +94,11 @@ def _score(args: argparse.Namespace) -> int:
     print(summary_text(results))
     print(f"wrote results.json and results.csv next to {len(results)} trace(s)")
     if (run_dir / RESULTS_FILE_NAME).is_file():
-        # The run's own results.json is what report, compare and gate read: keep it current.
-        write_results(run_dir, results)
+        # The run's own results.json is what report, compare and gate read: keep it current,
+        # scorers from this registry, variant texts and recordings it had kept where the
+        # variant file or cassette cannot be found from here.
+        old = read_document(run_dir / RESULTS_FILE_NAME)
+        write_results(run_dir, results, combine([describe(results), old.about]))
         print(f"rewrote {run_dir / RESULTS_FILE_NAME}")
     return EXIT_OK
 

@@ -1,23 +1,24 @@
 """``memeval tables RUN_DIR``: the README's result tables as GitHub markdown, from a run.
 
-Reads the run's ``results.json`` (and, for the real table, the cassette labels) and prints
-the tables :mod:`evals.report.markdown` builds; nothing is scored or written.
+Reads the run's ``results.json`` (its runs and its ``"about"`` block, which holds the real
+runs' cassette labels; ``--cassettes DIR`` reads them from DIR instead) and prints the tables
+:mod:`evals.report.markdown` builds; nothing is scored or written.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import textwrap
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
-from evals.cli._sampling import labels as cassette_labels
-from evals.cli._sampling import sampling
 from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.markdown import TABLES
+from evals.results import describe, recordings
 from evals.results.history import run_results
 from memsys.llm.base import ModelKind
 
@@ -26,7 +27,8 @@ __all__ = ["register"]
 
 def _tables(args: argparse.Namespace) -> int:
     # Its results.json when it has one, else its traces scored now (nothing written).
-    results = list(run_results(Path(args.run_dir)).results)
+    collected = run_results(Path(args.run_dir))
+    results = list(collected.results)
     model = args.model
     real_models = {r.model for r in results if r.model_kind is ModelKind.REAL}
     if model is None and len(real_models) > 1 and DEFAULT_LOCAL_MODEL.name in real_models:
@@ -37,9 +39,10 @@ def _tables(args: argparse.Namespace) -> int:
         results = [r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == model]
     kinds = list(TABLES) if args.kind == "all" else [args.kind]
     root = Path(args.cassettes)
-    labels = cassette_labels(results, root) if "real" in kinds else {}
-    settings = sampling(results, root) if "compare" in kinds else {}
-    print("\n\n".join(TABLES[kind].build(results, labels, settings) for kind in kinds))
+    about = collected.about or describe(results, cassette_root=root)
+    if args.cassettes != str(DEFAULT_CASSETTE_ROOT):  # asked for: these labels, not the file's
+        about = dataclasses.replace(about, recordings=recordings(results, root))
+    print("\n\n".join(TABLES[kind].build(results, about) for kind in kinds))
     return EXIT_OK
 
 
@@ -77,7 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=str(DEFAULT_CASSETTE_ROOT),
         metavar="DIR",
         help="cassette directory whose labels give the recording times and each real run's "
-        "sampling setting (default: cassettes)",
+        "sampling setting (default: the labels results.json recorded, or, for a file "
+        "written before it recorded them, those under cassettes)",
     )
     parser.add_argument(
         "--model",

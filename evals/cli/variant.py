@@ -21,7 +21,7 @@ __all__ = ["register", "texts"]
 def texts(name_or_path: str) -> dict[str, str]:
     """Every text a variant gives a model, by where it goes (``save_memory``,
     ``save_memory.content``, ``prompts.daily_summary``...); built-in prompts are ``(built-in)``."""
-    from evals.report import variant_texts
+    from evals.results import variant_texts
     from memsys.tools import load_variant
 
     return variant_texts(load_variant(name_or_path))

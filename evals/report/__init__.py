@@ -1,10 +1,12 @@
 """The HTML report: one self-contained file (charts inline as SVG), read from results.
 
-:func:`render_report` needs only :class:`~evals.results.RunResult` records, as read from
-``results.json`` (and, for a variant file of one's own, its path, to show its text); every
+:func:`render_report` needs only what ``results.json`` holds: the
+:class:`~evals.results.RunResult` records and the file's ``"about"`` block
+(:class:`~evals.results.ResultsAbout`: scorer names, directions and weights, the quality
+formula, the default variant, every variant's text, the real runs' recordings); every
 table row and chart names the kind of model (simulated or real). Sections, each linked from
 the contents at the top: verdicts of each cell against a baseline (by default every variant
-against :data:`~memsys.tools.DEFAULT_VARIANT`, same model and policy), linked to their cells;
+against the results' default variant, same model and policy), linked to their cells;
 the summary; each variant's text; per scenario its charts and each run's evidence, final
 MEMORY.md (a colour per line label) and transcript, folded; search latency; and a MEMORY.md
 diff between any two runs chosen on the page. :func:`render_comparison` is the verdicts
@@ -46,9 +48,11 @@ from evals.report._render import (
     verdicts,
 )
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
-from evals.report._variants import variant_texts
 from evals.report._view import SUMMARY_METRICS
-from evals.results import RunResult
+from evals.results import ResultsAbout, RunResult
+
+# Not data: the safe writer (never through a link, issue 28) and the secret redactor every
+# output passes; the report reads nothing else from memsys (tests/evals/report/test_rules.py).
 from memsys._safe_files import write_output
 from memsys.redact import redact
 
@@ -84,7 +88,6 @@ __all__ = [
     "short_model",
     "summary_text",
     "validate_metrics",
-    "variant_texts",
     "verdict_sentence",
     "verdicts",
     "write_comparison",
@@ -102,11 +105,12 @@ def write_report(
     sampling: Sampling | None = None,
     variant_sources: VariantSources | None = None,
     found: Verdicts | None = None,
+    about: ResultsAbout | None = None,
 ) -> Path:
     """Render the report (:func:`render_report`) into ``path`` (parents created); returns
     ``path``."""
     html = render_report(
-        results, title, diff_pair, reference, metrics, sampling, variant_sources, found
+        results, title, diff_pair, reference, metrics, sampling, variant_sources, found, about
     )
     write_output(path, redact(html))  # never through a link (issue 28)
     return path
@@ -120,9 +124,10 @@ def write_comparison(
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     variant_sources: VariantSources | None = None,
+    about: ResultsAbout | None = None,
 ) -> Path:
     """Render the comparison alone (:func:`render_comparison`) into ``path``; returns it."""
-    html = render_comparison(results, title, reference, metrics, sampling, variant_sources)
+    html = render_comparison(results, title, reference, metrics, sampling, variant_sources, about)
     write_output(path, redact(html))
     return path
 

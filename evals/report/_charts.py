@@ -11,8 +11,7 @@ import numpy as np
 from evals.report._stats import Aggregate
 from evals.report._svg import Bar, Panel, panels_svg
 from evals.report._svg_lines import Series, Strip, line_chart_svg, strip_chart_svg
-from evals.results.results import RunResult
-from memsys.llm.base import ModelKind
+from evals.results import ModelKind, RunResult
 
 __all__ = [
     "MetricPanel",

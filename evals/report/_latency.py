@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evals.results.results import RunResult
+from evals.results import RunResult
 
 __all__ = ["MIN_PROBES", "SEARCH_TARGET_MS", "LatencyRow", "latency_rows"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evals.results.results import RunResult
+from evals.results import RunResult
 
 __all__ = [
     "LABEL_STYLES",

@@ -26,10 +26,12 @@ from dataclasses import dataclass
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
 from evals.report._diffs import PairedDiff, Verdict, family, scenario_diff, within_sd
-from evals.results import RunResult, known_metrics
+from evals.results import ModelKind, ResultsAbout, RunResult, describe, known_metrics
 from evals.stats import Adjustment
+
+# A pure type (the report reads results.json alone; tests/evals/report/test_rules.py): the
+# error class for a name that is not known, which the CLI maps to its exit code.
 from memsys.errors import UnknownNameError
-from memsys.llm.base import ModelKind
 
 __all__ = [
     "SIMULATED_SAMPLING",
@@ -149,8 +151,14 @@ def validate_metrics(results: Sequence[RunResult], metrics: Sequence[str]) -> No
             raise UnknownNameError("metric", metric, known)
 
 
-def metric_direction(results: Sequence[RunResult], metric: str) -> bool:
-    """True when higher is better, from the saved scores (a sub-metric takes its score's)."""
+def metric_direction(
+    results: Sequence[RunResult], metric: str, about: ResultsAbout | None = None
+) -> bool:
+    """True when higher is better: from the results' scorer block when it names the metric,
+    else from the saved scores (a sub-metric takes its score's)."""
+    meta = about.scorer(metric) if about is not None else None
+    if meta is not None:
+        return meta.higher_is_better
     base = metric.partition(".")[0]
     for result in results:
         score = result.score(base)
@@ -159,9 +167,12 @@ def metric_direction(results: Sequence[RunResult], metric: str) -> bool:
     return True
 
 
-def headline_metrics(results: Sequence[RunResult]) -> list[str]:
-    """``quality`` first, then every other score, in the order the results carry them."""
-    names = [n for n in known_metrics(results) if "." not in n]
+def headline_metrics(results: Sequence[RunResult], about: ResultsAbout | None = None) -> list[str]:
+    """``quality`` first, then every other score: in the order of the results' scorer block
+    (``about``), then any it does not name in the order the results carry them."""
+    carried = [n for n in known_metrics(results) if "." not in n]
+    listed = [s.name for s in about.scorers if s.name in carried] if about is not None else []
+    names = listed + [n for n in carried if n not in listed]
     return sorted(names, key=lambda n: n != "quality")
 
 
@@ -238,6 +249,7 @@ def compare_to_baseline(
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     adjustment: Adjustment = Adjustment.HOLM,
+    about: ResultsAbout | None = None,
 ) -> list[Comparison]:
     """Every cell that differs from the baseline on a fixed dimension, against it.
 
@@ -248,12 +260,15 @@ def compare_to_baseline(
         sampling: Each run's sampling setting (see :data:`Sampling`); scenarios whose two
             sides differ are left out.
         adjustment: Holm (family-wise error) or Benjamini-Hochberg (false discovery rate).
+        about: The results' ``"about"`` block: each metric's direction and the order of the
+            default metrics; None describes the results with this code's scorer registry.
 
     Raises:
         ComparisonError: no run has the baseline's value, or one cell and repeat twice.
         UnknownNameError: a metric no result carries.
     """
-    chosen = list(metrics) if metrics else headline_metrics(results)
+    about = about or describe(results)  # the registry's directions, as the page shows them
+    chosen = list(metrics) if metrics else headline_metrics(results, about)
     validate_metrics(results, chosen)
     _check_reference(results, reference)
     _index(results)
@@ -272,7 +287,9 @@ def compare_to_baseline(
         keep = set(paired)
         mine = [r for r in runs if r.scenario in keep]
         theirs = [r for r in partners if r.scenario in keep]
-        diffs = [scenario_diff(m, metric_direction(results, m), mine, theirs) for m in chosen]
+        diffs = [
+            scenario_diff(m, metric_direction(results, m, about), mine, theirs) for m in chosen
+        ]
         comparisons.append(
             Comparison(
                 compared=group,

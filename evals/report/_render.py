@@ -31,14 +31,12 @@ from evals.report._view import (
     split_metrics,
     summary_rows,
 )
-from evals.results import RunResult
-from evals.scorers import QUALITY_FORMULA
-from memsys.tools import DEFAULT_VARIANT
+from evals.results import ResultsAbout, RunResult, describe
 
 __all__ = [
-    "DEFAULT_REFERENCE",
     "VariantSources",
     "Verdicts",
+    "about_of",
     "default_comparisons",
     "quality_weights_text",
     "render_comparison",
@@ -46,9 +44,19 @@ __all__ = [
     "verdicts",
 ]
 
-DEFAULT_REFERENCE = Reference(variant=DEFAULT_VARIANT)
 VariantSources = Mapping[str, Path | str]
 """Variant name -> its ``.toml`` file, for variants that are not shipped."""
+
+
+def about_of(
+    results: Sequence[RunResult],
+    about: ResultsAbout | None,
+    variant_sources: VariantSources | None = None,
+) -> ResultsAbout:
+    """``about`` as given (read from ``results.json``), else described now: results built in
+    memory (tests, ``memeval run`` before its file is read back) or a file written before the
+    block, whose scorers and variants are this code's."""
+    return about if about is not None else describe(results, variant_sources)
 
 
 def _environment() -> object:
@@ -61,16 +69,25 @@ def _environment() -> object:
 
 
 def default_comparisons(
-    results: Sequence[RunResult], sampling: Sampling | None = None
+    results: Sequence[RunResult],
+    sampling: Sampling | None = None,
+    about: ResultsAbout | None = None,
 ) -> tuple[list[Comparison], str]:
     """Each variant against the default one (same scenario, model, policy and repeat).
 
     Returns the comparisons and a note: empty, or why there are none to show.
     """
-    if DEFAULT_VARIANT not in {r.variant for r in results}:
+    about = about_of(results, about)
+    if about.default_variant not in {r.variant for r in results}:
         return [], ""
+    reference = Reference(variant=about.default_variant)
     try:
-        return compare_to_baseline(results, DEFAULT_REFERENCE, sampling=sampling), ""
+        return (
+            compare_to_baseline(
+                results, reference, sampling=_sampling(about, sampling), about=about
+            ),
+            "",
+        )
     except ComparisonError as exc:
         return [], f"No variant comparison: {exc}"
 
@@ -87,22 +104,31 @@ class Verdicts:
     """The baseline."""
 
 
+def _sampling(about: ResultsAbout, sampling: Sampling | None) -> Sampling:
+    """``sampling`` as given, else the settings the results recorded."""
+    return sampling if sampling is not None else about.sampling_map()
+
+
 def verdicts(
     results: Sequence[RunResult],
     reference: Reference | None = None,
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
+    about: ResultsAbout | None = None,
 ) -> Verdicts:
     """The comparisons against ``reference`` (by default the default variant, and then no
-    match is a note rather than an error).
+    match is a note rather than an error); ``sampling`` by default from ``about``.
 
     Raises:
         ComparisonError: ``reference`` is given and matches no run.
     """
+    about = about_of(results, about)
     if reference is None:
-        comparisons, note = default_comparisons(results, sampling)
-        return Verdicts(comparisons, note, DEFAULT_REFERENCE)
-    return Verdicts(compare_to_baseline(results, reference, metrics, sampling), "", reference)
+        comparisons, note = default_comparisons(results, sampling, about)
+        return Verdicts(comparisons, note, Reference(variant=about.default_variant))
+    chosen = _sampling(about, sampling)
+    found = compare_to_baseline(results, reference, metrics, chosen, about=about)
+    return Verdicts(found, "", reference)
 
 
 def _common(results: Sequence[RunResult], title: str) -> dict[str, object]:
@@ -129,6 +155,7 @@ def render_report(
     sampling: Sampling | None = None,
     variant_sources: VariantSources | None = None,
     found: Verdicts | None = None,
+    about: ResultsAbout | None = None,
 ) -> str:
     """The report as one HTML document.
 
@@ -142,26 +169,29 @@ def render_report(
         sampling: Each real run's sampling setting (from its cassette label): scenarios
             whose two sides differ are left out of a comparison.
         variant_sources: The ``.toml`` file of each variant that is not shipped, so the page
-            can show its text.
+            can show its text (read only when ``about`` is None).
         found: The comparisons, when the caller has them (:func:`verdicts`); then
             ``reference``, ``metrics`` and ``sampling`` are not read.
+        about: The results file's ``"about"`` block (scorers, quality formula, default
+            variant, variant texts, sampling settings); None describes ``results`` now.
 
     Raises:
         UsageError: ``results`` is empty.
         ComparisonError: ``reference`` is given and matches no run.
     """
     page = _common(results, title)
-    found = found or verdicts(results, reference, metrics, sampling)
+    about = about_of(results, about, variant_sources)
+    found = found or verdicts(results, reference, metrics, sampling, about)
     comparisons, note, reference = found.comparisons, found.note, found.reference
-    names = headline_metrics(results)
+    names = headline_metrics(results, about)
     chosen, more = split_metrics(names)
-    scenarios = scenario_views(results)
+    scenarios = scenario_views(results, about)
     anchors = cell_anchors(scenarios)
-    variants = variant_views([r.variant for r in results], variant_sources, reference.variant)
+    variants = variant_views([r.variant for r in results], about, reference.variant)
     template = _environment().get_template("report.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
         **page,
-        quality_weights=quality_weights_text(results),
+        quality_weights=quality_weights_text(results, about),
         summary=summary_rows(results, names, anchors),
         summary_metrics=chosen,
         more_metrics=more,
@@ -185,6 +215,7 @@ def render_comparison(
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     variant_sources: VariantSources | None = None,
+    about: ResultsAbout | None = None,
 ) -> str:
     """The comparison alone as one HTML document: the verdicts against ``reference`` (the
     default variant when None), their forest plots and tables, and the compared variants'
@@ -195,10 +226,11 @@ def render_comparison(
         ComparisonError: ``reference`` is given and matches no run.
     """
     page = _common(results, title)
-    found = verdicts(results, reference, metrics, sampling)
+    about = about_of(results, about, variant_sources)
+    found = verdicts(results, reference, metrics, sampling, about)
     comparisons, note, reference = found.comparisons, found.note, found.reference
     shown = {c.compared[2] for c in comparisons} | {c.baseline[2] for c in comparisons}
-    variants = variant_views(sorted(shown), variant_sources, reference.variant)
+    variants = variant_views(sorted(shown), about, reference.variant)
     template = _environment().get_template("compare.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
         **page,
@@ -210,11 +242,11 @@ def render_comparison(
     return html
 
 
-def quality_weights_text(results: Sequence[RunResult]) -> str:
-    """How ``quality`` was computed: the label formula, or (results scored before it) the
-    weights the results record."""
+def quality_weights_text(results: Sequence[RunResult], about: ResultsAbout | None = None) -> str:
+    """How ``quality`` was computed: the label formula (from ``about``), or (results scored
+    before it) the weights the results record."""
     if not any(result.quality_weights for result in results):
-        return QUALITY_FORMULA
+        return about_of(results, about).quality_formula
     sets: dict[tuple[tuple[str, float], ...], int] = {}
     for result in results:
         weights = tuple(result.quality_weights.items())

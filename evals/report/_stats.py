@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals.grid.cell import Cell
-from evals.results.results import RunResult
+from evals.results import ModelKind, RunResult
 from evals.stats import t_quantile
-from memsys.llm.base import ModelKind
 
 __all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]
 

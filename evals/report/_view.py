@@ -21,9 +21,14 @@ from evals.report._forest import forest_svg
 from evals.report._memory_view import MemoryLine, highlighted_lines, missing_facts
 from evals.report._paired import Comparison, headline_metrics, metric_direction
 from evals.report._stats import aggregate, cells
-from evals.results.results import RunResult
-from evals.results.transcript import EntryKind, TranscriptEntry, error_count
-from memsys.llm.base import ModelKind
+from evals.results import (
+    EntryKind,
+    ModelKind,
+    ResultsAbout,
+    RunResult,
+    TranscriptEntry,
+    error_count,
+)
 
 __all__ = [
     "SUMMARY_METRICS",
@@ -211,14 +216,19 @@ def comparison_views(
     return views
 
 
-def scenario_views(results: Sequence[RunResult]) -> list[ScenarioView]:
-    """Per scenario (sorted): one chart of every metric per cell, and its runs."""
-    metrics = headline_metrics(results)
+def scenario_views(
+    results: Sequence[RunResult], about: ResultsAbout | None = None
+) -> list[ScenarioView]:
+    """Per scenario (sorted): one chart of every metric per cell (order and direction from
+    the results' scorer block ``about``), and its runs."""
+    metrics = headline_metrics(results, about)
     views = []
     run_number = 0
     for scenario in sorted({r.scenario for r in results}):
         mine = [r for r in results if r.scenario == scenario]
-        panels = [MetricPanel(m, metric_direction(results, m), aggregate(mine, m)) for m in metrics]
+        panels = [
+            MetricPanel(m, metric_direction(results, m, about), aggregate(mine, m)) for m in metrics
+        ]
         # A metric equal in every cell says nothing in a chart (the summary table has it).
         flat = [p.metric for p in panels if p.metric != "quality" and _all_equal(p)]
         panels = [p for p in panels if p.metric not in flat]

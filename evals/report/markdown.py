@@ -6,12 +6,13 @@ Three tables (:data:`TABLES`, which ``memeval tables --kind`` chooses from):
   simulated cells (:data:`~evals.grid.cell.DEFAULT_SUITE`) as ``a / b / c``, or one value when the
   three agree;
 - ``real``: one row per real-model cell (scenario, policy, variant), means over its samples,
-  with the recording time its cassette labels give;
+  with the recording time its cassette labels gave (recorded in ``results.json``);
 - ``compare``: each real-model variant against the baseline variant as ``memeval compare``
   computes it (:func:`compare_to_baseline`): verdict sentences, then per metric the
   difference, its interval, raw and adjusted p, the minimum detectable difference, the verdict.
 
-Pure functions: results (and, for ``real``, the cassette labels) in, a markdown string out.
+Pure functions: results and their ``"about"`` block (the default variant, the real runs'
+recordings: sampling settings, recording times) in, a markdown string out.
 Columns are tables of :class:`Column` specs, so a new column is one line.
 """
 
@@ -21,7 +22,6 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from evals.cassettes import CassetteLabel
 from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
@@ -29,10 +29,8 @@ from evals.report._diffs import PairedDiff, short
 from evals.report._paired import Comparison, Reference, Sampling, compare_to_baseline
 from evals.report._stats import cells
 from evals.report.writers_table import writers_table
-from evals.results import RunResult
+from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult, describe
 from evals.stats import Adjustment
-from memsys.llm.base import ModelKind
-from memsys.tools import DEFAULT_VARIANT
 
 __all__ = [
     "COMPARE_METRICS",
@@ -53,8 +51,9 @@ __all__ = [
     "thousands",
 ]
 
-Labels = Mapping[Cell, CassetteLabel | None]
-"""The cassette label of each real run, keyed by :attr:`RunResult.cell` (repeat included)."""
+Labels = Mapping[Cell, RunRecording | None]
+"""The recording of each real run (from its cassette label), keyed by :attr:`RunResult.cell`
+(repeat included)."""
 
 
 def share(value: float) -> str:
@@ -181,7 +180,7 @@ def simulated_table(
     return markdown_table(["scenario", *(c.header for c in SIMULATED_COLUMNS)], rows)
 
 
-def recording_minutes(label: CassetteLabel | None) -> float | None:
+def recording_minutes(label: RunRecording | None) -> float | None:
     """Minutes a recording took (calls x seconds per call), or None when not labelled."""
     seconds = label.recording_seconds if label is not None else None
     return None if seconds is None else seconds / 60
@@ -258,36 +257,39 @@ def _scenarios(comparison: Comparison) -> str:
 
 def compare_table(
     results: Sequence[RunResult],
-    baseline: str = DEFAULT_VARIANT,
+    baseline: str | None = None,
     metrics: Sequence[str] = COMPARE_METRICS,
     baseline_policy: str = "guardrails",
     sampling: Sampling | None = None,
+    about: ResultsAbout | None = None,
 ) -> str:
     """The real model's variants against ``baseline``, as ``memeval compare`` computes them
-    (scenario as the unit, sampling settings never mixed, permutation p, Holm over
-    ``metrics``): each comparison's verdict sentence and left-out scenarios, then one row
-    per comparison and metric with the difference and its 95% interval, raw and adjusted p,
-    the minimum detectable difference and the verdict; the method sentence under it. The
-    variants come first, then each other write policy under ``baseline`` against
-    ``baseline_policy`` (``memeval compare --baseline-policy``).
+    (scenario as the unit, sampling settings never mixed, permutation p, Holm over ``metrics``;
+    ``baseline`` by default the results' default variant): each comparison's verdict sentence
+    and left-out scenarios, then one row per comparison and metric with the difference and its
+    95% interval, raw and adjusted p, the minimum detectable difference and the verdict; the
+    method sentence under it. The variants come first, then each other write policy under
+    ``baseline`` against ``baseline_policy`` (``memeval compare --baseline-policy``).
 
     Raises:
         UsageError: real results of more than one model.
         ComparisonError: no real run has the baseline variant.
     """
+    about = about or describe(results)
+    baseline = baseline or about.default_variant
     real = _real_runs(results)
     header = [f"compared with {baseline}", "scenarios", "metric", "difference [95% CI]", "p"]
     header += ["adjusted p", "detectable", "verdict"]
     if not real:
         return markdown_table(header, [])
     comparisons = sorted(
-        compare_to_baseline(real, Reference(variant=baseline), metrics, sampling),
+        compare_to_baseline(real, Reference(variant=baseline), metrics, sampling, about=about),
         key=lambda c: c.compared,
     )
     named = [(c, False) for c in comparisons]
     if any(r.policy == baseline_policy and r.variant == baseline for r in real):
         reference = Reference(policy=baseline_policy, variant=baseline)
-        policies = compare_to_baseline(real, reference, metrics, sampling)
+        policies = compare_to_baseline(real, reference, metrics, sampling, about=about)
         named += [(c, True) for c in sorted(policies, key=lambda c: c.compared)]
         named = [(c, p) for c, p in named if not p or c.compared[2] == baseline]
     several = len({c.compared[1] for c, p in named if not p}) > 1
@@ -311,8 +313,8 @@ class Table:
 
     help: str
     """One sentence for ``memeval tables --help``."""
-    build: Callable[[Sequence[RunResult], Labels, Sampling], str]
-    """Results, cassette labels and sampling settings in, markdown out."""
+    build: Callable[[Sequence[RunResult], ResultsAbout], str]
+    """Results and their ``"about"`` block in, markdown out."""
 
 
 TABLES: dict[str, Table] = {
@@ -320,27 +322,27 @@ TABLES: dict[str, Table] = {
         "one row per scenario; each column shows "
         + " / ".join(f"{c.model} under {c.policy}" for c in DEFAULT_SUITE)
         + ", or one value when they agree",
-        lambda results, _labels, _sampling: simulated_table(results),
+        lambda results, _about: simulated_table(results),
     ),
     "real": Table(
         "one row per real-model cell (scenario, policy, variant): means over its samples, "
         "and recording minutes per sample from the cassette labels (a trailing \\* marks a "
         "cell recorded without tool calls recovered from text)",
-        lambda results, labels, _sampling: real_table(results, labels),
+        lambda results, about: real_table(results, {r.cell: r for r in about.recordings}),
     ),
     "compare": Table(
-        f"each real-model variant against {DEFAULT_VARIANT} as memeval compare computes it "
+        "each real-model variant against the default variant as memeval compare computes it "
         "(scenario as the unit, greedy and sampled cells never paired, Holm-adjusted "
         "permutation p): verdict sentences, then per metric the difference, 95 percent "
         "interval, raw and adjusted p, minimum detectable difference and verdict",
-        lambda results, _labels, sampling: compare_table(results, sampling=sampling),
+        lambda results, about: compare_table(results, sampling=about.sampling_map(), about=about),
     ),
     "writers": Table(
         "which prompt wrote the final MEMORY.md lines: per model kind, policy, variant and "
         "writer (save_memory, update_memory, daily_summary, compaction, unified_decision, "
         "hand_edit, restore), the lines it left, how many a reader keeps, and the struck ones "
         "by label",
-        lambda results, _labels, _sampling: writers_table(results),
+        lambda results, about: writers_table(results, about=about),
     ),
 }
 """Every kind ``memeval tables --kind`` prints, in the order ``all`` prints them."""

@@ -12,20 +12,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from evals.results import RunResult
-from evals.scorers.labels import KEPT
+from evals.results import ResultsAbout, RunResult, describe
 
 __all__ = ["writers_table"]
 
 
-def _struck(counts: Counter[str]) -> str:
-    parts = [f"{label} {n}" for label, n in counts.most_common() if label not in KEPT]
+def _struck(counts: Counter[str], kept: frozenset[str]) -> str:
+    parts = [f"{label} {n}" for label, n in counts.most_common() if label not in kept]
     return ", ".join(parts) or "-"
 
 
-def writers_table(results: Sequence[RunResult], kind: str | None = None) -> str:
+def writers_table(
+    results: Sequence[RunResult], kind: str | None = None, about: ResultsAbout | None = None
+) -> str:
     """One row per (model kind, policy, variant, writer): final lines, kept and struck (by
-    label), summed over the runs; ``kind`` keeps only ``real`` or ``simulated`` runs."""
+    label), summed over the runs; ``kind`` keeps only ``real`` or ``simulated`` runs. Which
+    labels a reader keeps is the results' ``about.kept_labels`` (described now without one)."""
+    kept_labels = frozenset((about or describe(results)).kept_labels)
     runs = [r for r in results if kind is None or r.model_kind.value == kind]
     groups: dict[tuple[str, str, str, str], Counter[str]] = {}
     samples: Counter[tuple[str, str, str]] = Counter()
@@ -38,10 +41,11 @@ def writers_table(results: Sequence[RunResult], kind: str | None = None) -> str:
     rows = [header, "|---|---|---|---|---:|---:|---:|---|"]
     for (model_kind, policy, variant, writer), counts in sorted(groups.items()):
         total = sum(counts.values())
-        kept = sum(n for label, n in counts.items() if label in KEPT)
+        kept = sum(n for label, n in counts.items() if label in kept_labels)
         rows.append(
             f"| {model_kind} | {policy} | {variant} | {writer} | "
-            f"{samples[(model_kind, policy, variant)]} | {total} | {kept} | {_struck(counts)} |"
+            f"{samples[(model_kind, policy, variant)]} | {total} | {kept} | "
+            f"{_struck(counts, kept_labels)} |"
         )
     if len(rows) == 2:
         return "(no per-line writers in these results: score them again with this version)"

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
+from evals.results.about import ResultsAbout, describe
 from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, DayPoint, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
@@ -28,10 +29,13 @@ __all__ = [
     "CSV_FILE_NAME",
     "RESULTS_FILE_NAME",
     "RESULTS_SCHEMA_VERSION",
+    "ModelKind",
+    "ResultsDocument",
     "ResultsError",
     "RunResult",
     "known_metrics",
     "load_results",
+    "read_document",
     "read_results",
     "write_results",
 ]
@@ -116,6 +120,22 @@ class _ResultsFile(BaseModel):
 
     schema_version: Literal[1]
     results: list[RunResult]
+    # Optional within schema 1: files written before the block still read (and old readers
+    # never met one), so adding it needed no new version; see read_document.
+    about: ResultsAbout | None = None
+
+
+@dataclass(frozen=True)
+class ResultsDocument:
+    """A ``results.json`` read back: the runs and what a report needs besides them."""
+
+    results: tuple[RunResult, ...]
+    """Every run."""
+    about: ResultsAbout
+    """The file's ``"about"`` block, or (:attr:`recorded` False) :func:`describe` of the
+    runs as this code would score them."""
+    recorded: bool
+    """True when the file carries the block."""
 
 
 def known_metrics(results: Sequence[RunResult]) -> list[str]:
@@ -130,12 +150,22 @@ def known_metrics(results: Sequence[RunResult]) -> list[str]:
     return list(names) + list(subs)
 
 
-def write_results(directory: Path, results: Sequence[RunResult]) -> tuple[Path, Path]:
-    """Write ``results.json`` and ``results.csv`` into ``directory``; returns both paths."""
+def write_results(
+    directory: Path, results: Sequence[RunResult], about: ResultsAbout | None = None
+) -> tuple[Path, Path]:
+    """Write ``results.json`` and ``results.csv`` into ``directory``; returns both paths.
+
+    ``about`` is the report's block (by default :func:`describe` of ``results``: the scorer
+    registry and the shipped variants, no sampling settings).
+    """
     import pandas as pd
 
     directory.mkdir(parents=True, exist_ok=True)
-    document = _ResultsFile(schema_version=RESULTS_SCHEMA_VERSION, results=list(results))
+    document = _ResultsFile(
+        schema_version=RESULTS_SCHEMA_VERSION,
+        results=list(results),
+        about=about or describe(results),
+    )
     json_path = directory / RESULTS_FILE_NAME
     # Results come from redacted traces; redacting again covers traces from elsewhere.
     clean = _ResultsFile.model_validate(redact_data(document.model_dump()))
@@ -169,9 +199,25 @@ def read_results(path: Path) -> list[RunResult]:
     Raises:
         ResultsError: unreadable, not JSON, or not of this schema.
     """
+    return list(read_document(path).results)
+
+
+def read_document(path: Path) -> ResultsDocument:
+    """One ``results.json``: its runs and its ``"about"`` block.
+
+    A file written before the block has none; then :func:`describe` stands in for it (the
+    scorer registry and shipped variants of this code, no sampling settings), which is what
+    scored the file unless scorers changed since.
+
+    Raises:
+        ResultsError: unreadable, not JSON, or not of this schema (a malformed block too).
+    """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return list(_ResultsFile.model_validate(data).results)
+        file = _ResultsFile.model_validate(data)
+        if file.about is not None:
+            return ResultsDocument(tuple(file.results), file.about, True)
+        return ResultsDocument(tuple(file.results), describe(file.results), False)
     except (OSError, json.JSONDecodeError) as exc:
         raise ResultsError(path, f"cannot be read: {exc}") from None
     except ValidationError as exc:

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Literal
 
 from evals.errors import ResultsError
+from evals.results.about import ResultsAbout
 from evals.results.results import (
     RESULTS_FILE_NAME,
     RunResult,
     load_results,
+    read_document,
     read_results,
     write_results,
 )
@@ -119,6 +121,9 @@ class Collected:
     """Every result, in trace order."""
     scored: tuple[tuple[Path, tuple[RunResult, ...]], ...]
     """``(run directory, results)`` of the traces that had no ``results.json`` (not saved)."""
+    about: ResultsAbout | None = None
+    """The ``"about"`` block of the one ``results.json`` read, when that was all and it has
+    one; else None (a report describes the results with this code's registry instead)."""
 
 
 def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collected:
@@ -133,11 +138,11 @@ def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collect
     """
     if path.is_file():
         if path.name == RESULTS_FILE_NAME:
-            return Collected(tuple(read_results(path)), ())
+            return _read_one(path)
         fresh = tuple(score_run_dir(path, embedder))
         return Collected(fresh, ((path.parent, fresh),))
     if (path / RESULTS_FILE_NAME).is_file():
-        return Collected(tuple(read_results(path / RESULTS_FILE_NAME)), ())
+        return _read_one(path / RESULTS_FILE_NAME)
     traces = sorted(path.rglob(TRACE_FILE_NAME)) if path.is_dir() else []
     if not traces:
         return Collected(tuple(load_results(path)), ())
@@ -153,6 +158,11 @@ def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collect
             scored.append((trace.parent, fresh))
             results += fresh
     return Collected(tuple(results), tuple(scored))
+
+
+def _read_one(path: Path) -> Collected:
+    document = read_document(path)
+    return Collected(document.results, (), document.about if document.recorded else None)
 
 
 def results_for(path: Path, embedder: EmbedderChoice = "default") -> list[RunResult]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes import CassetteLabel, read_label
+from evals.cassettes import read_label
 from evals.cli._sampling import sampling
 from evals.cli.main import main
 from evals.errors import UsageError
@@ -28,7 +28,7 @@ from evals.report.markdown import (
     simulated_table,
     thousands,
 )
-from evals.results import RunResult, read_results
+from evals.results import RunRecording, RunResult, read_results, recordings
 from evals.scorers import Score
 from memsys.llm.base import ModelKind
 
@@ -166,14 +166,21 @@ def test_real_values_are_means_over_the_samples(results: list[RunResult]) -> Non
     assert row["recording min/sample"] == "-"  # no labels given
 
 
-def _labels(results: list[RunResult]) -> dict[Cell, CassetteLabel | None]:
-    """The committed labels of the replayed cassettes (sampled cells: repeat-N.yaml)."""
-    labels: dict[Cell, CassetteLabel | None] = {}
+def _labels(results: list[RunResult]) -> dict[Cell, RunRecording | None]:
+    """The committed labels of the replayed cassettes (sampled cells: repeat-N.yaml), as
+    ``results.json`` records them; checked against the labels read here."""
+    labels: dict[Cell, RunRecording | None] = {
+        run.cell: run for run in recordings(results, ROOT / "cassettes")
+    }
     for r in results:
         if r.model_kind is ModelKind.REAL:
             sampled = r.cell.cassette_path(ROOT / "cassettes")
             only = r.cell.group.cassette_path(ROOT / "cassettes")
-            labels[r.cell] = read_label(sampled) or read_label(only)
+            label = read_label(sampled) or read_label(only)
+            recorded = labels[r.cell]
+            assert label is not None and recorded is not None
+            assert recorded.recording_seconds == label.recording_seconds
+            assert recorded.text_tool_calls == label.text_tool_calls
     return labels
 
 
@@ -181,12 +188,11 @@ def test_recording_minutes_are_the_mean_of_the_samples_labels(results: list[RunR
     labels = _labels(results)
     row = _rows(real_table(results, labels))["chitchat-transient|guardrails|v049-guardrails"]
     minutes = [
-        label.calls * label.seconds_per_call / 60
+        label.recording_seconds / 60
         for cell, label in labels.items()
         if cell.group == Cell("chitchat-transient", REAL, "guardrails", "v049-guardrails")
         and label is not None
-        and label.calls is not None
-        and label.seconds_per_call is not None
+        and label.recording_seconds is not None
     ]
     assert len(minutes) == 3
     assert row["recording min/sample"] == f"{statistics.fmean(minutes):.1f}"

@@ -1,0 +1,296 @@
+"""What a report needs besides the runs: the ``"about"`` block of ``results.json``.
+
+Written when the results are (:func:`describe`, from the scorer registry and the variant
+files), read back checked, so ``memeval report`` renders from ``results.json`` alone:
+
+- ``scorers``: every registered scorer in registration order, then ``quality``, each with
+  its direction (``"higher"`` or ``"lower"`` is better) and its weight in ``quality``
+  (None when it has none);
+- ``quality_formula``: how ``quality`` was computed, in one line;
+- ``default_variant``: the variant every other one is compared with by default;
+- ``variants``: each variant's texts (descriptions and prompts) and the parent it is
+  diffed against, for the variants the runs used and their parents;
+- ``recordings``: what each real run's cassette label says (sampling setting, recording
+  time, whether tool calls were recovered from text), so neither comparisons nor tables
+  need the cassettes.
+
+The block is optional within ``schema_version`` 1: files written before it still read, and
+:func:`describe` stands in for it (see :func:`~evals.results.results.read_document`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from evals.grid.cell import DEFAULT_CASSETTE_ROOT, Cell
+from memsys.llm.base import ModelKind
+
+if TYPE_CHECKING:
+    from evals.results.results import RunResult
+    from memsys.tools import Variant
+
+__all__ = [
+    "QUALITY",
+    "ResultsAbout",
+    "RunRecording",
+    "ScorerMeta",
+    "VariantText",
+    "combine",
+    "describe",
+    "recordings",
+    "sampling_setting",
+    "variant_texts",
+]
+
+QUALITY = "quality"
+"""The composite score every result carries last."""
+
+
+@dataclass(frozen=True)
+class ScorerMeta:
+    """One scorer as the results were scored with it."""
+
+    name: str
+    """Registered name; the metric name in results."""
+    better: Literal["higher", "lower"]
+    """Which direction of its value is better."""
+    weight: float | None = None
+    """Its weight in ``quality``, or None when it has none."""
+
+    @property
+    def higher_is_better(self) -> bool:
+        """True when a higher value is better."""
+        return self.better == "higher"
+
+
+@dataclass(frozen=True)
+class VariantText:
+    """One variant's texts, as a model was given them."""
+
+    name: str
+    """Its name."""
+    summary: str
+    """Its one-line summary."""
+    source: str
+    """The file it was read from (its name, for a shipped variant without a path)."""
+    extends: str | None
+    """The variant it extends (under that name in the block, unless it could not be read),
+    or None for a root."""
+    texts: Mapping[str, str]
+    """Every text by where it goes: ``save_memory``, ``save_memory.content``,
+    ``prompts.compaction`` (``(built-in)`` for a prompt it does not set)..."""
+
+
+@dataclass(frozen=True)
+class RunRecording:
+    """What one real run's cassette label says."""
+
+    scenario: str
+    model: str
+    policy: str
+    variant: str
+    repeat: int
+    setting: str
+    """Sampling setting: ``greedy (temperature 0)``, ``temperature 0.7``, ..."""
+    recording_seconds: float | None = None
+    """Wall-clock seconds the recording took, if labelled."""
+    text_tool_calls: bool | None = None
+    """Tool calls were recovered from text while recording (None: not labelled)."""
+
+    @property
+    def cell(self) -> Cell:
+        """The run's cell, repeat included."""
+        return Cell(self.scenario, self.model, self.policy, self.variant, self.repeat)
+
+
+@dataclass(frozen=True)
+class ResultsAbout:
+    """The ``"about"`` block of ``results.json``."""
+
+    scorers: tuple[ScorerMeta, ...]
+    """Every scorer, in the order results carry their scores, ``quality`` last."""
+    quality_formula: str
+    """How ``quality`` was computed, in one line."""
+    default_variant: str
+    """The default baseline variant."""
+    variants: Mapping[str, VariantText] = field(default_factory=dict)
+    """By name: the variants of the runs and their parents."""
+    recordings: tuple[RunRecording, ...] = ()
+    """Each real run whose cassette is labelled."""
+    kept_labels: tuple[str, ...] = ()
+    """The line labels a reader keeps (:data:`evals.scorers.labels.KEPT`), sorted."""
+
+    def scorer(self, name: str) -> ScorerMeta | None:
+        """The scorer named ``name`` (a sub-metric ``search.mrr`` is its score's)."""
+        base = name.partition(".")[0]
+        return next((s for s in self.scorers if s.name == base), None)
+
+    def sampling_map(self) -> dict[Cell, str]:
+        """Sampling setting by run cell (repeat included)."""
+        return {r.cell: r.setting for r in self.recordings}
+
+    def recording(self, cell: Cell) -> RunRecording | None:
+        """The recording of the run ``cell`` (repeat included), if labelled."""
+        return next((r for r in self.recordings if r.cell == cell), None)
+
+    def weights(self) -> dict[str, float]:
+        """Weight of each ``quality`` component, heaviest first (ties in scorer order)."""
+        parts = [(s.name, s.weight) for s in self.scorers if s.weight is not None]
+        return dict(sorted(parts, key=lambda part: -part[1]))
+
+
+def variant_texts(variant: Variant) -> dict[str, str]:
+    """Every text a variant gives a model, by where it goes (``save_memory``,
+    ``save_memory.content``, ``prompts.daily_summary``...); built-in prompts are ``(built-in)``."""
+    from memsys.tools.descriptions import PROMPT_SLOTS
+
+    out: dict[str, str] = {}
+    for tool, text in variant.tools.items():
+        out[tool] = text.description
+        out.update({f"{tool}.{name}": desc for name, desc in text.parameters})
+    for slot in PROMPT_SLOTS:
+        out[f"prompts.{slot}"] = getattr(variant.prompts, slot) or "(built-in)"
+    return out
+
+
+def _load(source: str) -> Variant | None:
+    from memsys.errors import UnknownNameError, VariantError
+    from memsys.tools import load_variant
+
+    try:
+        return load_variant(source)
+    except (UnknownNameError, VariantError):
+        return None
+
+
+def _parent(variant: Variant) -> Variant | None:
+    if variant.extends is None:
+        return None
+    found = _load(variant.extends)
+    if found is None and variant.path is not None:  # a name or path next to the file
+        local = variant.path.parent / variant.extends
+        found = _load(str(local if local.suffix == ".toml" else local.with_suffix(".toml")))
+    return found
+
+
+def _variant_block(
+    names: Sequence[str], sources: Mapping[str, Path | str] | None
+) -> dict[str, VariantText]:
+    block: dict[str, VariantText] = {}
+
+    def add(name: str, variant: Variant) -> None:
+        parent = _parent(variant)
+        if parent is not None and parent.name not in block:
+            add(parent.name, parent)
+        block[name] = VariantText(
+            name,
+            variant.summary,
+            str(variant.path) if variant.path else name,
+            parent.name if parent else variant.extends,  # unresolved: shown whole
+            variant_texts(variant),
+        )
+
+    for name in names:
+        if name in block:
+            continue
+        variant = _load(str((sources or {}).get(name, name)))
+        if variant is not None:  # unknown: the report says its text is not shown
+            add(name, variant)
+    return block
+
+
+def sampling_setting(temperature: float | None) -> str:
+    """``greedy (temperature 0)`` or ``temperature 0.7`` (None: each request's own, 0)."""
+    if not temperature:
+        return "greedy (temperature 0)"
+    return f"temperature {temperature:g}"
+
+
+def recordings(results: Sequence[RunResult], root: Path) -> tuple[RunRecording, ...]:
+    """What the cassette label of each real run under ``root`` says: ``<variant>/repeat-N.yaml``
+    for a sampled cell, else ``<variant>.yaml`` for its only sample (as the default run plans
+    them); runs whose cassette has no label are left out."""
+    from evals.cassettes import read_label
+
+    found = []
+    for result in results:
+        if result.model_kind is not ModelKind.REAL:
+            continue
+        cell = result.cell
+        candidates = [cell] + ([cell.group] if cell.repeat == 1 else [])
+        label = next(
+            (x for c in candidates if (x := read_label(c.cassette_path(root))) is not None), None
+        )
+        if label is not None:
+            found.append(
+                RunRecording(
+                    cell.scenario,
+                    cell.model,
+                    cell.policy,
+                    cell.variant,
+                    cell.repeat_number,
+                    sampling_setting(label.temperature),
+                    label.recording_seconds,
+                    label.text_tool_calls,
+                )
+            )
+    return tuple(sorted(found, key=_order))
+
+
+def _order(run: RunRecording) -> tuple[str, str, str, str, int]:
+    return (run.scenario, run.model, run.policy, run.variant, run.repeat)
+
+
+def describe(
+    results: Sequence[RunResult],
+    variant_sources: Mapping[str, Path | str] | None = None,
+    cassette_root: Path = DEFAULT_CASSETTE_ROOT,
+) -> ResultsAbout:
+    """The block for ``results`` as this code scores them: the scorer registry, the
+    shipped variants (or ``variant_sources``: name -> ``.toml`` file) and the labels of
+    the real runs' cassettes under ``cassette_root``."""
+    from evals.scorers import QUALITY_FORMULA, registered_scorers
+    from evals.scorers.labels import KEPT
+    from memsys.tools import DEFAULT_VARIANT
+
+    scorers = tuple(
+        ScorerMeta(
+            info.name,
+            "higher" if info.higher_is_better else "lower",
+            info.quality.weight if info.quality else None,
+        )
+        for info in registered_scorers()
+    )
+    names = [r.variant for r in results]
+    return ResultsAbout(
+        scorers=(*scorers, ScorerMeta(QUALITY, "higher")),
+        quality_formula=QUALITY_FORMULA,
+        default_variant=DEFAULT_VARIANT,
+        variants=_variant_block(sorted({*names, DEFAULT_VARIANT}), variant_sources),
+        recordings=recordings(results, cassette_root),
+        kept_labels=tuple(sorted(KEPT)),
+    )
+
+
+def combine(abouts: Sequence[ResultsAbout]) -> ResultsAbout | None:
+    """One block for the results of several files (shards merged, run directories compared):
+    the first file's scorers, formula and default variant; every file's variants and
+    recordings (the first file's entry wins for a name or run in two). None for none."""
+    if not abouts:
+        return None
+    variants: dict[str, VariantText] = {}
+    runs: dict[tuple[str, str, str, str, int], RunRecording] = {}
+    for about in abouts:
+        for name, variant in about.variants.items():
+            variants.setdefault(name, variant)
+        for run in about.recordings:
+            runs.setdefault(_order(run), run)
+    first = abouts[0]
+    return replace(
+        first,
+        variants=dict(sorted(variants.items())),
+        recordings=tuple(runs[key] for key in sorted(runs)),
+    )

@@ -1,0 +1,177 @@
+"""The ``"about"`` block of ``results.json`` (issue 23, item 6): scorer names, order,
+directions and weights, the quality formula, the default variant and the variants' texts,
+written with the results and read back checked; files without it still read and render."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from evals.cli.main import main
+from evals.errors import ResultsError
+from evals.report import render_report
+from evals.report._paired import metric_direction
+from evals.results import (
+    RESULTS_FILE_NAME,
+    RunResult,
+    describe,
+    read_document,
+    read_results,
+    score_run_dir,
+    write_results,
+)
+from evals.scorers import QUALITY_FORMULA, Score, registered_scorers
+from memsys.tools import DEFAULT_VARIANT
+from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> list[RunResult]:
+    root = tmp_path_factory.mktemp("runs")
+    for variant, memory in ((DEFAULT_VARIANT, GOOD_MEMORY), ("v023-vague", NOISY_MEMORY)):
+        write_trace(root / variant, memory, variant=variant, records=standard_records(memory))
+    return score_run_dir(root, embedder=None)
+
+
+def _written(tmp_path: Path, results: list[RunResult]) -> tuple[Path, dict[str, object]]:
+    path, _ = write_results(tmp_path, results)
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_block_names_every_scorer_in_score_order_with_direction_and_weight(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    path, data = _written(tmp_path, results)
+    about = data["about"]
+    assert isinstance(about, dict)
+    names = [s["name"] for s in about["scorers"]]
+    assert names == [s.name for s in results[0].scores]  # registry order, quality last
+    assert names == [info.name for info in registered_scorers()] + ["quality"]
+    # The registry's direction; a score with a value says the same (a None score may carry
+    # the default direction: churn's "no fact was saved").
+    for entry in about["scorers"]:
+        scores = [r.score(entry["name"]) for r in results]
+        valued = [s for s in scores if s is not None and s.value is not None]
+        assert all(entry["better"] == ("higher" if s.higher_is_better else "lower") for s in valued)
+    assert {s["name"]: s["better"] for s in about["scorers"]}["churn"] == "lower"
+    assert {s["name"]: s["weight"] for s in about["scorers"]}["quality"] is None
+    assert about["quality_formula"] == QUALITY_FORMULA
+    assert about["default_variant"] == DEFAULT_VARIANT
+    assert set(about["variants"]) >= {DEFAULT_VARIANT, "v023-vague"}
+    assert about["variants"]["v023-vague"]["texts"]["save_memory"]
+    document = read_document(path)
+    assert document.recorded and document.about == describe(results)
+    assert list(document.results) == read_results(path) == results
+
+
+def test_the_report_shows_the_formula_and_variant_text_the_file_records(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    path, data = _written(tmp_path, results)
+    about = data["about"]
+    assert isinstance(about, dict)
+    about["quality_formula"] = "quality = a formula only this file knows"
+    about["variants"]["v023-vague"]["texts"]["save_memory"] = "Text only this file knows."
+    path.write_text(json.dumps(data), encoding="utf-8")
+    document = read_document(path)
+    html = render_report(list(document.results), about=document.about)
+    assert "a formula only this file knows" in html
+    assert "Text only this file knows." in html
+    assert QUALITY_FORMULA not in html
+
+
+def test_a_file_written_before_the_block_reads_and_renders_as_before(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    path, data = _written(tmp_path, results)
+    del data["about"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    document = read_document(path)
+    assert not document.recorded
+    assert document.about == describe(list(document.results))  # this code's registry
+    old = render_report(list(document.results), title="t", about=document.about)
+    assert old == render_report(results, title="t", about=describe(results))
+    assert "quality = recall" in old
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda a: a["scorers"][0].update(better="sideways"), "about.scorers.0.better"),
+        (lambda a: a["scorers"][1].pop("name"), "about.scorers.1.name"),
+        (lambda a: a.update(scorers="facts_recall"), "about.scorers"),
+        (lambda a: a.pop("quality_formula"), "about.quality_formula"),
+    ],
+)
+def test_a_malformed_block_is_an_error_naming_the_file_and_field(
+    tmp_path: Path, results: list[RunResult], change: object, where: str
+) -> None:
+    path, data = _written(tmp_path, results)
+    change(data["about"])  # type: ignore[operator]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ResultsError) as caught:
+        read_document(path)
+    message = str(caught.value)
+    assert str(path) in message and where in message and "memeval score" in message
+    assert RESULTS_FILE_NAME in message
+
+
+def test_a_direction_comes_from_the_block_not_from_the_first_score(
+    results: list[RunResult],
+) -> None:
+    """churn's "no fact was saved" score carries the default direction (higher); the block
+    says lower, whichever run comes first."""
+    unscored = Score("churn", None, "No fact was saved by a tool call.")
+    first = replace(
+        results[0], scores=tuple(unscored if s.name == "churn" else s for s in results[0].scores)
+    )
+    runs = [first, *results[1:]]
+    assert metric_direction(runs, "churn") is True  # what the first score alone says
+    assert metric_direction(runs, "churn", describe(runs)) is False
+    assert metric_direction(runs, "churn.saves", describe(runs)) is False
+
+
+def test_merge_keeps_each_shards_variant_texts_and_recordings(
+    tmp_path: Path, results: list[RunResult], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shard ran a variant file of its own (not findable from here) and a real run: the
+    merged results.json still has that text and that recording, so its report shows them."""
+    shards = []
+    # The default variant's shard first: every block holds the default variant's text, and
+    # the first block's entry of a name is the one kept.
+    ordered = sorted(results, key=lambda r: r.variant != DEFAULT_VARIANT)
+    for index, result in enumerate(ordered, start=1):
+        shard = tmp_path / f"shard-{index}"
+        path, data = _written(shard, [result])
+        about = data["about"]
+        assert isinstance(about, dict)
+        about["variants"][result.variant]["texts"]["save_memory"] = f"Shard {index}'s own text."
+        about["recordings"] = [
+            {
+                "scenario": result.scenario,
+                "model": result.model,
+                "policy": result.policy,
+                "variant": result.variant,
+                "repeat": result.repeat,
+                "setting": f"temperature 0.{index}",
+            }
+        ]
+        path.write_text(json.dumps(data), encoding="utf-8")
+        shards.append(str(shard))
+    merged = tmp_path / "merged"
+    assert main(["merge", *shards, "--out", str(merged)]) == 0
+    document = read_document(merged / RESULTS_FILE_NAME)
+    assert document.recorded
+    texts = {name: v.texts["save_memory"] for name, v in document.about.variants.items()}
+    assert texts[ordered[0].variant] == "Shard 1's own text."
+    assert texts[ordered[1].variant] == "Shard 2's own text."
+    assert sorted(r.setting for r in document.about.recordings) == [
+        "temperature 0.1",
+        "temperature 0.2",
+    ]
+    html = (merged / "report.html").read_text(encoding="utf-8")
+    assert "Shard 1&#39;s own text." in html and "Shard 2&#39;s own text." in html
+    capsys.readouterr()
