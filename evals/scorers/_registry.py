@@ -7,6 +7,8 @@ second list of scorer names to keep in step.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -79,8 +81,18 @@ def scorer(
 
     def register(fn: ScorerFn) -> ScorerFn:
         doc = (fn.__doc__ or "").strip().splitlines()
+
+        @functools.wraps(fn)
+        def directed(run: RunData) -> Score:
+            # Every score says the registered direction, an unscored one (value None) too:
+            # a report reads it from the scores ("better on churn" once meant more churn).
+            score = fn(run)
+            if score.higher_is_better is higher_is_better:
+                return score
+            return dataclasses.replace(score, higher_is_better=higher_is_better)
+
         info = ScorerInfo(
-            name, fn, higher_is_better, uses_embeddings, doc[0] if doc else name, quality
+            name, directed, higher_is_better, uses_embeddings, doc[0] if doc else name, quality
         )
         _SCORERS.add(name, info)
         return fn

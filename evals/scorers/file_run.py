@@ -92,6 +92,7 @@ def score_file(run: RunData) -> Mapping[str, Score]:
         if info.name in FILE_SCORERS:
             scores[info.name] = info.fn(run)
         else:
-            scores[info.name] = Score(info.name, None, f"Unscored: {TRACE_ONLY_REASON}.")
+            why = f"Unscored: {TRACE_ONLY_REASON}."
+            scores[info.name] = Score(info.name, None, why, higher_is_better=info.higher_is_better)
     scores["quality"] = composite_quality(run, [s for s in scores.values() if s.value is not None])
     return scores

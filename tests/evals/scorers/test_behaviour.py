@@ -185,3 +185,15 @@ def test_tool_errors_state_the_rate_of_attempts(build_run: BuildRun) -> None:
     score = tool_errors(build_run(GOOD_MEMORY, records=records, embed=False))
     assert score.value == 1.0 and score.metrics["rate"] == 0.5
     assert "50% of attempts" in score.explanation
+
+
+def test_every_score_carries_its_scorers_registered_direction(build_run: BuildRun) -> None:
+    """A score that says nothing (value None) still says which way is better: the report
+    and the verdicts read it, and "better on churn" once meant more churn."""
+    from evals.scorers import registered_scorers, score_run
+
+    registered = {info.name: info.higher_is_better for info in registered_scorers()}
+    for memory in ("# Long-term Memory\n", GOOD_MEMORY):
+        for score in score_run(build_run(memory)):
+            if score.name in registered:
+                assert score.higher_is_better is registered[score.name], score
