@@ -4,13 +4,13 @@
   while a model call is in progress (after it started, before its result is used).
 - :class:`ScriptedReply` is the model of a scripted bad compaction.
 - :func:`backup_states` checks that every kept backup restores, in a scratch directory.
-- :func:`daily_log_days` pairs each day's log with that day's transcript.
+- :func:`daily_log_days` pairs each day's log with that day's transcript, as ``daily_log`` records.
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -41,7 +41,6 @@ from memsys.storage import MemoryFileStorage
 
 __all__ = [
     "HookedClient",
-    "LogDay",
     "ScriptedReply",
     "add_burst",
     "backup_states",
@@ -183,24 +182,14 @@ def backup_states(storage: MemoryFileStorage, now: ManualClock) -> list[BackupSt
     return states
 
 
-@dataclass(frozen=True)
-class LogDay:
-    """One date's daily log beside that date's conversation."""
-
-    date: str
-    """ISO date."""
-    log: str
-    """The daily log's text ("" when none was written)."""
-    transcript_chars: int
-    """Characters of the user and assistant messages sent that date."""
-    messages: int
-    """User and assistant messages sent that date."""
-
-
 def daily_log_days(
-    storage: MemoryFileStorage, sessions: Iterable[Session], dates: Sequence[date]
-) -> list[LogDay]:
-    """For each of ``dates`` and each date with a log: the log and the day's transcript."""
+    storage: MemoryFileStorage,
+    sessions: Iterable[Session],
+    dates: Sequence[date],
+    wanted: Mapping[str, list[object]] | None = None,
+) -> list[DailyLog]:
+    """For each of ``dates`` and each date with a log: the ``daily_log`` record of the log,
+    the day's transcript and the highlights ``wanted`` for that ISO date."""
     chars: dict[date, int] = {}
     count: dict[date, int] = {}
     for session in sessions:
@@ -210,11 +199,16 @@ def daily_log_days(
                 chars[day] = chars.get(day, 0) + len(logged.message.content)
                 count[day] = count.get(day, 0) + 1
     logged_dates = {date.fromisoformat(p.stem) for p in storage.list_daily_logs()}
-    out = []
-    for day in sorted({*dates, *logged_dates, *chars}):
-        text = storage.read_daily_log(day) or ""
-        out.append(LogDay(day.isoformat(), text, chars.get(day, 0), count.get(day, 0)))
-    return out
+    return [
+        DailyLog(
+            date=day.isoformat(),
+            log=storage.read_daily_log(day) or "",
+            transcript_chars=chars.get(day, 0),
+            messages=count.get(day, 0),
+            expect_facts=(wanted or {}).get(day.isoformat(), []),
+        )
+        for day in sorted({*dates, *logged_dates, *chars})
+    ]
 
 
 def daily_log_records(
@@ -227,16 +221,7 @@ def daily_log_records(
         d.isoformat(): [f.model_dump() for f in day.log_facts]
         for d, day in zip(dates, scenario.days, strict=True)
     }
-    return [
-        DailyLog(
-            date=day.date,
-            log=day.log,
-            transcript_chars=day.transcript_chars,
-            messages=day.messages,
-            expect_facts=wanted.get(day.date, []),
-        )
-        for day in daily_log_days(storage, sessions, dates)
-    ]
+    return daily_log_days(storage, sessions, dates, wanted)
 
 
 def add_burst(sessions: SessionStore, session: Session, burst: Burst, now: datetime) -> None:
