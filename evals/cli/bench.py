@@ -31,6 +31,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.reader",
         "does quality follow a reader's grades of the committed reader-labelled MEMORY.md files",
     ),
+    "runtimes": (
+        "evals.bench.runtimes",
+        "the prebuilt and the compiled llama.cpp server: start-up and tokens/s, one run",
+    ),
     "concurrency": (
         "evals.bench.concurrency",
         "N processes and threads writing one memory dir: what they lost",
