@@ -70,6 +70,7 @@ def _measure(runtime: str, args: argparse.Namespace) -> _Row:
             "max_tokens": args.tokens,
             "temperature": 0,
             "seed": 1,
+            "ignore_eos": True,  # llama.cpp's own option: every reply is --tokens long
         }
         timings = []
         with httpx.Client(timeout=900) as client:
