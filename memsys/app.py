@@ -27,9 +27,9 @@ from memsys.llm import LLMClient, SessionModel
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
 from memsys.policies.base import EmbedFn
+from memsys.search.config import SearchConfig
 from memsys.search.embedder import Embedder
 from memsys.search.engine import MemorySearch
-from memsys.search.scoring import SearchConfig
 from memsys.sessions import SessionStore
 from memsys.tools import Variant, load_variant
 from memsys.tools.memory_tools import memory_tool

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from memsys.errors import SearchConfigError
-from memsys.search.scoring import DecayForm, SearchConfig
+from memsys.search.config import DecayForm, SearchConfig
 from memsys.sections import STANDARD_SECTIONS
 
 __all__ = [

@@ -26,6 +26,7 @@ from memsys.errors import MemEvalError
 from memsys.search._threads import one_blas_thread
 from memsys.search.bm25 import KeywordScorer, KeywordScorerFactory, SparseBM25, tokenize
 from memsys.search.chunking import DAILY_DIR_NAME, Chunk, chunk_file, source_for_path, text_hash
+from memsys.search.config import SearchConfig
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.search.hits import RankInputs, SearchHit
 from memsys.search.index import (
@@ -37,7 +38,7 @@ from memsys.search.index import (
     StoredChunk,
     stored_form,
 )
-from memsys.search.scoring import SearchConfig, hybrid_rank
+from memsys.search.scoring import hybrid_rank
 from memsys.storage import MAX_MEMORY_FILE_BYTES, MEMORY_FILE_NAME
 
 __all__ = ["MemorySearch", "RankInputs", "SearchHit"]

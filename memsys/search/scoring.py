@@ -49,25 +49,12 @@ import numpy.typing as npt
 
 from memsys.errors import SearchConfigError
 from memsys.search.bm25 import top_k_indices
-from memsys.search.config import (
-    DEFAULT_DECAY_FLOOR,
-    DEFAULT_DECAY_FORM,
-    DEFAULT_HALF_LIFE_DAYS,
-    OLD_DECAY,
-    DecayForm,
-    SearchConfig,
-)
+from memsys.search.config import DecayForm, SearchConfig
 
 __all__ = [
-    "DEFAULT_DECAY_FLOOR",
-    "DEFAULT_DECAY_FORM",
-    "DEFAULT_HALF_LIFE_DAYS",
-    "OLD_DECAY",
-    "DecayForm",
     "FusedScores",
     "Ranked",
     "ScoreParts",
-    "SearchConfig",
     "SearchConfigError",
     "decay_factors",
     "fuse_scores",

@@ -10,10 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memsys.search.config import OLD_DECAY, DecayForm, SearchConfig
 from memsys.search.scoring import (
-    OLD_DECAY,
-    DecayForm,
-    SearchConfig,
     SearchConfigError,
     decay_factors,
     fuse_scores,

@@ -114,13 +114,20 @@ def test_decay_lowers_older_memories_but_not_memory_md(tmp_path: Path) -> None:
     assert all(h.parts.decay == 1.0 for h in no_decay.search("API design", TODAY))
 
 
-def test_manager_changes_reindex_only_what_changed(memory_dir: Path) -> None:
+def _watched(memory_dir: Path) -> tuple[CountingEmbedder, MemoryManager, MemorySearch]:
+    """A manager whose changes the searcher hears, the index built and the embedder's
+    count cleared."""
     embedder = CountingEmbedder()
     manager = MemoryManager(memory_dir, ManualClock(datetime(2026, 3, 2)))
     search = MemorySearch(memory_dir, embedder)
     manager.add_listener(search)
     assert search.chunk_count() == 7
     embedder.texts.clear()
+    return embedder, manager, search
+
+
+def test_manager_changes_reindex_only_what_changed(memory_dir: Path) -> None:
+    embedder, manager, search = _watched(memory_dir)
     manager.save_to_long_term_memory("Owns a cat named Miso", "Notes")
     assert embedder.texts == []  # re-indexed lazily, before the next search
     assert search.search("Miso cat", TODAY)[0].text == "Owns a cat named Miso"
@@ -139,12 +146,7 @@ def test_manager_changes_reindex_only_what_changed(memory_dir: Path) -> None:
 def test_writes_between_two_searches_cost_one_reindex_even_within_one_clock_tick(
     memory_dir: Path,
 ) -> None:
-    embedder = CountingEmbedder()
-    manager = MemoryManager(memory_dir, ManualClock(datetime(2026, 3, 2)))
-    search = MemorySearch(memory_dir, embedder)
-    manager.add_listener(search)
-    assert search.chunk_count() == 7
-    embedder.texts.clear()
+    embedder, manager, search = _watched(memory_dir)
     for pet in ("cat", "dog", "eel"):
         manager.save_to_long_term_memory(f"Owns a {pet} named Miso", "Notes")
     assert search.search("Miso", TODAY)[0].text.startswith("Owns a")
