@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from enum import StrEnum
 
 from memsys.errors import MemEvalError, MemoryFileError
 from memsys.llm.base import ChatRequest, LLMClient, LLMError, Message, Purpose, Role
 from memsys.manager import MemoryManager
+from memsys.outcomes import FlushOutcome
 from memsys.policies.base import WritePolicy
 from memsys.prompts import (
     MalformedOutput,
@@ -32,7 +32,7 @@ from memsys.prompts import (
 from memsys.provenance import WriterKind, writing
 from memsys.sessions import LoggedMessage, Session
 
-__all__ = ["SEGMENT_CHARS", "DailyLogWriter", "FlushOutcome", "FlushResult", "segments"]
+__all__ = ["SEGMENT_CHARS", "DailyLogWriter", "FlushResult", "segments"]
 
 SEGMENT_CHARS = 16_000
 """Transcript characters per summary request (about 4,000 tokens: with the prompt and the
@@ -40,19 +40,6 @@ SEGMENT_CHARS = 16_000
 1,000-message day's is under 8,000)."""
 
 log = logging.getLogger(__name__)
-
-
-class FlushOutcome(StrEnum):
-    """How a flush ended."""
-
-    WRITTEN = "written"
-    NOTHING_NEW = "nothing_new"
-    MODEL_FAILED = "model_failed"
-    MALFORMED = "malformed"
-    NO_SESSION = "no_session"
-    """Decided by the trigger manager: there was no session to flush."""
-    WRITE_FAILED = "write_failed"
-    """The daily log file could not be written; the pointer stays (retried later)."""
 
 
 @dataclass(frozen=True)

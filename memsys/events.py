@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from memsys.compaction import CompactionOutcome, CompactionResult
 from memsys.decisions import Operation, Relation
+from memsys.outcomes import FlushOutcome, PromotionOutcome
 from memsys.registry import Registry
 
-if TYPE_CHECKING:  # both modules report through this one (imported for types only)
+if TYPE_CHECKING:  # it reports through this module (a method's argument, not a field)
     from memsys._burst_guard import GuardedTurn
-    from memsys.dailylog import FlushOutcome
-    from memsys.policies.file_policies import PromotionOutcome
 
 __all__ = [
     "EVENT_TYPES",
@@ -128,8 +127,8 @@ class MemoryEvent:
 
 @dataclass(frozen=True)
 class TriggerFired(MemoryEvent):
-    """A FEAT-023 trigger fired. Which fields apply depends on the trigger
-    (:data:`_TRIGGER_FIELDS`)."""
+    """A FEAT-023 trigger fired, or (``fired`` false) a session change rightly did not fire
+    it. Which fields apply depends on the trigger (:data:`_TRIGGER_FIELDS`)."""
 
     KIND = EventKind.TRIGGER
     trigger: Trigger
@@ -141,9 +140,16 @@ class TriggerFired(MemoryEvent):
     session: str | None = None
     """The session to flush: the one left (a switch), the active one (background, day
     change; None when no session is open). Not reported for a first launch."""
+    fired: bool = True
+    """False: the change was seen and, by FEAT-023, did not fire (the same session again, a
+    new one, or ``initialize(None)``); then only ``session`` or ``reason`` applies."""
+    reason: str | None = None
+    """Why it did not fire, when no session names it (``initialize(None)``)."""
 
     def fields(self) -> dict[str, object]:
         """``trigger`` and the fields that apply to it."""
+        if not self.fired:
+            return self._pick("trigger", "fired", "session" if self.reason is None else "reason")
         return self._pick("trigger", *_TRIGGER_FIELDS[self.trigger])
 
 
@@ -211,10 +217,16 @@ class CompactionAttempted(MemoryEvent):
     """The model error, when the call failed."""
     model: str | None = None
     """The model asked; None when none was."""
+    scripted: bool = False
+    """The reply was a text the caller scripted, not a model's (then ``model`` is None)."""
 
     @classmethod
     def of(
-        cls, trigger: CompactionTrigger, result: CompactionResult, model: str | None
+        cls,
+        trigger: CompactionTrigger,
+        result: CompactionResult,
+        model: str | None,
+        scripted: bool = False,
     ) -> CompactionAttempted:
         """The event of a compactor's ``result``."""
         return cls(
@@ -226,14 +238,21 @@ class CompactionAttempted(MemoryEvent):
             result.pruned,
             result.lost_user_requested,
             result.error,
-            model,
+            None if scripted else model,
+            scripted,
         )
 
     def fields(self) -> dict[str, object]:
-        """Trigger and outcome; the rest when the compactor was asked."""
+        """Trigger and outcome; the rest when the compactor was asked (``model`` when a model
+        was; ``scripted`` when the reply was scripted)."""
+        if self.scripted and self.before_chars is None:
+            return self._pick("trigger", "outcome", "scripted")
+        if self.scripted:
+            rest = ("backup", "before_chars", "after_chars", "pruned", "lost_user_requested")
+            return self._pick("trigger", "scripted", "outcome", *rest, "error")
         if self.before_chars is None:
             return self._pick("trigger", "outcome")
-        return super().fields()
+        return self._pick(*(f.name for f in dataclass_fields(self) if f.name != "scripted"))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from memsys._atomic import atomic_write_text
 from memsys._dirlock import dir_lock
 from memsys.clock import Clock
 from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
-from memsys.dailylog import DailyLogWriter, FlushOutcome
+from memsys.dailylog import DailyLogWriter
 from memsys.errors import MemEvalError
 from memsys.events import (
     CompactionAttempted,
@@ -39,6 +39,7 @@ from memsys.events import (
     TriggerFired,
     discard,
 )
+from memsys.outcomes import FlushOutcome
 from memsys.policies.base import WritePolicy
 from memsys.sessions import SessionStore
 

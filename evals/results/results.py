@@ -19,8 +19,9 @@ from evals.errors import ResultsError
 from evals.grid.cell import Cell
 from evals.results.about import ResultsAbout, describe
 from evals.results.transcript import TranscriptEntry
-from evals.scorers import DEFAULT_SCORER_SETTINGS, DayPoint, Score, ScorerSettings
+from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
+from evals.trace import Snapshot, TraceLine
 from memsys._safe_files import write_output
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
@@ -29,6 +30,7 @@ __all__ = [
     "CSV_FILE_NAME",
     "RESULTS_FILE_NAME",
     "RESULTS_SCHEMA_VERSION",
+    "DayPoint",
     "ModelKind",
     "ResultsDocument",
     "ResultsError",
@@ -43,6 +45,25 @@ __all__ = [
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
 RESULTS_FILE_NAME = "results.json"
 CSV_FILE_NAME = "results.csv"
+
+
+@dataclass(frozen=True)
+class DayPoint:
+    """MEMORY.md at the end of a scenario day (from its ``snapshot`` record)."""
+
+    day: int
+    """1-based day."""
+    date: str
+    """ISO date."""
+    chars: int
+    """MEMORY.md characters."""
+    backups: int
+    """Backups on disk."""
+
+    @classmethod
+    def of(cls, line: TraceLine[Snapshot]) -> DayPoint:
+        """The point of a day's ``snapshot`` line."""
+        return cls(line.day, line.record.date, line.record.chars, len(line.record.backups))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from evals.errors import ResultsError
 from evals.results.about import ResultsAbout
 from evals.results.results import (
     RESULTS_FILE_NAME,
+    DayPoint,
     RunResult,
     load_results,
     read_document,
@@ -27,12 +28,12 @@ from evals.scorers import (
     DEFAULT_SCORER_SETTINGS,
     ScorerSettings,
     embed_run,
-    load_run,
     quality_weights,
+    run_data,
     score_run,
 )
 from evals.scorers.provenance import file_lines, label_writers
-from evals.trace.trace import TRACE_FILE_NAME, read_trace
+from evals.trace.trace import TRACE_FILE_NAME, read_records
 from memsys.search.embedder import Embedder, default_embedder
 
 __all__ = [
@@ -68,7 +69,8 @@ def score_trace(
     trace: Path, embedder: Embedder | None, settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
 ) -> RunResult:
     """Score one trace file."""
-    run = replace(embed_run(load_run(trace), embedder), settings=settings)
+    records = list(read_records(trace))  # read once: the scorers and the transcript share it
+    run = replace(embed_run(run_data(trace, records), embedder), settings=settings)
     cell = run.cell
     return RunResult(
         scenario=cell.scenario,
@@ -81,11 +83,11 @@ def score_trace(
         embedder=run.vectors.embedder if run.vectors else "none (keywords only)",
         scores=score_run(run),
         memory_md=run.final.memory_md,
-        days=run.days,
+        days=tuple(DayPoint.of(line) for line in run.days),
         search_latencies_ms=tuple(p.latency_ms for p in run.probes),
         errors=run.errors,
         scorer_settings=settings,
-        transcript=build_transcript(read_trace(trace)),
+        transcript=build_transcript(records),
         quality_weights=dict(quality_weights()),
         lines=(lines := file_lines(run)),
         label_writers=label_writers(lines),

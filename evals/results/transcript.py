@@ -10,26 +10,40 @@ so the report needs nothing else.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
+from evals.trace import (
+    Checkpoint,
+    ErrorRecord,
+    EventRecord,
+    InjectionRecord,
+    Reply,
+    RestoreAttempt,
+    SearchProbe,
+    ToolCallRecord,
+    TraceLine,
+    TraceRecord,
+    record_fields,
+)
 from memsys.app import user_message
 from memsys.compaction import CompactionOutcome
-from memsys.dailylog import FlushOutcome
+from memsys.events import Archived, CompactionAttempted, Decided, Flushed, Promoted, TriggerFired
+from memsys.outcomes import FlushOutcome
 
 __all__ = ["EntryKind", "TranscriptEntry", "build_transcript", "error_count"]
 
-Record = Mapping[str, object]
-
-_FAILED_FLUSHES = frozenset({FlushOutcome.MODEL_FAILED.value, FlushOutcome.MALFORMED.value})
+_FAILED_FLUSHES = frozenset({FlushOutcome.MODEL_FAILED, FlushOutcome.MALFORMED})
 _FAILED_COMPACTIONS = frozenset(
     {
-        CompactionOutcome.MODEL_FAILED.value,
-        CompactionOutcome.REJECTED_SHORT.value,
-        CompactionOutcome.REJECTED_LOST_USER_REQUESTED.value,
-        CompactionOutcome.REJECTED_MALFORMED.value,
+        CompactionOutcome.MODEL_FAILED,
+        CompactionOutcome.REJECTED_SHORT,
+        CompactionOutcome.REJECTED_LOST_USER_REQUESTED,
+        CompactionOutcome.REJECTED_MALFORMED,
     }
 )
 # Run bookkeeping, shown elsewhere in the report (scores, MEMORY.md, charts, line writers).
@@ -86,144 +100,131 @@ class TranscriptEntry:
     """Something went wrong here (a failed tool call, a model error, a rejected compaction)."""
 
 
-def _fields(record: Record, *names: str) -> str:
+Parts = tuple[EntryKind, str, str, str, bool]
+"""An entry's kind, title, text, detail and whether it went wrong."""
+
+
+def _values(record: TraceRecord, *names: str) -> dict[str, object]:
+    """The record's fields as its trace line holds them; ``names`` must be fields of its
+    type, so a renamed field fails here rather than showing nothing."""
+    declared = {f.name for f in dataclasses.fields(record)}  # type: ignore[arg-type]
+    unknown = [n for n in names if n not in declared]
+    if unknown:
+        raise KeyError(f"{type(record).__name__} has no field(s) {', '.join(unknown)}")
+    return record_fields(record)
+
+
+def _fields(record: TraceRecord, *names: str) -> str:
     """``name=value`` pairs of the fields present, in order."""
-    return ", ".join(f"{n}={record[n]}" for n in names if record.get(n) not in (None, [], ""))
+    values = _values(record, *names)
+    return ", ".join(f"{n}={values[n]}" for n in names if values.get(n) not in (None, [], ""))
 
 
-def _rest(record: Record) -> str:
-    rest = {k: v for k, v in record.items() if k not in _FIELDS_SHOWN_ELSEWHERE}
+def _rest(record: TraceRecord) -> str:
+    values = record_fields(record)
+    rest = {k: v for k, v in values.items() if k not in _FIELDS_SHOWN_ELSEWHERE}
     return json.dumps(rest, ensure_ascii=False, default=str) if rest else ""
 
 
-def _event(record: Record) -> tuple[EntryKind, str, str, str, bool]:
-    kind = str(record.get("type", ""))
-    if kind == "user":
-        screenshot = record.get("screenshot")
-        text = user_message(str(record.get("user") or ""), str(screenshot) if screenshot else None)
+def _event(record: EventRecord) -> Parts:
+    fields = record.fields  # the scenario event's own fields: JSON without a type here
+    if record.type == "user":
+        screenshot = fields.get("screenshot")
+        text = user_message(str(fields.get("user") or ""), str(screenshot) if screenshot else None)
         return EntryKind.USER, "user", text, "", False
-    if kind == "model_switch":
-        switch = record.get("model_switch")
+    if record.type == "model_switch":
+        switch = fields.get("model_switch")
         text = json.dumps(switch, ensure_ascii=False) if switch else ""
         return EntryKind.USER, "app: model switch", text, "", False
-    return EntryKind.EVENT, kind, _rest(record), "", False
+    return EntryKind.EVENT, record.type, _rest(record), "", False
 
 
-def _injection(record: Record, previous: list[str]) -> tuple[EntryKind, str, str, str, bool]:
-    memory = str(record.get("memory") or "")
+def _injection(record: InjectionRecord, previous: list[str]) -> Parts:
+    memory = record.memory or ""
     if previous and previous[-1] == memory:
         text = "(unchanged since the last turn)"
     else:
         text = memory or "(nothing: MEMORY.md is empty and no search hit)"
     previous.append(memory)
     detail = _fields(record, "tokens", "hits", "dropped", "memory_lines_cut", "error")
-    return EntryKind.MEMORY, "injected memory", text, detail, bool(record.get("error"))
+    return EntryKind.MEMORY, "injected memory", text, detail, bool(record.error)
 
 
-def _tool(record: Record) -> tuple[EntryKind, str, str, str, bool]:
-    ok = bool(record.get("ok"))
-    code = record.get("code")
-    detail = str(record.get("message") or "")
-    if not ok:
-        detail = f"error [{code}]: {detail}"
-    name = str(record.get("name"))
-    if record.get("from_text"):
-        name += " (written as JSON text, recovered)"
-    return EntryKind.TOOL, name, str(record.get("arguments")), detail, not ok
+def _tool(record: ToolCallRecord) -> Parts:
+    detail = record.message or ""
+    if not record.ok:
+        detail = f"error [{record.code}]: {detail}"
+    name = record.name + (" (written as JSON text, recovered)" if record.from_text else "")
+    return EntryKind.TOOL, name, record.arguments, detail, not record.ok
 
 
-def _flush(record: Record) -> tuple[EntryKind, str, str, str, bool]:
-    outcome = str(record.get("outcome"))
+def _flush(record: Flushed) -> Parts:
     detail = _fields(record, "session", "outcome", "messages", "log_date", "promoted", "error")
-    failed = bool(record.get("error")) or outcome in _FAILED_FLUSHES
-    return EntryKind.DAILY_LOG, f"daily log ({record.get('trigger')})", "", detail, failed
+    failed = bool(record.error) or record.outcome in _FAILED_FLUSHES
+    return EntryKind.DAILY_LOG, f"daily log ({record.trigger})", "", detail, failed
 
 
-def _compaction(record: Record) -> tuple[EntryKind, str, str, str, bool]:
+def _compaction(record: CompactionAttempted) -> Parts:
     detail = _fields(
         record, "outcome", "backup", "before_chars", "after_chars", "lost_user_requested", "error"
     )
-    failed = bool(record.get("error")) or str(record.get("outcome")) in _FAILED_COMPACTIONS
-    return EntryKind.COMPACTION, f"compaction ({record.get('trigger')})", "", detail, failed
+    failed = bool(record.error) or record.outcome in _FAILED_COMPACTIONS
+    return EntryKind.COMPACTION, f"compaction ({record.trigger})", "", detail, failed
 
 
-def _search(record: Record) -> tuple[EntryKind, str, str, str, bool]:
-    hits = record.get("hits")
-    sources = (
-        [str(h.get("source")) for h in hits if isinstance(h, dict)]
-        if isinstance(hits, list)
-        else []
-    )
-    detail = f"hits: {', '.join(sources) or 'none'}; expected: {record.get('expected')}"
-    return EntryKind.SEARCH, "search probe", str(record.get("query")), detail, False
+def _search(record: SearchProbe) -> Parts:
+    sources = [hit.source for hit in record.hits]
+    detail = f"hits: {', '.join(sources) or 'none'}; expected: {record.expected}"
+    return EntryKind.SEARCH, "search probe", record.query, detail, False
 
 
-_Builder = Callable[[Record], tuple[EntryKind, str, str, str, bool]]
-_BUILDERS: dict[str, _Builder] = {
-    "event": _event,
-    "tool_call": _tool,
-    "reply": lambda r: (EntryKind.ASSISTANT, "assistant", str(r.get("text") or ""), "", False),
-    "error": lambda r: (
-        EntryKind.ERROR,
-        f"error ({r.get('where')})",
-        str(r.get("message")),
-        "",
-        True,
-    ),
-    "trigger": lambda r: (EntryKind.TRIGGER, f"trigger {r.get('trigger')}", _rest(r), "", False),
-    "flush": _flush,
-    "compaction": _compaction,
-    "promotion": lambda r: (
-        EntryKind.POLICY,
-        "promotion",
-        str(r.get("text")),
-        _fields(r, "outcome"),
-        False,
-    ),
-    "decision": lambda r: (
-        EntryKind.POLICY,
-        f"decision {r.get('op')}",
-        str(r.get("candidate")),
-        _rest(r),
-        bool(r.get("error") or r.get("malformed")),
-    ),
-    "archive": lambda r: (EntryKind.POLICY, "archive", _rest(r), "", False),
-    "restore": lambda r: (EntryKind.EVENT, "restore", _rest(r), "", not r.get("ok")),
-    "search_probe": _search,
-    "checkpoint": lambda r: (EntryKind.EVENT, "checkpoint", str(r.get("label")), "", False),
+def _decision(record: Decided) -> Parts:
+    failed = bool(record.error or record.malformed)
+    op = record.op.value if record.op is not None else None
+    return EntryKind.POLICY, f"decision {op}", record.candidate, _rest(record), failed
+
+
+# Builders by record type (any other kind shows as an event with its fields, never dropped).
+_BUILDERS: dict[type, Callable[[Any], Parts]] = {
+    EventRecord: _event,
+    ToolCallRecord: _tool,
+    Reply: lambda r: (EntryKind.ASSISTANT, "assistant", r.text or "", "", False),
+    ErrorRecord: lambda r: (EntryKind.ERROR, f"error ({r.where})", str(r.message), "", True),
+    TriggerFired: lambda r: (EntryKind.TRIGGER, f"trigger {r.trigger}", _rest(r), "", False),
+    Flushed: _flush,
+    CompactionAttempted: _compaction,
+    Promoted: lambda r: (EntryKind.POLICY, "promotion", r.text, _fields(r, "outcome"), False),
+    Decided: _decision,
+    Archived: lambda r: (EntryKind.POLICY, "archive", _rest(r), "", False),
+    RestoreAttempt: lambda r: (EntryKind.EVENT, "restore", _rest(r), "", not r.ok),
+    SearchProbe: _search,
+    Checkpoint: lambda r: (EntryKind.EVENT, "checkpoint", str(r.label), "", False),
 }
 
 
-def build_transcript(records: Iterable[Record]) -> tuple[TranscriptEntry, ...]:
-    """The transcript of a trace's records (in trace order).
+def build_transcript(lines: Iterable[TraceLine[TraceRecord]]) -> tuple[TranscriptEntry, ...]:
+    """The transcript of a trace's typed lines (in trace order), the same lines the scorers
+    read (:func:`evals.trace.read_records`).
 
-    A record kind without a view is shown as an event with its raw fields, never dropped.
+    A record kind without a view is shown as an event with its fields, never dropped.
     """
     entries = []
     injected: list[str] = []
-    for record in records:
-        kind = str(record.get("kind"))
+    for line in lines:
+        record = line.record
+        kind = str(record.KIND)
         if kind in _SKIPPED:
             continue
-        if kind == "injection":
+        if isinstance(record, InjectionRecord):
             parts = _injection(record, injected)
         else:
-            builder = _BUILDERS.get(kind)
+            builder = _BUILDERS.get(type(record))
             parts = (
                 builder(record) if builder else (EntryKind.EVENT, kind, _rest(record), "", False)
             )
         entry_kind, title, text, detail, error = parts
         entries.append(
-            TranscriptEntry(
-                day=int(str(record.get("day", 0))),
-                step=str(record.get("step", "")),
-                at=str(record.get("at", "")),
-                kind=entry_kind,
-                title=title,
-                text=text,
-                detail=detail,
-                error=error,
-            )
+            TranscriptEntry(line.day, line.step, line.at, entry_kind, title, text, detail, error)
         )
     return tuple(entries)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from evals.scenario import Burst, ManualEdit, Scenario, SearchProbe
+from evals.scenario import Burst, ManualEdit, Scenario, SearchProbeSpec
 from evals.trace.trace_records import (
     BackupState,
     DailyLog,
@@ -24,9 +24,9 @@ from evals.trace.trace_records import (
     ProbePreference,
     RecordBody,
     Reply,
+    SearchProbe,
     ToolCallRecord,
 )
-from evals.trace.trace_records import SearchProbe as ProbeRecord
 from memsys._backups import write_ledger
 from memsys.agent import TurnResult
 from memsys.clock import ManualClock
@@ -111,16 +111,14 @@ class ScriptedReply:
 
 def scripted_compaction(
     manager: MemoryManager, policy: WritePolicy, reply: str
-) -> dict[str, object]:
-    """The settings screen's compaction, answered by ``reply``: the compaction record (a
-    memory event's fields, marked ``scripted``; no model was asked)."""
+) -> CompactionAttempted:
+    """The settings screen's compaction, answered by ``reply``: its event, marked
+    ``scripted`` (no model was asked)."""
     if not policy.compacts:
         outcome = CompactionOutcome.NOT_SUPPORTED_BY_POLICY
-        return {**CompactionAttempted(CompactionTrigger.MANUAL, outcome).fields(), "scripted": True}
+        return CompactionAttempted(CompactionTrigger.MANUAL, outcome, scripted=True)
     result = MemoryCompactor(manager, ScriptedReply(reply)).force_compact()
-    attempt = CompactionAttempted.of(CompactionTrigger.MANUAL, result, model=None).fields()
-    del attempt["model"]
-    return {"trigger": attempt.pop("trigger"), "scripted": True, **attempt}
+    return CompactionAttempted.of(CompactionTrigger.MANUAL, result, model=None, scripted=True)
 
 
 def turn_records(turn: TurnResult) -> Iterator[RecordBody]:
@@ -145,10 +143,12 @@ def turn_records(turn: TurnResult) -> Iterator[RecordBody]:
     yield Reply(text=turn.final_text)
 
 
-def probe_record(probe: SearchProbe, hits: Sequence[SearchHit], latency_ms: float) -> ProbeRecord:
+def probe_record(
+    probe: SearchProbeSpec, hits: Sequence[SearchHit], latency_ms: float
+) -> SearchProbe:
     """A search probe's trace record (hit texts cut to 300 characters)."""
     prefer = probe.prefer
-    return ProbeRecord(
+    return SearchProbe(
         query=probe.query,
         k=probe.k,
         expected=probe.expect_sources,

@@ -32,13 +32,13 @@ from evals.run._write_recorder import WriteRecorder
 from evals.run.run_spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import CompactSpec, check_complete
 from evals.scenario import events as ev
-from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, RecordBody, TraceWriter
+from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceRecord, TraceWriter
 from evals.trace import trace_records as rec
 from memsys._safe_files import check_output_dir
 from memsys.app import Runtime, RuntimeConfig, build_runtime, model_switch_notice, user_message
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
-from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent
+from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent, TriggerFired
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.provenance import WriterKind, writing
 from memsys.search.embedder import Embedder
@@ -50,7 +50,6 @@ __all__ = ["DAY_START", "HANDLERS", "DayHook", "RunSpec", "no_day_hook", "run_sc
 DAY_START = dtime(8, 0)
 DAY_END = dtime(23, 0)
 DEFAULT_SESSION = "main"
-_SWITCH = Trigger.SESSION_SWITCH.value
 
 
 class _Run:
@@ -76,17 +75,12 @@ class _Run:
 
     # -- tracing -------------------------------------------------------------------------------
 
-    def write(self, record: RecordBody) -> None:
+    def write(self, record: TraceRecord) -> None:
         now = self.clock.now().isoformat(timespec="seconds")
         self.trace.write_record(record, now, self.day, self.step)
 
-    def record(self, kind: str, **fields: object) -> None:
-        """A record given as fields: the memory system's events and the engine's helpers'."""
-        now = self.clock.now().isoformat(timespec="seconds")
-        self.trace.write(kind, now, self.day, self.step, **fields)
-
     def emit(self, event: MemoryEvent) -> None:
-        self.record(event.kind.value, **event.fields())
+        self.write(event)  # a memory event is the trace record of its kind
         if isinstance(event, CompactionAttempted):
             self._backup_state()
 
@@ -209,9 +203,7 @@ class _Run:
 
     def _compact(self, event: ev.CompactEvent) -> None:
         if isinstance(event.compact, CompactSpec):
-            fields = scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply)
-            self.record("compaction", **fields)
-            self._backup_state()
+            self.emit(scripted_compaction(self.rt.manager, self.rt.policy, event.compact.reply))
         else:
             self.rt.triggers.force_compact()
 
@@ -230,7 +222,7 @@ class _Run:
         session = rt.sessions.active() or rt.sessions.open(self._new_session_id())
         injection = rt.injector.build_system_prompt(rt.base_prompt, text, rt.clock.now().date())
         self.write(
-            rec.Injection(
+            rec.InjectionRecord(
                 tokens=injection.tokens,
                 hits=len(injection.hits),
                 dropped=len(injection.dropped),
@@ -270,12 +262,12 @@ class _Run:
             assert previous is not None
             self.rt.triggers.on_session_switch(previous)
         else:
-            self.record("trigger", trigger=_SWITCH, fired=False, session=previous)
+            self.write(TriggerFired(Trigger.SESSION_SWITCH, session=previous, fired=False))
 
     def _new_session(self, event: ev.NewSessionEvent) -> None:
         # initialize(None): a fresh conversation, never a session-switch trigger (FEAT-023).
         self.rt.sessions.active_id = None
-        self.record("trigger", trigger=_SWITCH, fired=False, reason="initialize(None)")
+        self.write(TriggerFired(Trigger.SESSION_SWITCH, fired=False, reason="initialize(None)"))
 
     def _manual_edit(self, event: ev.ManualEditEvent) -> None:
         self._now_or_during(event, lambda: self._apply_edit(event))

@@ -14,7 +14,7 @@ from memsys.sections import STANDARD_SECTIONS
 __all__ = [
     "BackupExpect",
     "Burst",
-    "Checkpoint",
+    "CheckpointSpec",
     "CompactSpec",
     "Contradiction",
     "ContradictionKind",
@@ -25,7 +25,7 @@ __all__ = [
     "ManualEdit",
     "ModelSwitch",
     "PreferSpec",
-    "SearchProbe",
+    "SearchProbeSpec",
     "SearchSettings",
     "StrictModel",
     "TurnKind",
@@ -156,7 +156,7 @@ class PreferSpec(StrictModel):
     stale: str
 
 
-class SearchProbe(StrictModel):
+class SearchProbeSpec(StrictModel):
     query: str
     expect_sources: list[str] = Field(default_factory=list)
     """Sources that should be in the top k: ``MEMORY.md``, ``daily/2026-03-02.md`` or
@@ -216,7 +216,7 @@ while the next call of that purpose is running (after it started, before its res
 written). Compaction is not offered: it holds the MEMORY.md lock, so an edit waits for it."""
 
 
-class Checkpoint(Expectations):
+class CheckpointSpec(Expectations):
     label: str = "checkpoint"
 
 

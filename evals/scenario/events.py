@@ -24,12 +24,12 @@ from pydantic_core import InitErrorDetails
 
 from evals.scenario._scenario_parts import (
     Burst,
-    Checkpoint,
+    CheckpointSpec,
     CompactSpec,
     During,
     ManualEdit,
     ModelSwitch,
-    SearchProbe,
+    SearchProbeSpec,
     StrictModel,
     TurnKind,
 )
@@ -167,12 +167,12 @@ class RestoreBackupEvent(BaseEvent):
 
 class SearchEvent(BaseEvent):
     TYPE = "search"
-    search: SearchProbe
+    search: SearchProbeSpec
 
 
 class ExpectEvent(BaseEvent):
     TYPE = "expect"
-    expect: Checkpoint
+    expect: CheckpointSpec
 
 
 EVENT_CLASSES: dict[EventType, type[BaseEvent]] = {

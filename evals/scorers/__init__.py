@@ -15,7 +15,7 @@ from evals.scorers import facts, memory, ops
 from evals.scorers import hygiene, logs, behaviour, guard
 
 # isort: on
-from evals.scorers._adapter import embed_run, load_run, score_run, texts_to_embed
+from evals.scorers._adapter import embed_run, load_run, run_data, score_run, texts_to_embed
 from evals.scorers._matching import (
     DUPLICATE_THRESHOLD,
     FACT_THRESHOLD,
@@ -41,19 +41,10 @@ from evals.scorers._settings import (
     parse_scorer_args,
 )
 from evals.scorers._types import (
-    BackupSnapshot,
-    CompactionRecord,
-    DayPoint,
-    GuardedTurn,
-    LogDay,
-    ModelCall,
-    ProbeRecord,
-    RestoreRecord,
     RunData,
     Score,
     Target,
     TextVectors,
-    ToolCallRecord,
 )
 from evals.scorers.labels import FileLabels, LineLabel, label_target
 from evals.scorers.quality import QUALITY_FORMULA, composite_quality, quality_from_labels
@@ -67,18 +58,10 @@ __all__ = [
     "FACT_THRESHOLD",
     "QUALITY_FORMULA",
     "QUALITY_WEIGHTS",
-    "BackupSnapshot",
-    "CompactionRecord",
-    "DayPoint",
     "FileLabels",
-    "GuardedTurn",
     "LineLabel",
-    "LogDay",
     "Match",
-    "ModelCall",
-    "ProbeRecord",
     "QualityPart",
-    "RestoreRecord",
     "RunData",
     "Score",
     "ScorerArgError",
@@ -87,7 +70,6 @@ __all__ = [
     "ScorerSettings",
     "Target",
     "TextVectors",
-    "ToolCallRecord",
     "behaviour",
     "composite_quality",
     "embed_run",
@@ -107,6 +89,7 @@ __all__ = [
     "quality_from_labels",
     "quality_weights",
     "registered_scorers",
+    "run_data",
     "score_run",
     "scorer",
     "texts_to_embed",

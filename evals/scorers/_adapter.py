@@ -17,30 +17,15 @@ from evals.grid.cell import Cell
 from evals.scenario.scenario import Expectations
 from evals.scorers import _trace_parts as parts
 from evals.scorers._registry import registered_scorers
-from evals.scorers._types import (
-    CompactionRecord,
-    DayPoint,
-    GuardedTurn,
-    ModelCall,
-    ProbeRecord,
-    ReplyRecord,
-    RestoreRecord,
-    RunData,
-    Score,
-    Target,
-    TextVectors,
-)
+from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
 from evals.trace.trace import TraceError, read_trace, typed_lines
-from evals.trace.trace_guard import DeletionGuardRecord
 from evals.trace.trace_records import (
     BackupStateRecord,
     Checkpoint,
-    CompactionAttempt,
     DailyLog,
     EventRecord,
     ModelCallRecord,
-    RecordBody,
     Reply,
     RestoreAttempt,
     RunEnd,
@@ -49,16 +34,19 @@ from evals.trace.trace_records import (
     Snapshot,
     ToolCallRecord,
     TraceLine,
+    TraceRecord,
+    lines_of,
 )
 from evals.trace.write_records import MemoryWrite
+from memsys.events import CompactionAttempted, DeletionGuarded
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries
 
-__all__ = ["embed_run", "load_run", "score_run", "texts_to_embed"]
+__all__ = ["embed_run", "load_run", "run_data", "score_run", "texts_to_embed"]
 
 log = logging.getLogger(__name__)
 
-R = TypeVar("R", bound=RecordBody)
+R = TypeVar("R", bound=TraceRecord)
 
 
 def _target(label: str, memory_md: str, expect: Mapping[str, object]) -> Target:
@@ -66,86 +54,65 @@ def _target(label: str, memory_md: str, expect: Mapping[str, object]) -> Target:
     return Target(label, memory_md, tuple(parse_entries(memory_md)), expectations)
 
 
-def _of(lines: Sequence[TraceLine], kind: type[R]) -> list[tuple[TraceLine, R]]:
-    return [(line, line.record) for line in lines if isinstance(line.record, kind)]
+_of = lines_of
+
+
+def _records(lines: Sequence[TraceLine[TraceRecord]], kind: type[R]) -> tuple[R, ...]:
+    return tuple(line.record for line in _of(lines, kind))
 
 
 def load_run(path: Path) -> RunData:
     """Parse a trace file into :class:`RunData` (without embeddings).
 
-    Every field read is one the trace must have (:mod:`evals.trace.trace_records`): nothing is
-    filled in by default.
+    Raises:
+        TraceError: as :func:`run_data`.
+    """
+    return run_data(path, list(typed_lines(read_trace(path))))
+
+
+def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
+    """:class:`RunData` of a trace's typed lines, read once (``path`` names it in errors).
+
+    The scorers get the trace's records themselves (:mod:`evals.trace.trace_records`): every
+    field read is one the trace must have, and nothing is filled in by default.
 
     Raises:
         TraceError: the trace is unreadable, a record is malformed (named with its line),
             or it has no run_end record (the run crashed).
     """
-    lines = list(typed_lines(read_trace(path)))
-    start = lines[0].record
+    start = lines[0].record if lines else None
     if not isinstance(start, RunStart):
         raise TraceError(path, "line 1 is not a run_start record")
-    end = next((r for _, r in reversed(_of(lines, RunEnd))), None)
+    end = next((r for r in reversed(_records(lines, RunEnd))), None)
     if end is None:
         raise TraceError(path, "no run_end record: the run did not finish; run it again")
     cell = Cell(start.scenario, start.model, start.policy, start.variant, start.repeat)
+    events = _of(lines, EventRecord)
     return RunData(
         cell=cell,
         model_kind=start.model_kind,
         final=_target("end", end.memory_md, start.expect),
         checkpoints=tuple(
             _target("checkpoint" if r.label is None else r.label, r.memory_md, r.expect)
-            for _, r in _of(lines, Checkpoint)
+            for r in _records(lines, Checkpoint)
         ),
-        compactions=tuple(
-            CompactionRecord(
-                trigger=r.trigger,
-                outcome=r.outcome,
-                backup=r.backup or None,
-                step=line.step,
-                lost_user_requested=tuple(r.lost_user_requested or ()),
-            )
-            for line, r in _of(lines, CompactionAttempt)
-        ),
-        restores=tuple(
-            RestoreRecord(r.name or None, r.ok, bool(r.round_trip), line.step)
-            for line, r in _of(lines, RestoreAttempt)
-        ),
-        probes=tuple(_probe(r) for _, r in _of(lines, SearchProbe)),
-        model_calls=tuple(
-            ModelCall(r.purpose, r.input_tokens, r.output_tokens)
-            for _, r in _of(lines, ModelCallRecord)
-        ),
-        days=tuple(
-            DayPoint(line.day, r.date, r.chars, len(r.backups)) for line, r in _of(lines, Snapshot)
-        ),
+        compactions=_of(lines, CompactionAttempted),
+        restores=_of(lines, RestoreAttempt),
+        probes=_records(lines, SearchProbe),
+        model_calls=_records(lines, ModelCallRecord),
+        days=_of(lines, Snapshot),
         final_backups=tuple(end.backups),
         errors=tuple(end.errors),
-        tool_calls=parts.tool_calls(_of(lines, ToolCallRecord)),
-        replies=tuple(ReplyRecord(line.step, r.text) for line, r in _of(lines, Reply)),
-        backup_snapshots=parts.backup_snapshots(_of(lines, BackupStateRecord)),
-        log_days=parts.log_days(_of(lines, DailyLog)),
-        screenshots=parts.screenshots(_of(lines, EventRecord)),
-        model_names=parts.model_names(_of(lines, EventRecord)),
-        user_texts=parts.user_texts(_of(lines, EventRecord)),
-        user_turns=parts.user_turns(_of(lines, EventRecord)),
-        writes=tuple(r for _, r in _of(lines, MemoryWrite)),
-        guarded_turns=tuple(
-            GuardedTurn(line.step, r.removed, r.backup, tuple(r.refused))
-            for line, r in _of(lines, DeletionGuardRecord)
-        ),
-    )
-
-
-def _probe(record: SearchProbe) -> ProbeRecord:
-    prefer = record.prefer
-    return ProbeRecord(
-        query=record.query,
-        k=record.k,
-        expected=tuple(record.expected),
-        hits=tuple(hit.source for hit in record.hits),
-        latency_ms=float(record.latency_ms),
-        hit_texts=tuple(hit.text for hit in record.hits),
-        prefer=(prefer.current, prefer.stale) if prefer is not None else None,
+        tool_calls=_of(lines, ToolCallRecord),
+        replies=_of(lines, Reply),
+        backup_snapshots=_of(lines, BackupStateRecord),
+        log_days=_records(lines, DailyLog),
+        screenshots=parts.screenshots(events),
+        model_names=parts.model_names(events),
+        user_texts=parts.user_texts(events),
+        user_turns=parts.user_turns(events),
+        writes=_records(lines, MemoryWrite),
+        guarded_turns=_of(lines, DeletionGuarded),
     )
 
 

@@ -1,4 +1,8 @@
-"""The scorers' inputs and output: a parsed trace (:class:`RunData`) and a :class:`Score`."""
+"""The scorers' inputs and output: a parsed trace (:class:`RunData`) and a :class:`Score`.
+
+:class:`RunData` holds the trace's own records (:mod:`evals.trace.trace_records`, and the
+memory system's events, :mod:`memsys.events`), not copies of them: a record the scorers need
+with its step is kept as its :class:`~evals.trace.TraceLine`."""
 
 from __future__ import annotations
 
@@ -9,30 +13,29 @@ import numpy as np
 import numpy.typing as npt
 
 from evals.grid.cell import Cell
-from evals.scenario.scenario import Expectations, FactSpec
+from evals.scenario.scenario import Expectations
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
+from evals.trace.trace_records import (
+    BackupStateRecord,
+    DailyLog,
+    ModelCallRecord,
+    Reply,
+    RestoreAttempt,
+    SearchProbe,
+    Snapshot,
+    ToolCallRecord,
+    TraceLine,
+)
 from evals.trace.write_records import MemoryWrite
-from memsys.compaction import CompactionOutcome
-from memsys.llm.base import ModelKind, Purpose
+from memsys.events import CompactionAttempted, DeletionGuarded
+from memsys.llm.base import ModelKind
 from memsys.sections import MemoryEntry
-from memsys.tools.base import ToolErrorCode
-from memsys.triggers import CompactionTrigger
 
 __all__ = [
-    "BackupSnapshot",
-    "CompactionRecord",
-    "DayPoint",
-    "GuardedTurn",
-    "LogDay",
-    "ModelCall",
-    "ProbeRecord",
-    "ReplyRecord",
-    "RestoreRecord",
     "RunData",
     "Score",
     "Target",
     "TextVectors",
-    "ToolCallRecord",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -90,156 +93,6 @@ class Target:
 
 
 @dataclass(frozen=True)
-class CompactionRecord:
-    """A compaction attempt from the trace."""
-
-    trigger: CompactionTrigger
-    """The day-change job or the compact button."""
-    outcome: CompactionOutcome
-    """How the attempt ended."""
-    backup: str | None
-    """Backup made before the model call."""
-    step: str
-    """Trace step, for explanations."""
-    lost_user_requested: tuple[str, ...] = ()
-    """"User requested:" entries the model dropped (the result was then rejected)."""
-
-
-@dataclass(frozen=True)
-class RestoreRecord:
-    """A restore-from-backup event."""
-
-    name: str | None
-    """Backup name."""
-    ok: bool
-    """The restore succeeded."""
-    round_trip: bool
-    """MEMORY.md afterwards equals the backup's text."""
-    step: str
-    """Trace step."""
-
-
-@dataclass(frozen=True)
-class GuardedTurn:
-    """A user turn in which the guard against mass deletion acted (``deletion_guard``)."""
-
-    step: str
-    """Trace step."""
-    removed: int
-    """Entries the turn removed or emptied."""
-    backup: str | None
-    """The backup taken before the burst of removals, if one was."""
-    refused: tuple[str, ...]
-    """"User requested:" entries the turn tried to delete without the user asking."""
-
-
-@dataclass(frozen=True)
-class ReplyRecord:
-    """The assistant's final text of one turn."""
-
-    step: str
-    """Trace step."""
-    text: str
-    """What the user saw."""
-
-
-@dataclass(frozen=True)
-class ProbeRecord:
-    """A search probe and its hits."""
-
-    query: str
-    """The query."""
-    k: int
-    """Results asked for."""
-    expected: tuple[str, ...]
-    """Expected sources (``MEMORY.md``, ``daily/2026-03-02.md``, ``daily/*``)."""
-    hits: tuple[str, ...]
-    """Sources of the hits, best first."""
-    latency_ms: float
-    """Search latency."""
-    hit_texts: tuple[str, ...] = ()
-    """Texts of the hits (first 300 characters), best first."""
-    prefer: tuple[str, str] | None = None
-    """``(current, stale)``: the hit holding ``current`` must outrank the one with ``stale``."""
-
-
-@dataclass(frozen=True)
-class ModelCall:
-    """One model call."""
-
-    purpose: Purpose
-    """What the call was for."""
-    input_tokens: int
-    """Prompt tokens."""
-    output_tokens: int
-    """Completion tokens."""
-
-
-@dataclass(frozen=True)
-class ToolCallRecord:
-    """One memory-tool call the model made."""
-
-    name: str
-    """Tool name."""
-    ok: bool
-    """The tool succeeded."""
-    code: ToolErrorCode | None
-    """Error code (``invalid_arguments``, ``not_found``, ...) when it failed."""
-    message: str
-    """The tool's result message (cut to 300 characters)."""
-    step: str
-    """Trace step."""
-    from_text: bool = False
-    """The model wrote it as JSON text and the client recovered it."""
-    arguments: str = ""
-    """The call's arguments as the model sent them (JSON text)."""
-
-
-@dataclass(frozen=True)
-class BackupSnapshot:
-    """The backups on disk right after a compaction attempt."""
-
-    step: str
-    """Trace step of the compaction."""
-    names: tuple[str, ...]
-    """Backup names, newest first."""
-    unrestorable: tuple[str, ...]
-    """Kept backups that did not restore (in a scratch copy) to their own text."""
-
-
-@dataclass(frozen=True)
-class LogDay:
-    """One date's daily log beside that date's conversation."""
-
-    date: str
-    """ISO date."""
-    log: str
-    """The log's text ("" when none was written)."""
-    transcript_chars: int
-    """Characters of the user and assistant messages of that date."""
-    messages: int
-    """User and assistant messages of that date."""
-    expect_facts: tuple[FactSpec, ...] = ()
-    """Highlights the log should mention (the scenario day's ``log_facts``)."""
-    entries: tuple[MemoryEntry, ...] = ()
-    """The log's bullets (``parse_entries(log)``)."""
-
-
-@dataclass(frozen=True)
-class DayPoint:
-    """MEMORY.md at the end of a scenario day."""
-
-    day: int
-    """1-based day."""
-    date: str
-    """ISO date."""
-    chars: int
-    """MEMORY.md characters."""
-    backups: int
-    """Backups on disk."""
-
-
-@dataclass(frozen=True)
 class RunData:
     """Everything the scorers read, parsed from one trace. No I/O happens after this."""
 
@@ -251,16 +104,16 @@ class RunData:
     """MEMORY.md at the end, with the scenario's end expectations."""
     checkpoints: tuple[Target, ...] = ()
     """Mid-run checkpoints, in order."""
-    compactions: tuple[CompactionRecord, ...] = ()
+    compactions: tuple[TraceLine[CompactionAttempted], ...] = ()
     """Compaction attempts."""
-    restores: tuple[RestoreRecord, ...] = ()
+    restores: tuple[TraceLine[RestoreAttempt], ...] = ()
     """Restores."""
-    probes: tuple[ProbeRecord, ...] = ()
+    probes: tuple[SearchProbe, ...] = ()
     """Search probes."""
-    model_calls: tuple[ModelCall, ...] = ()
+    model_calls: tuple[ModelCallRecord, ...] = ()
     """Model calls."""
-    days: tuple[DayPoint, ...] = ()
-    """End-of-day snapshots."""
+    days: tuple[TraceLine[Snapshot], ...] = ()
+    """End-of-day snapshots (``day`` is the line's)."""
     final_backups: tuple[str, ...] = ()
     """Backups on disk at the end."""
     errors: tuple[str, ...] = ()
@@ -269,13 +122,13 @@ class RunData:
     """Embeddings of entries and facts; None means keyword matching only."""
     settings: ScorerSettings = DEFAULT_SCORER_SETTINGS
     """Matching thresholds (``-S key=value``)."""
-    tool_calls: tuple[ToolCallRecord, ...] = ()
+    tool_calls: tuple[TraceLine[ToolCallRecord], ...] = ()
     """Every memory-tool call, in order."""
-    replies: tuple[ReplyRecord, ...] = ()
+    replies: tuple[TraceLine[Reply], ...] = ()
     """The assistant's final text of every turn, in order."""
-    backup_snapshots: tuple[BackupSnapshot, ...] = ()
+    backup_snapshots: tuple[TraceLine[BackupStateRecord], ...] = ()
     """Backups on disk after each compaction attempt."""
-    log_days: tuple[LogDay, ...] = ()
+    log_days: tuple[DailyLog, ...] = ()
     """Daily logs beside each date's transcript."""
     screenshots: tuple[str, ...] = ()
     """Each screenshot's caption with the user message it came with."""
@@ -289,7 +142,7 @@ class RunData:
     ``request``, as the scenario marks the turn (``durable`` when unmarked)."""
     writes: tuple[MemoryWrite, ...] = ()
     """Every change of MEMORY.md with its writer, in order (:mod:`.provenance`)."""
-    guarded_turns: tuple[GuardedTurn, ...] = ()
+    guarded_turns: tuple[TraceLine[DeletionGuarded], ...] = ()
     """Turns in which the deletion guard backed up MEMORY.md or refused a deletion."""
 
     @property

@@ -8,7 +8,8 @@ import re
 
 from evals.scenario.scenario import BackupExpect
 from evals.scorers._registry import scorer
-from evals.scorers._types import ProbeRecord, RunData, Score, ToolCallRecord
+from evals.scorers._types import RunData, Score
+from evals.trace.trace_records import SearchProbe, ToolCallRecord
 from memsys.tools import DEFAULT_VARIANT
 from memsys.tools.descriptions import load_variant
 
@@ -31,10 +32,10 @@ _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})(?:_(\d+))?\.md$")
 @scorer("tool_errors", higher_is_better=False)
 def tool_errors(run: RunData) -> Score:
     """Memory-tool calls that failed (``invalid_arguments``, ``not_found``, ...), by code."""
-    failed = [c for c in run.tool_calls if not c.ok]
+    failed = [c for c in run.tool_calls if not c.record.ok]
     codes: dict[str, int] = {}
     for call in failed:
-        code = call.code or "unknown"
+        code = call.record.code or "unknown"
         codes[code] = codes.get(code, 0) + 1
     breakdown = ", ".join(f"{n} {c}" for c, n in sorted(codes.items()))
     calls = len(run.tool_calls)
@@ -52,7 +53,9 @@ def tool_errors(run: RunData) -> Score:
             "rate": len(failed) / calls if calls else 0.0,
             **{f"code_{c}": n for c, n in codes.items()},
         },
-        items=tuple(f"[{c.step}] {c.name}: {c.code}: {c.message[:120]}" for c in failed),
+        items=tuple(
+            f"[{c.step}] {c.record.name}: {c.record.code}: {c.record.message[:120]}" for c in failed
+        ),
     )
 
 
@@ -63,8 +66,8 @@ def unparsed_tool_calls(run: RunData) -> Score:
     user sees as text and the memory never gets. Calls recovered from JSON text are counted
     beside it."""
     called = {call.step for call in run.tool_calls}
-    unparsed = [r for r in run.replies if r.step not in called and _TOOL_NAME.search(r.text)]
-    recovered = sum(1 for call in run.tool_calls if call.from_text)
+    unparsed = [r for r in run.replies if r.step not in called and _TOOL_NAME.search(r.record.text)]
+    recovered = sum(1 for call in run.tool_calls if call.record.from_text)
     calls = len(run.tool_calls)
     return Score(
         "unparsed_tool_calls",
@@ -73,7 +76,7 @@ def unparsed_tool_calls(run: RunData) -> Score:
         f"{calls} tool calls were recovered from JSON text.",
         higher_is_better=False,
         metrics={"replies": len(run.replies), "recovered": recovered, "calls": calls},
-        items=tuple(f"[{r.step}] {r.text[:160]}" for r in unparsed),
+        items=tuple(f"[{r.step}] {r.record.text[:160]}" for r in unparsed),
     )
 
 
@@ -93,27 +96,29 @@ def backup_retention(run: RunData) -> Score:
     keep = (run.final.expect.backups or BackupExpect()).max_backups
     # The engine records the backups right after each compaction, so the i-th snapshot
     # follows the i-th compaction: a backup made then and pruned at once still counts.
-    made = [c.backup for c in run.compactions]
+    made = [c.record.backup for c in run.compactions]
     aligned = len(made) == len(snapshots)
     seen: set[str] = set()
     items: list[str] = []
     over = missing = broken = 0
     for index, snap in enumerate(snapshots):
-        seen |= set(snap.names)
+        names = [b.name for b in snap.record.backups]
+        unrestorable = [b.name for b in snap.record.backups if not b.restorable]
+        seen |= set(names)
         backup = made[index] if aligned else None
         if backup:
             seen.add(backup)
         newest = sorted(seen, key=backup_sort_key, reverse=True)[:keep]
-        if len(snap.names) > keep:
+        if len(names) > keep:
             over += 1
-            items.append(f"[{snap.step}] {len(snap.names)} backups kept, more than {keep}")
-        lost = [b for b in newest if b not in snap.names]
+            items.append(f"[{snap.step}] {len(names)} backups kept, more than {keep}")
+        lost = [b for b in newest if b not in names]
         if lost:
             missing += 1
             items.append(f"[{snap.step}] pruned a newest backup: {', '.join(lost)}")
-        if snap.unrestorable:
+        if unrestorable:
             broken += 1
-            items.append(f"[{snap.step}] not restorable: {', '.join(snap.unrestorable)}")
+            items.append(f"[{snap.step}] not restorable: {', '.join(unrestorable)}")
     checks = 3 * len(snapshots)
     failed = over + missing + broken
     return Score(
@@ -126,7 +131,7 @@ def backup_retention(run: RunData) -> Score:
         metrics={
             "compactions": len(snapshots),
             "backups_made": len(seen),
-            "max_kept": max(len(s.names) for s in snapshots),
+            "max_kept": max(len(s.record.backups) for s in snapshots),
             "over_limit": over,
             "newest_pruned": missing,
             "unrestorable": broken,
@@ -135,11 +140,11 @@ def backup_retention(run: RunData) -> Score:
     )
 
 
-def preference_rank(probe: ProbeRecord) -> tuple[int | None, int | None]:
+def preference_rank(probe: SearchProbe) -> tuple[int | None, int | None]:
     """0-based ranks of the first hits holding the current and the stale text (or None)."""
     assert probe.prefer is not None
-    current, stale = (t.lower() for t in probe.prefer)
-    texts = [t.lower() for t in probe.hit_texts[: probe.k]]
+    current, stale = probe.prefer.current.lower(), probe.prefer.stale.lower()
+    texts = [hit.text.lower() for hit in probe.hits[: probe.k]]
 
     def first(needle: str) -> int | None:
         return next((i for i, text in enumerate(texts) if needle in text), None)
@@ -166,7 +171,8 @@ def current_over_stale(run: RunData) -> Score:
             else ("in the same hit as the stale one" if current == stale else f"rank {current + 1}")
         )
         items.append(
-            f"{probe.query!r}: current {probe.prefer[0]!r} {where}, stale {probe.prefer[1]!r} "
+            f"{probe.query!r}: current {probe.prefer.current!r} {where}, "
+            f"stale {probe.prefer.stale!r} "
             + (f"rank {stale + 1}" if stale is not None else "absent")
         )
     return Score(
@@ -199,9 +205,9 @@ def churn(run: RunData) -> Score:
     ``old_text`` (deleted: empty ``new_text``; overwritten: another text). Fewer refused
     duplicates bought by deleting what was just saved is no improvement."""
     saves = [
-        (i, _argument(c, "content"))
+        (i, _argument(c.record, "content"))
         for i, c in enumerate(run.tool_calls)
-        if c.name == "save_memory" and c.ok
+        if c.record.name == "save_memory" and c.record.ok
     ]
     if not saves:
         return Score("churn", None, "No fact was saved by a tool call.")
@@ -209,10 +215,10 @@ def churn(run: RunData) -> Score:
     items = []
     for i, content in saves:
         for later in run.tool_calls[i + 1 :]:
-            if later.name != "update_memory" or not later.ok:
+            if later.record.name != "update_memory" or not later.record.ok:
                 continue
-            if _same_text(_argument(later, "old_text"), content):
-                new = _argument(later, "new_text")
+            if _same_text(_argument(later.record, "old_text"), content):
+                new = _argument(later.record, "new_text")
                 deleted += not new
                 overwritten += bool(new)
                 how = "deleted" if not new else f"overwritten with {new[:60]!r}"

@@ -162,7 +162,7 @@ def user_requested_preserved(run: RunData) -> Score:
             else:
                 items.append(f"[{target.label}] lost: {wanted}")
     for compaction in run.compactions:
-        for lost in compaction.lost_user_requested:
+        for lost in compaction.record.lost_user_requested:
             items.append(
                 f"[{compaction.step}] compaction dropped {lost!r}; the result was rejected"
             )

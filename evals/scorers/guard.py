@@ -18,16 +18,17 @@ __all__ = ["guarded_turns"]
 def guarded_turns(run: RunData) -> Score:
     """Turns the deletion guard acted in: a backup before a burst, or a refused deletion."""
     turns = run.guarded_turns
-    backups = [t for t in turns if t.backup is not None]
-    refused = sum(len(t.refused) for t in turns)
+    backups = [t for t in turns if t.record.backup is not None]
+    refused = sum(len(t.record.refused) for t in turns)
     items: list[str] = []
-    for turn in turns:
+    for line in turns:
+        turn = line.record
         if turn.backup is not None:
             items.append(
-                f"[{turn.step}] {turn.removed} entries removed in one turn; MEMORY.md as the "
+                f"[{line.step}] {turn.removed} entries removed in one turn; MEMORY.md as the "
                 f"turn found it was backed up as {turn.backup}"
             )
-        items += [f"[{turn.step}] refused to delete {entry!r}" for entry in turn.refused]
+        items += [f"[{line.step}] refused to delete {entry!r}" for entry in turn.refused]
     explanation = (
         'No turn removed entries in a burst or tried to delete a "User requested:" entry.'
         if not turns

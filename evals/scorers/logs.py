@@ -9,14 +9,18 @@ lists for that day (``log_facts``) is in one of its bullets. The score is the sh
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from evals.scenario.scenario import FactSpec
 from evals.scorers._detect import junk_reason
 from evals.scorers._matching import match_entries
 from evals.scorers._registry import scorer
-from evals.scorers._types import LogDay, RunData, Score
+from evals.scorers._types import RunData, Score
+from evals.trace.trace_records import DailyLog
+from memsys.sections import parse_entries
 
-__all__ = ["DUMP_FLOOR_CHARS", "DUMP_RATIO", "daily_log_quality", "is_dump"]
+__all__ = ["DUMP_FLOOR_CHARS", "DUMP_RATIO", "daily_log_quality", "is_dump", "log_facts"]
 
 DUMP_RATIO = 0.5
 """A log longer than this share of its day's transcript is a dump, not highlights."""
@@ -24,7 +28,7 @@ DUMP_FLOOR_CHARS = 400
 """Below this many characters a log is never a dump (a short chat has short highlights)."""
 
 
-def is_dump(day: LogDay) -> bool:
+def is_dump(day: DailyLog) -> bool:
     """The day's log is longer than :data:`DUMP_RATIO` of its transcript (and the floor)."""
     return len(day.log) > max(DUMP_FLOOR_CHARS, DUMP_RATIO * day.transcript_chars)
 
@@ -38,8 +42,14 @@ class _DayResult:
     items: tuple[str, ...]
 
 
-def _judge(day: LogDay, run: RunData) -> _DayResult:
-    facts = day.expect_facts
+def log_facts(day: DailyLog) -> tuple[FactSpec, ...]:
+    """The highlights ``day``'s log should mention (the scenario day's ``log_facts``)."""
+    return tuple(FactSpec.model_validate(f) for f in day.expect_facts if isinstance(f, Mapping))
+
+
+def _judge(day: DailyLog, run: RunData) -> _DayResult:
+    facts = log_facts(day)
+    entries = parse_entries(day.log)
     if not day.log.strip():
         missing = tuple(f"{day.date}: highlight missing (no log): {f.fact}" for f in facts)
         return _DayResult(
@@ -49,7 +59,7 @@ def _judge(day: LogDay, run: RunData) -> _DayResult:
             0,
             (f"{day.date}: no log for {day.messages} messages", *missing),
         )
-    if day.entries and all(junk_reason(e.text) == "placeholder" for e in day.entries):
+    if entries and all(junk_reason(e.text) == "placeholder" for e in entries):
         # "- <bullet>" every day (the summary prompt's format line copied), "- None": a log
         # that says nothing fails as a missing one does.
         missing = tuple(f"{day.date}: highlight missing (placeholder log): {f.fact}" for f in facts)
@@ -58,7 +68,7 @@ def _judge(day: LogDay, run: RunData) -> _DayResult:
             0,
             False,
             0,
-            (f"{day.date}: placeholder log: {day.entries[0].text[:40]!r}", *missing),
+            (f"{day.date}: placeholder log: {entries[0].text[:40]!r}", *missing),
         )
     dump = is_dump(day)
     items = []
@@ -69,7 +79,7 @@ def _judge(day: LogDay, run: RunData) -> _DayResult:
         )
     covered = 0
     for spec in facts:
-        if match_entries(spec, day.entries, run.vectors, threshold=run.settings.fact_threshold):
+        if match_entries(spec, entries, run.vectors, threshold=run.settings.fact_threshold):
             covered += 1
         else:
             items.append(f"{day.date}: highlight missing: {spec.fact}")
@@ -87,7 +97,7 @@ def daily_log_quality(run: RunData) -> Score:
     ratios = [len(d.log) / max(1, d.transcript_chars) for d in logged]
     dumps = sum(r.dump for r in results)
     covered = sum(r.covered for r in results)
-    expected = sum(len(d.expect_facts) for d in days)
+    expected = sum(len(log_facts(d)) for d in days)
     return Score(
         "daily_log_quality",
         sum(r.passed for r in results) / sum(r.checks for r in results),

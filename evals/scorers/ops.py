@@ -8,7 +8,8 @@ import numpy as np
 
 from evals.scenario import BackupExpect
 from evals.scorers._registry import scorer
-from evals.scorers._types import ProbeRecord, RunData, Score
+from evals.scorers._types import RunData, Score
+from evals.trace.trace_records import SearchProbe
 
 __all__ = ["backups", "cost", "probe_ranks", "search"]
 
@@ -18,25 +19,26 @@ def backups(run: RunData) -> Score:
     """Share of backup checks passed: one before each compaction, at most N kept, restores."""
     rules = run.final.expect.backups or BackupExpect()
     checks, items = 0, []
-    reached = [c for c in run.compactions if c.outcome.reached_model]
+    reached = [c for c in run.compactions if c.record.outcome.reached_model]
     if rules.before_every_compaction:
         for compaction in reached:
             checks += 1
-            if not compaction.backup:
+            if not compaction.record.backup:
                 items.append(f"[{compaction.step}] compaction reached the model with no backup")
-    counts = [(f"end of day {d.day}", d.backups) for d in run.days]
+    counts = [(f"end of day {d.day}", len(d.record.backups)) for d in run.days]
     counts.append(("end", len(run.final_backups)))
     for where, count in counts:
         checks += 1
         if count > rules.max_backups:
             items.append(f"[{where}] {count} backups kept, more than {rules.max_backups}")
-    restores = [r for r in run.restores if r.name is not None]
+    restores = [r for r in run.restores if r.record.name]
     for restore in restores:
         checks += 1
-        if not (restore.ok and restore.round_trip):
+        done = restore.record
+        if not (done.ok and done.round_trip):
             items.append(
-                f"[{restore.step}] restore of {restore.name} "
-                + ("failed" if not restore.ok else "did not round-trip")
+                f"[{restore.step}] restore of {done.name} "
+                + ("failed" if not done.ok else "did not round-trip")
             )
     value = (checks - len(items)) / checks
     explanation = (
@@ -62,9 +64,9 @@ def _matches(source: str, expected: str) -> bool:
     return fnmatchcase(source, expected)
 
 
-def probe_ranks(probe: ProbeRecord) -> tuple[float, float]:
+def probe_ranks(probe: SearchProbe) -> tuple[float, float]:
     """``(recall@k, reciprocal rank)`` of one probe; ``daily/*`` matches any daily log."""
-    hits = probe.hits[: probe.k]
+    hits = [hit.source for hit in probe.hits[: probe.k]]
     found = sum(1 for want in probe.expected if any(_matches(h, want) for h in hits))
     rank = next(
         (i for i, h in enumerate(hits, 1) if any(_matches(h, w) for w in probe.expected)), None
@@ -92,7 +94,7 @@ def search(run: RunData) -> Score:
         if recall < 1:
             items.append(
                 f"{probe.query!r}: expected {', '.join(probe.expected)} in the top {probe.k}, "
-                f"got {', '.join(probe.hits[: probe.k]) or 'no hits'}"
+                f"got {', '.join(h.source for h in probe.hits[: probe.k]) or 'no hits'}"
             )
     recall_at_k, mrr = float(np.mean(recalls)), float(np.mean(rrs))
     return Score(

@@ -2,20 +2,23 @@
 
 A record of a kind must carry every field its type requires and no field it does not
 declare (``event`` records excepted: they carry the scenario event's own fields); a field
-typed with an enum must hold one of the enum's values, and is built as that enum. A field
-typed as a list of a dataclass (a ``backup_state`` record's backups) holds objects checked
-the same way, each named by its place (``backups[1]``), and built as that dataclass.
+typed with an enum must hold one of the enum's values, and is built as that enum; a date
+holds its ISO form and a tuple a list, built as a date and a tuple. A field typed as a list of
+a dataclass (a ``backup_state`` record's backups) holds objects checked the same way, each
+named by its place (``backups[1]``), and built as that dataclass. A memory event
+(:class:`memsys.events.MemoryEvent`) is written as its own ``fields()`` give it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import typing
 from collections.abc import Mapping
 from enum import Enum
 
-from evals.trace import trace_guard  # noqa: F401  (registers the deletion_guard record)
-from evals.trace.trace_records import RECORD_TYPES, RecordBody
+from evals.trace.trace_records import RECORD_TYPES, RecordBody, TraceRecord
+from memsys.events import MemoryEvent
 
 __all__ = ["build_record", "record_fields", "record_problem"]
 
@@ -31,6 +34,10 @@ class _Shape:
     """Fields holding an object of a dataclass, or a list of them."""
     lists: frozenset[str]
     """Which of ``nested`` hold a list."""
+    dates: frozenset[str]
+    """Fields holding a date (ISO form in the line)."""
+    tuples: frozenset[str]
+    """Fields holding a tuple (a list in the line)."""
 
 
 _SHAPES: dict[type[object], _Shape] = {}
@@ -53,11 +60,14 @@ def _new_shape(cls: type[object]) -> _Shape:
     ]
     enums: dict[str, type[Enum]] = {}
     nested: dict[str, type[object]] = {}
+    dates: set[str] = set()
     for f in fields:
         hint = hints[f.name]
         for option in typing.get_args(hint) or (hint,):
             if isinstance(option, type) and issubclass(option, Enum):
                 enums[f.name] = option
+            if option is dt.date:
+                dates.add(f.name)
         if typing.get_origin(hint) is list:
             options: tuple[object, ...] = typing.get_args(hint)[:1]
         else:  # a single nested object, maybe optional
@@ -73,7 +83,17 @@ def _new_shape(cls: type[object]) -> _Shape:
     lists = frozenset(
         f.name for f in fields if f.name in nested and typing.get_origin(hints[f.name]) is list
     )
-    return _Shape(frozenset(f.name for f in fields), required, enums, nested, lists)
+    tuples = frozenset(f.name for f in fields if typing.get_origin(hints[f.name]) is tuple)
+    declared = frozenset(f.name for f in fields)
+    return _Shape(declared, required, enums, nested, lists, frozenset(dates), tuples)
+
+
+def _is_iso_date(value: object) -> bool:
+    try:
+        dt.date.fromisoformat(str(value))
+    except ValueError:
+        return False
+    return isinstance(value, str)
 
 
 def _problems(shape: _Shape, fields: Mapping[str, object], open_fields: bool) -> list[str]:
@@ -89,6 +109,12 @@ def _problems(shape: _Shape, fields: Mapping[str, object], open_fields: bool) ->
         allowed = [member.value for member in enum]
         if value is not None and value not in allowed:
             problems.append(f"{name} {value!r} is not one of {', '.join(map(str, allowed))}")
+    for name in shape.dates:
+        if fields.get(name) is not None and not _is_iso_date(fields[name]):
+            problems.append(f"{name} {fields[name]!r} is not an ISO date")
+    for name in shape.tuples:
+        if name in fields and not isinstance(fields[name], list):
+            problems.append(f"{name} is not a list")
     for name, item_type in shape.nested.items():
         many = name in shape.lists
         problems += _nested_problems(name, fields.get(name), _shape(item_type), many)
@@ -121,7 +147,7 @@ def record_problem(kind: object, fields: Mapping[str, object]) -> str | None:
     if not isinstance(kind, str) or kind not in RECORD_TYPES:
         return f"unknown record kind {kind!r}"
     cls = RECORD_TYPES.get(kind)
-    problems = _problems(_shape(cls), fields, cls.OPEN)
+    problems = _problems(_shape(cls), fields, _is_open(cls))
     return f"{kind} record: {'; '.join(problems)}" if problems else None
 
 
@@ -135,20 +161,28 @@ def _build(cls: type[object], fields: Mapping[str, object]) -> object:
             value = [_build(shape.nested[name], item) for item in value]
         elif name in shape.nested and isinstance(value, Mapping):
             value = _build(shape.nested[name], value)
+        elif name in shape.dates and isinstance(value, str):
+            value = dt.date.fromisoformat(value)
+        elif name in shape.tuples and isinstance(value, list):
+            value = tuple(value)
         typed[name] = value
     return cls(**typed)
 
 
-def build_record(kind: str, fields: Mapping[str, object]) -> RecordBody:
+def _is_open(cls: type[TraceRecord]) -> bool:
+    return issubclass(cls, RecordBody) and cls.OPEN
+
+
+def build_record(kind: str, fields: Mapping[str, object]) -> TraceRecord:
     """The typed record of ``kind``, enum fields as their enum and nested objects as their
     dataclass; call :func:`record_problem` first."""
     cls = RECORD_TYPES.get(kind)
-    if cls.OPEN:
+    if _is_open(cls):
         own = {n: v for n, v in fields.items() if n == "type"}
         rest = {n: v for n, v in fields.items() if n != "type"}
         return cls(**own, fields=rest)  # type: ignore[call-arg]
     record = _build(cls, fields)
-    assert isinstance(record, RecordBody)
+    assert isinstance(record, RecordBody | MemoryEvent)
     return record
 
 
@@ -158,6 +192,8 @@ def record_fields(record: object) -> dict[str, object]:
     it is None (it did not apply) unless its type keeps it (``KEEP_NONE``). An open record's
     own fields follow its ``type``."""
     assert dataclasses.is_dataclass(record) and not isinstance(record, type)
+    if isinstance(record, MemoryEvent):
+        return record.fields()
     if isinstance(record, RecordBody) and record.OPEN:
         own = record.fields  # type: ignore[attr-defined]
         return {"type": record.type, **own}  # type: ignore[attr-defined]

@@ -3,10 +3,11 @@
 One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simulated
 time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
 Each kind is a frozen record type in :mod:`evals.trace.trace_records`; the memory system's own
-records (trigger, flush, compaction, promotion, decision, archive) are its typed events'
-fields (:mod:`memsys.events`); the engine builds its own as record objects
-(:meth:`TraceWriter.write_record`). The writer refuses, and the readers (:func:`read_trace`,
-:func:`read_records`) reject, a record with a missing or unknown field, naming its line.
+records (trigger, flush, compaction, promotion, decision, archive, deletion_guard) are its
+typed events (:mod:`memsys.events`), written and read back as themselves; the engine builds
+its own as record objects. Both go through :meth:`TraceWriter.write_record`. The writer
+refuses, and the readers (:func:`read_trace`, :func:`read_records`) reject, a record with a
+missing or unknown field, naming its line.
 Kinds and their fields:
 
 ==============  ============================================================================
@@ -21,10 +22,14 @@ injection       tokens, hits, dropped, memory_lines_cut, error, memory (what the
 model_call      purpose, input_tokens, output_tokens, latency_ms, stop_reason
 tool_call       name, arguments (raw JSON text), ok, code, message (first 1,000 chars)
 reply           text (the assistant's final text of a turn)
-trigger         trigger (first_launch, day_change, session_switch, app_background, ...)
+trigger         trigger (first_launch, day_change, session_switch, app_background), the
+                fields that apply to it; fired false (and session or reason) when a change
+                rightly did not fire it
 flush           trigger, session, outcome, messages, log_date, promoted, error, model
 compaction      trigger (auto|manual), outcome, backup, before_chars, after_chars, pruned,
-                lost_user_requested, error, model (the model asked; None if none was)
+                lost_user_requested, error, model (the model asked; None if none was), or
+                scripted (true: a scripted reply, no model)
+deletion_guard  entries_at_start, removed, backup, refused (a turn the guard acted in)
 backup_state    backups [{name, chars, restorable}], after every compaction attempt (each
                 backup checked like a record: a missing field names its place and line)
 promotion       policy, text, outcome (appended, saved, or why save_memory refused it)
@@ -51,7 +56,7 @@ from typing import IO
 
 from evals.errors import TraceError
 from evals.trace._record_check import build_record, record_fields, record_problem
-from evals.trace.trace_records import HEADER_FIELDS, RecordBody, TraceLine
+from evals.trace.trace_records import HEADER_FIELDS, TraceLine, TraceRecord
 from memsys.redact import redact_data
 
 __all__ = [
@@ -85,10 +90,10 @@ class TraceWriter:
         if self._handle:
             self._handle.close()
 
-    def write_record(self, record: RecordBody, at: str, day: int, step: str) -> None:
+    def write_record(self, record: TraceRecord, at: str, day: int, step: str) -> None:
         """Append a typed record (fields as :func:`evals.trace._record_check.record_fields`
         gives them), checked and redacted as :meth:`write` does."""
-        self.write(record.KIND, at, day, step, **record_fields(record))
+        self.write(str(record.KIND), at, day, step, **record_fields(record))
 
     def write(self, kind: str, at: str, day: int, step: str, /, **fields: object) -> None:
         """Append one record, every string in it redacted (:func:`memsys.redact.redact`).
@@ -109,7 +114,7 @@ class TraceWriter:
         self._seq += 1
 
 
-def read_records(path: Path) -> Iterator[TraceLine]:
+def read_records(path: Path) -> Iterator[TraceLine[TraceRecord]]:
     """The typed records of a trace file (see :mod:`evals.trace.trace_records`).
 
     Raises:
@@ -118,7 +123,7 @@ def read_records(path: Path) -> Iterator[TraceLine]:
     return typed_lines(read_trace(path))
 
 
-def typed_lines(records: Iterable[Mapping[str, object]]) -> Iterator[TraceLine]:
+def typed_lines(records: Iterable[Mapping[str, object]]) -> Iterator[TraceLine[TraceRecord]]:
     """Typed lines of records already checked by :func:`read_trace`."""
     for line in records:
         fields = {k: v for k, v in line.items() if k not in HEADER_FIELDS}

@@ -1,47 +1,40 @@
 """The trace's record types: one frozen dataclass per kind, checked when written and read.
 
 A line of ``trace.jsonl`` is a header (``kind``, ``seq``, ``at``, ``day``, ``step``) and the
-fields of its kind's record. A field typed ``... | None = None`` may be left out (it did not
-apply: a trigger with no session); every other field must be present, and no field a kind
-does not declare is accepted. An enum field (trigger, outcome...) holds one of its values and
-reads back as the enum; nested objects (hits, backups) are checked the same way
+fields of its kind's record. A field with a default may be left out (it did not apply: a
+flush with no session); every other field must be present, and no field a kind does not
+declare is accepted. The memory system's events are the records of their kinds, written as
+their ``fields()`` give them (:data:`TraceRecord`). An enum field (trigger, outcome...)
+holds one of its values and reads back as the enum; nested objects (hits, backups) are
+checked the same way
 (:mod:`evals.trace._record_check`): a renamed field fails loudly, naming the record and line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar, cast
 
-from memsys.compaction import CompactionOutcome
-from memsys.dailylog import FlushOutcome
-from memsys.decisions import Operation, Relation
-from memsys.events import CompactionTrigger, Trigger
+from memsys.events import EVENT_TYPES, EventKind, MemoryEvent
 from memsys.llm.base import ModelKind, Purpose, StopReason
-from memsys.policies.file_policies import PromotionOutcome
 from memsys.registry import Registry
 from memsys.tools.base import ToolErrorCode
 
 __all__ = [
     "HEADER_FIELDS",
     "RECORD_TYPES",
-    "Archive",
     "BackupState",
     "BackupStateRecord",
     "Checkpoint",
-    "CompactionAttempt",
     "DailyLog",
-    "DecisionRecord",
     "ErrorRecord",
     "EventRecord",
-    "Flush",
-    "Injection",
+    "InjectionRecord",
     "ModelCallRecord",
     "ModelSwitched",
     "ProbeHit",
     "ProbePreference",
-    "Promotion",
     "RecordBody",
     "Reply",
     "RestoreAttempt",
@@ -51,15 +44,14 @@ __all__ = [
     "Snapshot",
     "ToolCallRecord",
     "TraceLine",
-    "TriggerRecord",
+    "TraceRecord",
+    "lines_of",
 ]
 
 HEADER_FIELDS = ("kind", "seq", "at", "day", "step")
 """Fields every line has, before its record's own."""
 
 JSON = object
-RECORD_TYPES: Registry[type[RecordBody]] = Registry("trace record kind")
-"""Record types by ``kind``."""
 
 
 class RecordBody:
@@ -69,6 +61,20 @@ class RecordBody:
     OPEN: ClassVar[bool] = False
     """Accepts fields it does not declare (``event`` only)."""
     KEEP_NONE: ClassVar[frozenset[str]] = frozenset()  # optional fields written even as null
+
+
+TraceRecord = RecordBody | MemoryEvent
+"""What a trace line holds: the engine's own records, and the memory system's events, each the
+record of its kind (:mod:`memsys.events`: trigger, flush, compaction, promotion, decision,
+archive, deletion_guard), so one class carries a kind from where it happens to the scorer."""
+
+RECORD_TYPES: Registry[type[TraceRecord]] = Registry("trace record kind")
+"""Record types by ``kind``."""
+for _event_kind in EventKind:
+    RECORD_TYPES.add(_event_kind.value, EVENT_TYPES.get(_event_kind.value))
+
+R = TypeVar("R", bound=TraceRecord, covariant=True)
+K = TypeVar("K", bound=TraceRecord)
 
 
 def _kind(cls: type[RecordBody]) -> type[RecordBody]:
@@ -121,7 +127,7 @@ class ModelSwitched(RecordBody):
 
 @_kind
 @dataclass(frozen=True)
-class Injection(RecordBody):
+class InjectionRecord(RecordBody):
     """What one turn's system prompt carried."""
 
     KIND = "injection"
@@ -182,54 +188,6 @@ class ErrorRecord(RecordBody):
     message: str
 
 
-@_kind
-@dataclass(frozen=True)
-class TriggerRecord(RecordBody):
-    """A FEAT-023 trigger fired (or, with ``fired`` false, was rightly not fired)."""
-
-    KIND = "trigger"
-    trigger: Trigger
-    previous: str | None = None
-    date: str | None = None
-    fired: bool | None = None
-    session: str | None = None
-    reason: str | None = None
-
-
-@_kind
-@dataclass(frozen=True)
-class Flush(RecordBody):
-    """A daily-log flush."""
-
-    KIND = "flush"
-    trigger: Trigger
-    outcome: FlushOutcome
-    session: str | None = None
-    messages: int | None = None
-    log_date: str | None = None
-    promoted: int | None = None
-    error: str | None = None
-    model: str | None = None
-
-
-@_kind
-@dataclass(frozen=True)
-class CompactionAttempt(RecordBody):
-    """A compaction attempt (the size fields are absent when it never started)."""
-
-    KIND = "compaction"
-    trigger: CompactionTrigger
-    outcome: CompactionOutcome
-    backup: str | None = None
-    before_chars: int | None = None
-    after_chars: int | None = None
-    pruned: list[str] | None = None
-    lost_user_requested: list[str] | None = None
-    error: str | None = None
-    model: str | None = None
-    scripted: JSON | None = None
-
-
 @dataclass(frozen=True)
 class BackupState:
     """One backup on disk, in a ``backup_state`` record (checked like a record)."""
@@ -262,45 +220,6 @@ class DailyLog(RecordBody):
     transcript_chars: int
     messages: int
     expect_facts: list[JSON]
-
-
-@_kind
-@dataclass(frozen=True)
-class Promotion(RecordBody):
-    """A fact a daily-log summary promoted to long-term memory."""
-
-    KIND = "promotion"
-    policy: str
-    text: str
-    outcome: PromotionOutcome
-
-
-@_kind
-@dataclass(frozen=True)
-class DecisionRecord(RecordBody):
-    """One unified-pipeline decision, or why there was none (``malformed``/``error``)."""
-
-    KIND = "decision"
-    policy: str
-    candidate: str
-    op: Operation | None
-    similar: list[int]
-    id: int | None = None
-    content: str | None = None
-    relation: Relation | None = None
-    repair: str | None = None
-    malformed: str | None = None
-    error: str | None = None
-
-
-@_kind
-@dataclass(frozen=True)
-class Archive(RecordBody):
-    """Memories the unified policy archived."""
-
-    KIND = "archive"
-    policy: str
-    ids: list[int]
 
 
 @_kind
@@ -388,7 +307,7 @@ class RunEnd(RecordBody):
 
 
 @dataclass(frozen=True)
-class TraceLine:
+class TraceLine(Generic[R]):
     """One line of a trace: its header (``seq``: 0, 1, ... in file order; ``at``: simulated
     time, ISO 8601; ``day``: 1-based scenario day, 0 before the first; ``step``: the scenario
     step, e.g. ``day 2 #3 user``) and its typed ``record``."""
@@ -397,4 +316,9 @@ class TraceLine:
     at: str
     day: int
     step: str
-    record: RecordBody
+    record: R
+
+
+def lines_of(lines: Iterable[TraceLine[TraceRecord]], kind: type[K]) -> tuple[TraceLine[K], ...]:
+    """The lines holding a record of type ``kind``, in trace order."""
+    return tuple(cast("TraceLine[K]", line) for line in lines if isinstance(line.record, kind))

@@ -3,52 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 
 from memsys.events import Promoted
+from memsys.outcomes import PromotionOutcome
 from memsys.policies.base import WritePolicy, register_policy
 from memsys.prompts import PromotedFact
 from memsys.tools import (
     ReadMemoryTool,
     SaveMemoryTool,
     Tool,
-    ToolErrorCode,
-    ToolResult,
     UpdateMemoryTool,
 )
 
-__all__ = ["AppendPolicy", "GuardrailsPolicy", "PromotionOutcome"]
-
-
-class PromotionOutcome(StrEnum):
-    """What became of a fact a daily-log summary promoted to long-term memory."""
-
-    APPENDED = "appended"
-    """``append``: added to the end as it is (FEAT-013)."""
-    SAVED = "saved"
-    """``guardrails``: save_memory stored it."""
-    DUPLICATE_DETECTED = ToolErrorCode.DUPLICATE_DETECTED.value
-    """save_memory refused it: MEMORY.md already says it."""
-    VALIDATION_ERROR = ToolErrorCode.VALIDATION_ERROR.value
-    """save_memory refused it: not a valid memory (too long, a secret...)."""
-    SAVE_FAILED = ToolErrorCode.SAVE_FAILED.value
-    """save_memory could not write MEMORY.md."""
-    ERROR = "error"
-    """save_memory failed with no code named above."""
-
-    @classmethod
-    def of_save(cls, result: ToolResult) -> PromotionOutcome:
-        """The outcome of promoting a fact through save_memory with ``result``."""
-        if result.ok:
-            return cls.SAVED
-        return _REFUSALS.get(result.code, cls.ERROR) if result.code else cls.ERROR
-
-
-_REFUSALS = {
-    ToolErrorCode.DUPLICATE_DETECTED: PromotionOutcome.DUPLICATE_DETECTED,
-    ToolErrorCode.VALIDATION_ERROR: PromotionOutcome.VALIDATION_ERROR,
-    ToolErrorCode.SAVE_FAILED: PromotionOutcome.SAVE_FAILED,
-}
+__all__ = ["AppendPolicy", "GuardrailsPolicy"]
 
 
 @register_policy

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from memsys.clock import ManualClock
-from memsys.dailylog import SEGMENT_CHARS, DailyLogWriter, FlushOutcome, segments
+from memsys.dailylog import SEGMENT_CHARS, DailyLogWriter, segments
 from memsys.llm import LLMError, Message, Role
 from memsys.manager import MemoryManager
+from memsys.outcomes import FlushOutcome
 from memsys.policies import PolicyContext, make_policy
 from memsys.sessions import Session, SessionStore
 from memsys.tools import load_variant

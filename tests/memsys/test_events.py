@@ -9,7 +9,6 @@ from datetime import date
 import pytest
 
 from memsys.compaction import CompactionOutcome, CompactionResult
-from memsys.dailylog import FlushOutcome
 from memsys.decisions import Operation, Relation
 from memsys.events import (
     EVENT_TYPES,
@@ -24,7 +23,7 @@ from memsys.events import (
     Trigger,
     TriggerFired,
 )
-from memsys.policies.file_policies import PromotionOutcome
+from memsys.outcomes import FlushOutcome, PromotionOutcome
 
 TODAY, YESTERDAY = date(2026, 3, 3), date(2026, 3, 2)
 

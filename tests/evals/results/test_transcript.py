@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from evals.grid.cell import Cell
 from evals.results.transcript import EntryKind, TranscriptEntry, build_transcript, error_count
 from evals.run.engine import RunSpec, run_scenario
 from evals.scenario.scenario import load_scenario
-from evals.trace.trace import read_trace
+from evals.trace import ErrorRecord, InjectionRecord, ModelSwitched, ToolCallRecord, TraceLine
+from evals.trace.trace import read_records
+from memsys.compaction import CompactionOutcome
+from memsys.events import CompactionAttempted, CompactionTrigger
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
@@ -18,7 +23,7 @@ def _transcript(tmp: Path, scenario: str, model: str, policy: str) -> list[Trans
     path = SCENARIOS / f"{scenario}.yaml"
     loaded = load_scenario(path)
     spec = RunSpec(Cell(loaded.name, model, policy, "v049-guardrails"), loaded, path, tmp)
-    return list(build_transcript(read_trace(run_scenario(spec, None))))
+    return list(build_transcript(read_records(run_scenario(spec, None))))
 
 
 def test_a_turn_shows_the_user_the_injected_memory_the_tool_call_and_the_reply(
@@ -61,33 +66,53 @@ def test_daily_logs_and_compactions_are_in_the_transcript(tmp_path: Path) -> Non
     assert any(e.title == "compaction (manual)" for e in compactions)
 
 
-def test_unchanged_memory_is_not_repeated_and_no_record_is_dropped() -> None:
-    records = [
-        {"kind": "injection", "day": 1, "step": "a", "memory": "- x", "tokens": 3},
-        {"kind": "injection", "day": 1, "step": "b", "memory": "- x", "tokens": 3},
-        {"kind": "error", "day": 1, "step": "c", "where": "chat", "message": "model down"},
-        {"kind": "something_new", "day": 2, "step": "d", "value": 1},
-        {
-            "kind": "compaction",
-            "day": 2,
-            "step": "e",
-            "trigger": "auto",
-            "outcome": "rejected_lost_user_requested",
-            "lost_user_requested": ["User requested: x"],
-        },
+def _lines(*records: object) -> list[TraceLine]:
+    return [
+        TraceLine(i, "2026-03-02T09:00:00", 1 + i // 3, f"step {i}", r)  # type: ignore[arg-type]
+        for i, r in enumerate(records)
     ]
-    entries = build_transcript(records)
+
+
+def test_unchanged_memory_is_not_repeated_and_no_record_is_dropped() -> None:
+    lines = _lines(
+        InjectionRecord(3, 0, 0, False, None, "- x"),
+        InjectionRecord(3, 0, 0, False, None, "- x"),
+        ErrorRecord("chat", "model down"),
+        ModelSwitched("sim/naive", "sim/careful"),  # a kind with no view of its own
+        CompactionAttempted(
+            CompactionTrigger.AUTO,
+            CompactionOutcome.REJECTED_LOST_USER_REQUESTED,
+            before_chars=90,
+            lost_user_requested=("User requested: x",),
+        ),
+    )
+    entries = build_transcript(lines)
     assert [e.text for e in entries[:2]] == ["- x", "(unchanged since the last turn)"]
     assert entries[2].kind is EntryKind.ERROR and entries[2].error
-    assert entries[3].title == "something_new" and '"value": 1' in entries[3].text
-    assert entries[4].error and "lost_user_requested" in entries[4].detail
+    assert entries[3].title == "model_switched" and '"model": "sim/careful"' in entries[3].text
+    assert entries[4].error
+    assert "lost_user_requested=['User requested: x']" in entries[4].detail  # as written
+    assert [(e.day, e.step) for e in entries] == [
+        (1, "step 0"),
+        (1, "step 1"),
+        (1, "step 2"),
+        (2, "step 3"),
+        (2, "step 4"),
+    ]
 
 
 def test_a_call_the_model_wrote_as_text_says_so() -> None:
-    base = {"kind": "tool_call", "day": 1, "step": "s", "arguments": "{}", "ok": True}
-    records = [
-        {**base, "name": "save_memory", "code": None, "message": "ok", "from_text": True},
-        {**base, "name": "search_memory", "code": None, "message": "ok"},
-    ]
-    titles = [e.title for e in build_transcript(records)]
+    lines = _lines(
+        ToolCallRecord("save_memory", "{}", True, None, "ok", from_text=True),
+        ToolCallRecord("search_memory", "{}", True, None, "ok"),
+    )
+    titles = [e.title for e in build_transcript(lines)]
     assert titles == ["save_memory (written as JSON text, recovered)", "search_memory"]
+
+
+def test_a_view_naming_a_field_its_record_lacks_fails_loudly() -> None:
+    # The transcript reads typed records: a renamed field is an error, never a blank.
+    from evals.results.transcript import _fields
+
+    with pytest.raises(KeyError, match="ErrorRecord has no field"):
+        _fields(ErrorRecord("chat", "model down"), "wher")

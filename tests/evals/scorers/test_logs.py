@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evals.scorers._types import LogDay
 from evals.scorers.logs import DUMP_FLOOR_CHARS, daily_log_quality, is_dump
+from evals.trace import DailyLog
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import GOOD_MEMORY
 
@@ -58,9 +58,9 @@ def test_a_raw_dump_and_a_day_without_a_log(build_run: BuildRun) -> None:
 
 
 def test_short_days_may_have_logs_as_long_as_the_chat() -> None:
-    short = LogDay("2026-01-01", "x" * DUMP_FLOOR_CHARS, 300, 2)
+    short = DailyLog("2026-01-01", "x" * DUMP_FLOOR_CHARS, 300, 2, [])
     assert not is_dump(short)
-    assert is_dump(LogDay("2026-01-01", "x" * 1200, 2000, 20))
+    assert is_dump(DailyLog("2026-01-01", "x" * 1200, 2000, 20, []))
 
 
 def test_unscored_without_conversation(build_run: BuildRun) -> None:

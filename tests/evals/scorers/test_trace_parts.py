@@ -9,6 +9,7 @@ from evals.grid.cell import Cell
 from evals.run.engine import RunSpec, run_scenario
 from evals.scenario.scenario import load_scenario
 from evals.scorers import load_run, score_run
+from evals.scorers.logs import log_facts
 
 SCENARIO = """name: t
 description: x
@@ -41,9 +42,10 @@ def test_an_engine_trace_feeds_the_new_scorers(tmp_path: Path) -> None:
         "Here is my desk A desk with a green lamp and a cactus",
         "Ticket {n}: the site is down",
     )
-    assert len(run.backup_snapshots) == 2 and all(not s.unrestorable for s in run.backup_snapshots)
+    snapshots = run.backup_snapshots
+    assert len(snapshots) == 2 and all(b.restorable for s in snapshots for b in s.record.backups)
     (day,) = run.log_days
-    assert day.messages >= 100 and [f.fact for f in day.expect_facts] == ["tickets"]
+    assert day.messages >= 100 and [f.fact for f in log_facts(day)] == ["tickets"]
     scores = {s.name: s for s in score_run(run)}
     assert scores["backup_retention"].value == 1.0
     assert scores["daily_log_quality"].value is not None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from memsys.events import MemoryEvent, Promoted
 from memsys.manager import MemoryManager
+from memsys.outcomes import PromotionOutcome
 from memsys.policies import PolicyContext, make_policy
-from memsys.policies.file_policies import PromotionOutcome
 from memsys.prompts import PromotedFact
 from memsys.tools import ToolErrorCode, ToolResult, load_variant
 from tests.helpers.fakes import FakeLLM
