@@ -231,9 +231,9 @@ def record_cells(
         if jobs <= 1
         else ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
     )
-    with pool:
-        running: dict[Future[CellOutcome], PlannedCell] = {}
-        queue = list(todo)
+    running: dict[Future[CellOutcome], PlannedCell] = {}
+    queue = list(todo)
+    try:
         while queue or running:
             while queue and len(running) < max(1, jobs):
                 planned = queue.pop(0)
@@ -243,4 +243,11 @@ def record_cells(
             for future in done:
                 finish(future.result(), running.pop(future))
             progress.heartbeat()
+    except BaseException:
+        # A kill (SIGTERM exits through here) or Ctrl-C: do not wait for the cells in flight,
+        # which wait on the server; the caller stops the server at once, their calls fail,
+        # and their partial cassettes resume on the next run.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return outcomes

@@ -4,6 +4,9 @@ nothing lost, nothing recorded twice, resumable, and the cells replay offline.""
 from __future__ import annotations
 
 import shutil
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,3 +141,39 @@ def test_the_heartbeat_says_where_each_cell_in_flight_is(tmp_path: Path) -> None
     now[0] = 190.0
     progress.heartbeat()
     assert lines[-1].endswith(": at 'day 2 #1 user', 3 model calls, 3m10s in")
+
+
+def test_a_kill_does_not_wait_for_the_cell_in_flight(tmp_path: Path) -> None:
+    # SIGTERM raises SystemExit in the main thread (LlamaServer's handler). The pool must not
+    # wait for the cell in flight: that cell waits on the server, which is stopped only after
+    # record_cells returns, so waiting would keep a killed recorder alive until it finished.
+    from evals.grid.cell import Cell
+    from evals.record.recording import RecordingDetails
+    from evals.record.recording_pool import record_cells
+
+    release, finished = threading.Event(), threading.Event()
+
+    def record_one(planned: PlannedCell, base_url: str, out: Path, hosted: bool) -> None:
+        release.wait(timeout=60)
+        finished.set()
+
+    cell = Cell("chitchat-transient", MODEL, "guardrails", "v049-guardrails")
+    planned = PlannedCell(cell, Path("scenarios/chitchat-transient.yaml"), None, None)
+    details = RecordingDetails("0" * 64, "fake", ())
+
+    def kill_soon() -> None:
+        time.sleep(0.5)
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
+
+    def exit_now(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, exit_now)
+    threading.Thread(target=kill_soon, daemon=True).start()
+    try:
+        with pytest.raises(SystemExit):
+            record_cells([planned], "http://127.0.0.1:9", details, tmp_path, record_one)
+        assert not finished.is_set()  # returned while the cell was still in flight
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        release.set()
