@@ -10,7 +10,7 @@
     record     record real models on the local llama.cpp server
     scorers    pure functions from a trace to metrics              score_run
     results    score traces into results.json, history, the gate   score_run_dir, load_results
-    report     results rendered as HTML and Markdown               write_report
+    report     one model of the results, as HTML and Markdown      build_report, write_report
     bench      benchmarks (latency, retrieval, decisions, replay)
     cli        ``memeval``: the only place errors become exit codes
 
@@ -25,7 +25,7 @@ imports their stage on first use, so ``import evals`` stays cheap::
     for planned in runs:
         evals.run_cell(planned.spec, planned.real, evals.CassetteMode.REPLAY, {})
     results = evals.score_run_dir(out_dir)
-    evals.write_report(results, out_dir / "report.html")
+    evals.write_report(evals.build_report(results), out_dir / "report.html")
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from evals.cassettes import CassetteMode
     from evals.grid import Cell
-    from evals.report import write_report
+    from evals.report import build_report, write_report
     from evals.results import RunResult, load_results, score_run_dir, write_results
     from evals.run import PlannedRun, PlanRequest, RunSpec, plan_runs, run_cell
     from evals.scenario import Scenario, load_scenario
@@ -50,6 +50,7 @@ __all__ = [
     "RunResult",
     "RunSpec",
     "Scenario",
+    "build_report",
     "load_results",
     "load_scenario",
     "plan_runs",
@@ -77,6 +78,7 @@ _HOMES = {
     "load_results": "evals.results",
     "score_run_dir": "evals.results",
     "write_results": "evals.results",
+    "build_report": "evals.report",
     "write_report": "evals.report",
 }
 

@@ -21,7 +21,7 @@ from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import (
     Reference,
-    compare_to_baseline,
+    build_report,
     comparison_text,
     summary_text,
     validate_metrics,
@@ -76,16 +76,22 @@ def _compare(args: argparse.Namespace) -> int:
     asked = args.cassettes != str(DEFAULT_CASSETTE_ROOT)
     settings = {**recorded, **labelled} if asked else {**labelled, **recorded}
     adjustment = Adjustment.BH if args.adjust == "bh" else Adjustment.HOLM
-    comparisons = compare_to_baseline(results, reference, metrics, settings, adjustment, about)
+    model = build_report(
+        results,
+        about,
+        reference=reference,
+        metrics=metrics,
+        sampling=settings,
+        adjustment=adjustment,
+    )
     out = Path(args.out)
     title = args.title or "memeval comparison"
-    # The comparison alone: `memeval report RUN_DIR` writes each run's scenarios and files.
-    write_comparison(
-        results, out, title, reference=reference, metrics=metrics, sampling=settings, about=about
-    )
-    print(summary_text(results, metrics))
+    # The comparison alone (`memeval report RUN_DIR` writes each run's scenarios and files):
+    # the page and the terminal render the same verdicts, adjusted the same way.
+    write_comparison(model, out, title)
+    print(summary_text(model, metrics))
     print()
-    print(comparison_text(comparisons, reference, targets))
+    print(comparison_text(model.verdicts.comparisons, reference, targets))
     print(f"\nwrote {out} ({len(results)} runs from {len(args.run_dirs)} directories)")
     return EXIT_OK
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.cli.commands import command_help
-from evals.report import summary_text, write_report
+from evals.report import build_report, summary_text, write_report
 from evals.results import RESULTS_FILE_NAME, combine, describe, read_document, write_results
 from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.run.sharding import check_shards
@@ -26,8 +26,9 @@ def _merge(args: argparse.Namespace) -> int:
     about = combine([d.about for d in documents if d.recorded]) or describe(results)
     write_results(out, results, about)
     title = args.title or "memeval report"
-    report = write_report(results, out / "report.html", title=title, about=about)
-    print(summary_text(results))
+    model = build_report(results, about)  # the page and the terminal's table render it
+    report = write_report(model, out / "report.html", title=title)
+    print(summary_text(model))
     print(f"\nmerged {len(results)} runs from {len(sources)} directories")
     if note:
         print(f"note: {note}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, collected_saving_scored
 from evals.cli.commands import command_help
-from evals.report import write_report
+from evals.report import build_report, write_report
 from evals.results.history import resolve_run_dir
 
 __all__ = ["register"]
@@ -23,7 +23,7 @@ def _report(args: argparse.Namespace) -> int:
     title = args.title or f"memeval report: {run_dir}"
     # Everything from results.json: its "about" block carries the scorers, variant texts and
     # the real runs' recordings; a file without one is described now (registry, cassettes).
-    write_report(results, out, title=title, about=collected.about)
+    write_report(build_report(results, collected.about), out, title=title)
     print(f"wrote {out} ({len(results)} runs)")
     return EXIT_OK
 

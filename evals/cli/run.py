@@ -168,7 +168,7 @@ def _run_into(
 ) -> int:
     from evals.cli._run_cells import execute
     from evals.cli._run_notes import compaction_note, quiet_compaction_warnings, verdict_lines
-    from evals.report import summary_text, verdicts, write_report
+    from evals.report import build_report, summary_text, write_report
     from evals.results import describe, write_results
     from evals.results.history import point_latest
     from evals.trace import TRACE_FILE_NAME
@@ -192,10 +192,10 @@ def _run_into(
     sources = {r.spec.cell.variant: r.spec.variant_file for r in runs if r.spec.variant_file}
     about = describe(results, sources, DEFAULT_CASSETTE_ROOT)  # what the report reads
     write_results(out, results, about)
-    found = verdicts(results, about=about)
+    model = build_report(results, about)  # the terminal and the page render this one model
     if args.table:
-        print(summary_text(results) + "\n")
-    print("\n".join(verdict_lines(found, results)))
+        print(summary_text(model) + "\n")
+    print("\n".join(verdict_lines(model.verdicts, results)))
     if note := compaction_note([r.spec.out_dir / TRACE_FILE_NAME for r in runs]):
         print(f"\n{note}")
     print(f"\nresults: {out / 'results.json'}")
@@ -203,7 +203,7 @@ def _run_into(
         print(f"report:  not written (--no-report; `memeval report {out}` writes it)")
     else:
         report = Path(args.report) if args.report else out / "report.html"
-        write_report(results, report, found=found, about=about)
+        write_report(model, report)
         print(f"report:  {report.resolve()}")
     if not args.out:
         print(f"latest:  {point_latest(out)} -> {out.name}")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from evals.cli._common import EXIT_OK, EXIT_USAGE, add_scorer_args, scorer_settings
 from evals.cli.commands import command_help
-from evals.report import summary_text
+from evals.report import build_report, summary_text
 from evals.results import RESULTS_FILE_NAME, combine, describe, read_document, write_results
 from evals.results.history import resolve_run_dir
 from evals.results.scoring import score_run_dir
@@ -91,7 +91,7 @@ def _score(args: argparse.Namespace) -> int:
     results = score_run_dir(run_dir, None if args.keywords_only else "default", settings)
     for result in results:
         write_results(Path(result.run_dir), [result])
-    print(summary_text(results))
+    print(summary_text(build_report(results)))
     print(f"wrote results.json and results.csv next to {len(results)} trace(s)")
     if (run_dir / RESULTS_FILE_NAME).is_file():
         # The run's own results.json is what report, compare and gate read: keep it current,

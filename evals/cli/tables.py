@@ -17,7 +17,7 @@ from evals.cli._common import EXIT_OK
 from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
-from evals.report.markdown import TABLES
+from evals.report.markdown import TABLES, table_model
 from evals.results import describe, recordings
 from evals.results.history import run_results
 from memsys.llm.base import ModelKind
@@ -42,7 +42,8 @@ def _tables(args: argparse.Namespace) -> int:
     about = collected.about or describe(results, cassette_root=root)
     if args.cassettes != str(DEFAULT_CASSETTE_ROOT):  # asked for: these labels, not the file's
         about = dataclasses.replace(about, recordings=recordings(results, root))
-    print("\n\n".join(TABLES[kind].build(results, about) for kind in kinds))
+    model = table_model(results, about)  # one model, every table rendered from it
+    print("\n\n".join(TABLES[kind].build(model) for kind in kinds))
     return EXIT_OK
 
 

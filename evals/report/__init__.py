@@ -1,21 +1,26 @@
-"""The HTML report: one self-contained file (charts inline as SVG), read from results.
+"""The report: one model of the results, rendered as HTML, Markdown and terminal text.
 
-:func:`render_report` needs only what ``results.json`` holds: the
+:func:`build_report` needs only what ``results.json`` holds: the
 :class:`~evals.results.RunResult` records and the file's ``"about"`` block
-(:class:`~evals.results.ResultsAbout`: scorer names, directions and weights, the quality
-formula, the default variant, every variant's text, the real runs' recordings); every
-table row and chart names the kind of model (simulated or real). Sections, each linked from
-the contents at the top: verdicts of each cell against a baseline (by default every variant
-against the results' default variant, same model and policy), linked to their cells;
-the summary; each variant's text; per scenario its charts and each run's evidence, final
-MEMORY.md (a colour per line label) and transcript, folded; search latency; and a MEMORY.md
-diff between any two runs chosen on the page. :func:`render_comparison` is the verdicts
-alone, what ``memeval compare`` writes.
+(:class:`~evals.results.ResultsAbout`: scorer names, directions and weights, which scorers the
+summary shows, the quality formula, the default variant, every variant's text, the real runs'
+recordings). It builds the :class:`ReportModel` once (each cell's means and intervals, the
+summary's columns, the verdicts), and every output renders that model:
+
+- :func:`render_report`, one self-contained HTML file (charts inline as SVG); every table
+  row and chart names the kind of model (simulated or real). Sections, each linked from the
+  contents at the top: verdicts of each cell against a baseline (by default every variant
+  against the results' default variant, same model and policy), linked to their cells; the
+  summary; each variant's text; per scenario its charts and each run's evidence, final
+  MEMORY.md (a colour per line label) and transcript, folded; search latency; and a
+  MEMORY.md diff between any two runs chosen on the page;
+- :func:`render_comparison`, the verdicts alone, what ``memeval compare`` writes;
+- the README's Markdown tables (:mod:`evals.report.markdown`, ``memeval tables``) and the
+  terminal's summary (:func:`summary_text`) and verdict text (:func:`comparison_text`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from evals.report._charts import short_model
@@ -38,18 +43,19 @@ from evals.report._paired import (
     known_metrics,
     validate_metrics,
 )
-from evals.report._render import (
+from evals.report._render import quality_weights_text, render_comparison, render_report
+from evals.report._stats import Aggregate, aggregate, cells, mean_ci
+from evals.report.model import (
+    LEGACY_SUMMARY_METRICS,
+    CellSummary,
+    ReportModel,
     VariantSources,
     Verdicts,
-    default_comparisons,
-    quality_weights_text,
-    render_comparison,
-    render_report,
+    build_report,
+    summary_text,
     verdicts,
 )
-from evals.report._stats import Aggregate, aggregate, cells, mean_ci
-from evals.report._view import SUMMARY_METRICS
-from evals.results import ResultsAbout, RunResult
+from evals.results import RunResult
 
 # Not data: the safe writer (never through a link, issue 28) and the secret redactor every
 # output passes; the report reads nothing else from memsys (tests/evals/report/test_rules.py).
@@ -58,8 +64,9 @@ from memsys.redact import redact
 
 __all__ = [
     "LABEL_STYLES",
-    "SUMMARY_METRICS",
+    "LEGACY_SUMMARY_METRICS",
     "Aggregate",
+    "CellSummary",
     "Comparison",
     "ComparisonError",
     "LabelStyle",
@@ -67,15 +74,16 @@ __all__ = [
     "MemoryLine",
     "PairedDiff",
     "Reference",
+    "ReportModel",
     "Sampling",
     "VariantSources",
     "Verdict",
     "Verdicts",
     "aggregate",
+    "build_report",
     "cells",
     "compare_to_baseline",
     "comparison_text",
-    "default_comparisons",
     "headline_metrics",
     "highlighted_lines",
     "known_metrics",
@@ -96,62 +104,18 @@ __all__ = [
 
 
 def write_report(
-    results: Sequence[RunResult],
+    model: ReportModel,
     path: Path,
     title: str = "memeval report",
     diff_pair: tuple[RunResult, RunResult] | None = None,
-    reference: Reference | None = None,
-    metrics: Sequence[str] | None = None,
-    sampling: Sampling | None = None,
-    variant_sources: VariantSources | None = None,
-    found: Verdicts | None = None,
-    about: ResultsAbout | None = None,
 ) -> Path:
     """Render the report (:func:`render_report`) into ``path`` (parents created); returns
     ``path``."""
-    html = render_report(
-        results, title, diff_pair, reference, metrics, sampling, variant_sources, found, about
-    )
-    write_output(path, redact(html))  # never through a link (issue 28)
+    write_output(path, redact(render_report(model, title, diff_pair)))  # never via a link
     return path
 
 
-def write_comparison(
-    results: Sequence[RunResult],
-    path: Path,
-    title: str = "memeval comparison",
-    reference: Reference | None = None,
-    metrics: Sequence[str] | None = None,
-    sampling: Sampling | None = None,
-    variant_sources: VariantSources | None = None,
-    about: ResultsAbout | None = None,
-) -> Path:
+def write_comparison(model: ReportModel, path: Path, title: str = "memeval comparison") -> Path:
     """Render the comparison alone (:func:`render_comparison`) into ``path``; returns it."""
-    html = render_comparison(results, title, reference, metrics, sampling, variant_sources, about)
-    write_output(path, redact(html))
+    write_output(path, redact(render_comparison(model, title)))
     return path
-
-
-def summary_text(results: Sequence[RunResult], names: Sequence[str] | None = None) -> str:
-    """A plain-text table: one row per cell, mean (± 95% CI half-width) per metric.
-
-    Raises:
-        UnknownNameError: a name in ``names`` that no result carries.
-    """
-    chosen = list(names or SUMMARY_METRICS)
-    if names:
-        validate_metrics(results, chosen)
-    per_metric = {name: aggregate(results, name) for name in chosen}
-    header = ["cell", "kind", "n", *chosen]
-    rows = [header]
-    for index, (cell, runs) in enumerate(cells(results)):
-        rows.append(
-            [cell.name, runs[0].model_kind, str(len(runs))]
-            + [per_metric[name][index].text() for name in chosen]
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    table = "\n".join(
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows
-    )
-    settings = sorted({r.scorer_settings.label() for r in results} - {"defaults"})
-    return table + (f"\nscorer settings: {'; '.join(settings)}" if settings else "")

@@ -11,7 +11,7 @@ from evals.grid.cell import Cell
 from evals.results import ModelKind, RunResult
 from evals.stats import t_quantile
 
-__all__ = ["Aggregate", "aggregate", "cells", "mean_ci"]
+__all__ = ["Aggregate", "aggregate", "cell_aggregate", "cells", "mean_ci"]
 
 
 @dataclass(frozen=True)
@@ -67,13 +67,13 @@ def cells(results: Sequence[RunResult]) -> list[tuple[Cell, list[RunResult]]]:
     return list(groups.items())
 
 
+def cell_aggregate(cell: Cell, runs: Sequence[RunResult], metric: str) -> Aggregate:
+    """``metric`` of one cell: mean and 95% CI over its ``runs`` (repeats)."""
+    values = [v for v in (r.metric(metric) for r in runs) if v is not None]
+    mean, low, high = mean_ci(values) if values else (None, None, None)
+    return Aggregate(cell, runs[0].label, runs[0].model_kind, metric, len(values), mean, low, high)
+
+
 def aggregate(results: Sequence[RunResult], metric: str) -> list[Aggregate]:
     """``metric`` per cell: mean and 95% CI over repeats."""
-    out = []
-    for cell, runs in cells(results):
-        values = [v for v in (r.metric(metric) for r in runs) if v is not None]
-        mean, low, high = mean_ci(values) if values else (None, None, None)
-        out.append(
-            Aggregate(cell, runs[0].label, runs[0].model_kind, metric, len(values), mean, low, high)
-        )
-    return out
+    return [cell_aggregate(cell, runs, metric) for cell, runs in cells(results)]

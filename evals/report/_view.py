@@ -19,19 +19,11 @@ from evals.report._compare_text import verdict_sentence
 from evals.report._diffs import Verdict, short
 from evals.report._forest import forest_svg
 from evals.report._memory_view import MemoryLine, highlighted_lines, missing_facts
-from evals.report._paired import Comparison, headline_metrics, metric_direction
-from evals.report._stats import aggregate, cells
-from evals.results import (
-    EntryKind,
-    ModelKind,
-    ResultsAbout,
-    RunResult,
-    TranscriptEntry,
-    error_count,
-)
+from evals.report._paired import Comparison, metric_direction
+from evals.report.model import ReportModel
+from evals.results import EntryKind, ModelKind, RunResult, TranscriptEntry, error_count
 
 __all__ = [
-    "SUMMARY_METRICS",
     "ComparisonView",
     "RunView",
     "ScenarioView",
@@ -41,14 +33,9 @@ __all__ = [
     "diff_json",
     "scenario_views",
     "script_json",
-    "split_metrics",
     "summary_rows",
     "transcript_json",
 ]
-
-SUMMARY_METRICS = ("quality", "facts_recall", "noise", "duplicates", "tool_errors", "memory_size")
-"""The summary's columns (the page folds the others under "all metrics", the terminal's
-``--table`` prints these)."""
 
 _VERDICT_CSS = {
     Verdict.BETTER: "better",
@@ -126,34 +113,24 @@ class ComparisonView:
 
 
 def summary_rows(
-    results: Sequence[RunResult], metrics: Sequence[str], anchors: dict[Cell, str] | None = None
+    model: ReportModel, anchors: dict[Cell, str] | None = None
 ) -> list[dict[str, object]]:
     """Summary table rows: one per cell, mean (± 95% CI) per metric; ``cells`` holds the
-    :data:`SUMMARY_METRICS` among ``metrics``, ``more`` the others; ``anchor`` the id of
-    the cell's first run in its scenario section (``anchors``: cell -> id), where each
-    score's evidence is (the table does not repeat it)."""
-    per_metric = {name: aggregate(results, name) for name in metrics}
-    rows: list[dict[str, object]] = []
-    for index, (cell, runs) in enumerate(cells(results)):
-        texts = {name: per_metric[name][index].text() for name in metrics}
-        rows.append(
-            {
-                "cell": cell,
-                "model": short_model(cell.model),
-                "kind": runs[0].model_kind,
-                "n": len(runs),
-                "anchor": (anchors or {}).get(cell, ""),
-                "cells": [texts[m] for m in metrics if m in SUMMARY_METRICS],
-                "more": [texts[m] for m in metrics if m not in SUMMARY_METRICS],
-            }
-        )
-    return rows
-
-
-def split_metrics(metrics: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The summary's own columns and the ones "all metrics" folds."""
-    chosen = [m for m in metrics if m in SUMMARY_METRICS]
-    return chosen, [m for m in metrics if m not in SUMMARY_METRICS]
+    model's summary columns, ``more`` the others; ``anchor`` the id of the cell's first run
+    in its scenario section (``anchors``: cell -> id), where each score's evidence is (the
+    table does not repeat it)."""
+    return [
+        {
+            "cell": summary.cell,
+            "model": short_model(summary.cell.model),
+            "kind": summary.kind,
+            "n": len(summary.runs),
+            "anchor": (anchors or {}).get(summary.cell, ""),
+            "cells": [summary.text(m) for m in model.summary_metrics],
+            "more": [summary.text(m) for m in model.more_metrics],
+        }
+        for summary in model.cells
+    ]
 
 
 def _fmt(value: float | None, signed: bool = False) -> str:
@@ -216,18 +193,18 @@ def comparison_views(
     return views
 
 
-def scenario_views(
-    results: Sequence[RunResult], about: ResultsAbout | None = None
-) -> list[ScenarioView]:
+def scenario_views(model: ReportModel) -> list[ScenarioView]:
     """Per scenario (sorted): one chart of every metric per cell (order and direction from
-    the results' scorer block ``about``), and its runs."""
-    metrics = headline_metrics(results, about)
+    the results' scorer block), and its runs."""
+    results, about = model.results, model.about
     views = []
     run_number = 0
     for scenario in sorted({r.scenario for r in results}):
         mine = [r for r in results if r.scenario == scenario]
+        here = model.cells_of(scenario)
         panels = [
-            MetricPanel(m, metric_direction(results, m, about), aggregate(mine, m)) for m in metrics
+            MetricPanel(m, metric_direction(results, m, about), [c.values[m] for c in here])
+            for m in model.metrics
         ]
         # A metric equal in every cell says nothing in a chart (the summary table has it).
         flat = [p.metric for p in panels if p.metric != "quality" and _all_equal(p)]

@@ -11,9 +11,11 @@ Three tables (:data:`TABLES`, which ``memeval tables --kind`` chooses from):
   computes it (:func:`compare_to_baseline`): verdict sentences, then per metric the
   difference, its interval, raw and adjusted p, the minimum detectable difference, the verdict.
 
-Pure functions: results and their ``"about"`` block (the default variant, the real runs'
-recordings: sampling settings, recording times) in, a markdown string out.
-Columns are tables of :class:`Column` specs, so a new column is one line.
+Pure functions of one :class:`~evals.report.model.ReportModel` (:func:`table_model`: the
+results and their ``"about"`` block, with the default variant, the real runs' recordings and
+sampling settings), the model the HTML report renders too: the tables' means are its cells'
+means, the compare table's rows its verdicts. Columns are tables of :class:`Column` specs, so
+a new column is one line.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from evals.errors import UsageError
+from evals.errors import ComparisonError, UsageError
 from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
 from evals.report._diffs import PairedDiff, short
-from evals.report._paired import Comparison, Reference, Sampling, compare_to_baseline
-from evals.report._stats import cells
+from evals.report._paired import Comparison, Sampling
+from evals.report.model import CellSummary, ReportModel, build_report
 from evals.report.writers_table import writers_table
 from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult, describe
 from evals.stats import Adjustment
@@ -48,6 +50,7 @@ __all__ = [
     "recording_minutes",
     "share",
     "simulated_table",
+    "table_model",
     "thousands",
 ]
 
@@ -144,26 +147,44 @@ def _text(value: float | None, fmt: Callable[[float], str]) -> str:
     return "-" if value is None else fmt(value)
 
 
-def simulated_table(
-    results: Sequence[RunResult], suite: Sequence[SuiteCell] = DEFAULT_SUITE
-) -> str:
-    """The offline suite's table: per scenario and column the ``suite`` cells' values
+def table_model(
+    results: Sequence[RunResult],
+    about: ResultsAbout | None = None,
+    sampling: Sampling | None = None,
+    baseline_policy: str = "guardrails",
+) -> ReportModel:
+    """The model every table renders (:func:`~evals.report.model.build_report`): verdicts
+    of each variant against the default variant over :data:`COMPARE_METRICS`, and of each
+    other policy under the default variant against ``baseline_policy``; ``sampling`` by
+    default what ``about`` (by default :func:`describe` of ``results``) recorded."""
+    return build_report(
+        results,
+        about or describe(results),
+        metrics=COMPARE_METRICS,
+        sampling=sampling,
+        policy_baseline=baseline_policy,
+    )
+
+
+def simulated_table(model: ReportModel, suite: Sequence[SuiteCell] = DEFAULT_SUITE) -> str:
+    """The offline suite's table: per scenario and column the ``suite`` cells' means
     (``a / b / c`` in suite order, one value when all agree, ``-`` for a missing score).
 
     Raises:
         UsageError: a suite cell ran under several variants in one scenario (the table has
             room for one).
     """
-    runs: dict[tuple[str, str, str], list[RunResult]] = {}
-    for result in results:
-        if result.model_kind is ModelKind.SIMULATED:
-            runs.setdefault((result.scenario, result.model, result.policy), []).append(result)
+    runs: dict[tuple[str, str, str], list[CellSummary]] = {}
+    for summary in model.cells:
+        if summary.kind is ModelKind.SIMULATED:
+            cell = summary.cell
+            runs.setdefault((cell.scenario, cell.model, cell.policy), []).append(summary)
     wanted = {(c.model, c.policy) for c in suite}
-    for (scenario, model, policy), group in runs.items():
-        variants = sorted({r.variant for r in group})
-        if (model, policy) in wanted and len(variants) > 1:
+    for (scenario, name, policy), group in runs.items():
+        variants = sorted({s.cell.variant for s in group})
+        if (name, policy) in wanted and len(variants) > 1:
             raise UsageError(
-                f"{scenario}: {model} under {policy} ran with variants {', '.join(variants)}; "
+                f"{scenario}: {name} under {policy} ran with variants {', '.join(variants)}; "
                 "the simulated table shows one (the default run's)"
             )
     scenarios = sorted({s for s, m, p in runs if (m, p) in wanted})
@@ -172,8 +193,8 @@ def simulated_table(
         row = [scenario]
         for column in SIMULATED_COLUMNS:
             texts = [
-                _text(_mean(r.metric(column.metric) for r in cell_runs), column.fmt)
-                for cell_runs in (runs.get((scenario, c.model, c.policy), []) for c in suite)
+                _text(found[0].mean(column.metric) if found else None, column.fmt)
+                for found in (runs.get((scenario, c.model, c.policy), []) for c in suite)
             ]
             row.append(texts[0] if len(set(texts)) == 1 else " / ".join(texts))
         rows.append(row)
@@ -197,7 +218,7 @@ def _real_runs(results: Sequence[RunResult]) -> list[RunResult]:
     return real
 
 
-def real_table(results: Sequence[RunResult], labels: Labels | None = None) -> str:
+def real_table(model: ReportModel, labels: Labels | None = None) -> str:
     """The real model's table: one row per cell (scenario, policy, variant), means over its
     samples; recording minutes per sample from the cassette ``labels``. A cell recorded
     without tool calls recovered from text (no ``text_tool_calls`` in a label) gets `` \\*``.
@@ -205,18 +226,21 @@ def real_table(results: Sequence[RunResult], labels: Labels | None = None) -> st
     Raises:
         UsageError: real results of more than one model.
     """
+    _real_runs(model.results)
     labels = labels or {}
+    real = [c for c in model.cells if c.kind is ModelKind.REAL]
     rows = []
-    for cell, runs in sorted(cells(_real_runs(results)), key=lambda g: g[0].sort_key):
-        found = [labels.get(r.cell) for r in runs]
+    for summary in sorted(real, key=lambda c: c.cell.sort_key):
+        cell = summary.cell
+        found = [labels.get(r.cell) for r in summary.runs]
         no_recovery = any(label is not None and not label.text_tool_calls for label in found)
         rows.append(
             [
                 cell.scenario + (" \\*" if no_recovery else ""),
                 cell.policy,
                 cell.variant,
-                str(len(runs)),
-                *(_text(_mean(r.metric(c.metric) for r in runs), c.fmt) for c in REAL_COLUMNS),
+                str(len(summary.runs)),
+                *(_text(summary.mean(c.metric), c.fmt) for c in REAL_COLUMNS),
                 _text(_mean(recording_minutes(label) for label in found), "{:.1f}".format),
             ]
         )
@@ -255,43 +279,39 @@ def _scenarios(comparison: Comparison) -> str:
     return text
 
 
-def compare_table(
-    results: Sequence[RunResult],
-    baseline: str | None = None,
-    metrics: Sequence[str] = COMPARE_METRICS,
-    baseline_policy: str = "guardrails",
-    sampling: Sampling | None = None,
-    about: ResultsAbout | None = None,
-) -> str:
-    """The real model's variants against ``baseline``, as ``memeval compare`` computes them
-    (scenario as the unit, sampling settings never mixed, permutation p, Holm over ``metrics``;
-    ``baseline`` by default the results' default variant): each comparison's verdict sentence
-    and left-out scenarios, then one row per comparison and metric with the difference and its
+def compare_table(model: ReportModel) -> str:
+    """The real model's variants against the model's baseline variant, as ``memeval compare``
+    computes them (scenario as the unit, sampling settings never mixed, permutation p, Holm
+    over the model's metrics; :func:`table_model`): each comparison's verdict sentence and
+    left-out scenarios, then one row per comparison and metric with the difference and its
     95% interval, raw and adjusted p, the minimum detectable difference and the verdict; the
     method sentence under it. The variants come first, then each other write policy under
-    ``baseline`` against ``baseline_policy`` (``memeval compare --baseline-policy``).
+    the baseline variant against the model's policy baseline (:attr:`ReportModel.by_policy`).
 
     Raises:
         UsageError: real results of more than one model.
         ComparisonError: no real run has the baseline variant.
     """
-    about = about or describe(results)
-    baseline = baseline or about.default_variant
-    real = _real_runs(results)
+    baseline = model.verdicts.reference.variant or model.about.default_variant
+    real = _real_runs(model.results)
     header = [f"compared with {baseline}", "scenarios", "metric", "difference [95% CI]", "p"]
     header += ["adjusted p", "detectable", "verdict"]
     if not real:
         return markdown_table(header, [])
-    comparisons = sorted(
-        compare_to_baseline(real, Reference(variant=baseline), metrics, sampling, about=about),
-        key=lambda c: c.compared,
-    )
-    named = [(c, False) for c in comparisons]
-    if any(r.policy == baseline_policy and r.variant == baseline for r in real):
-        reference = Reference(policy=baseline_policy, variant=baseline)
-        policies = compare_to_baseline(real, reference, metrics, sampling, about=about)
-        named += [(c, True) for c in sorted(policies, key=lambda c: c.compared)]
-        named = [(c, p) for c, p in named if not p or c.compared[2] == baseline]
+    present = sorted({r.variant for r in real})
+    if baseline not in present:
+        raise ComparisonError(
+            f"no real run has variant {baseline!r} to be the baseline; variants of the real "
+            f"runs: {', '.join(present)}"
+        )
+
+    def real_ones(found: Iterable[Comparison]) -> list[Comparison]:
+        mine = [c for c in found if c.compared_kind is ModelKind.REAL]
+        return sorted(mine, key=lambda c: c.compared)
+
+    named = [(c, False) for c in real_ones(model.verdicts.comparisons)]
+    if model.by_policy is not None:
+        named += [(c, True) for c in real_ones(model.by_policy.comparisons)]
     several = len({c.compared[1] for c, p in named if not p}) > 1
     notes, rows = [], []
     for c, by_policy in named:
@@ -309,12 +329,12 @@ def compare_table(
 
 @dataclass(frozen=True)
 class Table:
-    """A kind of table: what it shows (for ``--help``) and how it is built."""
+    """A kind of table: what it shows (for ``--help``) and how it is rendered."""
 
     help: str
     """One sentence for ``memeval tables --help``."""
-    build: Callable[[Sequence[RunResult], ResultsAbout], str]
-    """Results and their ``"about"`` block in, markdown out."""
+    build: Callable[[ReportModel], str]
+    """The model (:func:`table_model`) in, markdown out."""
 
 
 TABLES: dict[str, Table] = {
@@ -322,27 +342,27 @@ TABLES: dict[str, Table] = {
         "one row per scenario; each column shows "
         + " / ".join(f"{c.model} under {c.policy}" for c in DEFAULT_SUITE)
         + ", or one value when they agree",
-        lambda results, _about: simulated_table(results),
+        simulated_table,
     ),
     "real": Table(
         "one row per real-model cell (scenario, policy, variant): means over its samples, "
         "and recording minutes per sample from the cassette labels (a trailing \\* marks a "
         "cell recorded without tool calls recovered from text)",
-        lambda results, about: real_table(results, {r.cell: r for r in about.recordings}),
+        lambda model: real_table(model, {r.cell: r for r in model.about.recordings}),
     ),
     "compare": Table(
         "each real-model variant against the default variant as memeval compare computes it "
         "(scenario as the unit, greedy and sampled cells never paired, Holm-adjusted "
         "permutation p): verdict sentences, then per metric the difference, 95 percent "
         "interval, raw and adjusted p, minimum detectable difference and verdict",
-        lambda results, about: compare_table(results, sampling=about.sampling_map(), about=about),
+        compare_table,
     ),
     "writers": Table(
         "which prompt wrote the final MEMORY.md lines: per model kind, policy, variant and "
         "writer (save_memory, update_memory, daily_summary, compaction, unified_decision, "
         "hand_edit, restore), the lines it left, how many a reader keeps, and the struck ones "
         "by label",
-        lambda results, about: writers_table(results, about=about),
+        lambda model: writers_table(model.results, about=model.about),
     ),
 }
 """Every kind ``memeval tables --kind`` prints, in the order ``all`` prints them."""

@@ -4,8 +4,9 @@ Written when the results are (:func:`describe`, from the scorer registry and the
 files), read back checked, so ``memeval report`` renders from ``results.json`` alone:
 
 - ``scorers``: every registered scorer in registration order, then ``quality``, each with
-  its direction (``"higher"`` or ``"lower"`` is better) and its weight in ``quality``
-  (None when it has none);
+  its direction (``"higher"`` or ``"lower"`` is better), its weight in ``quality``
+  (None when it has none) and whether the report's summary table gives it a column
+  (``summary``, from its registration; absent in files written before it was recorded);
 - ``quality_formula``: how ``quality`` was computed, in one line;
 - ``default_variant``: the variant every other one is compared with by default;
 - ``variants``: each variant's texts (descriptions and prompts) and the parent it is
@@ -59,6 +60,9 @@ class ScorerMeta:
     """Which direction of its value is better."""
     weight: float | None = None
     """Its weight in ``quality``, or None when it has none."""
+    summary: bool | None = None
+    """The report's summary table gives it a column (its registration says so); None in
+    files written before this was recorded (:meth:`ResultsAbout.summary_names`)."""
 
     @property
     def higher_is_better(self) -> bool:
@@ -127,6 +131,13 @@ class ResultsAbout:
         """The scorer named ``name`` (a sub-metric ``search.mrr`` is its score's)."""
         base = name.partition(".")[0]
         return next((s for s in self.scorers if s.name == base), None)
+
+    def summary_names(self) -> tuple[str, ...] | None:
+        """The scorers the summary table shows, in scorer order; None when the block does
+        not say (written before ``summary`` was recorded: the reader chooses)."""
+        if all(s.summary is None for s in self.scorers):
+            return None
+        return tuple(s.name for s in self.scorers if s.summary)
 
     def sampling_map(self) -> dict[Cell, str]:
         """Sampling setting by run cell (repeat included)."""
@@ -261,12 +272,13 @@ def describe(
             info.name,
             "higher" if info.higher_is_better else "lower",
             info.quality.weight if info.quality else None,
+            info.summary,
         )
         for info in registered_scorers()
     )
     names = [r.variant for r in results]
     return ResultsAbout(
-        scorers=(*scorers, ScorerMeta(QUALITY, "higher")),
+        scorers=(*scorers, ScorerMeta(QUALITY, "higher", summary=True)),
         quality_formula=QUALITY_FORMULA,
         default_variant=DEFAULT_VARIANT,
         variants=_variant_block(sorted({*names, DEFAULT_VARIANT}), variant_sources),

@@ -1,8 +1,9 @@
 """The scorer registry: ``@scorer("name", ...)`` declares a scorer once, with its metadata.
 
 Whether a scorer counts towards the composite ``quality``, with which weight and how its
-score is mapped to [0, 1], is part of its registration (:class:`QualityPart`): there is no
-second list of scorer names to keep in step.
+score is mapped to [0, 1], is part of its registration (:class:`QualityPart`), and so is
+whether the report's summary table gives it a column (``summary=True``): there is no second
+list of scorer names to keep in step.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ class ScorerInfo:
     """First line of the function's docstring."""
     quality: QualityPart | None = None
     """Its part in the composite ``quality``, or None when it has none."""
+    summary: bool = False
+    """The report's summary table (and the terminal's) gives it a column; the others fold
+    under "all metrics"."""
 
 
 _SCORERS: Registry[ScorerInfo] = Registry("scorer")
@@ -66,6 +70,7 @@ def scorer(
     higher_is_better: bool = True,
     uses_embeddings: bool = False,
     quality: QualityPart | None = None,
+    summary: bool = False,
 ) -> Callable[[ScorerFn], ScorerFn]:
     """Register a pure scorer under ``name``.
 
@@ -74,6 +79,7 @@ def scorer(
         higher_is_better: Direction of the score's value.
         uses_embeddings: The scorer reads ``RunData.vectors``.
         quality: Its weight and normaliser in the composite ``quality``, if it has one.
+        summary: The report's summary table shows it as a column.
 
     Raises:
         ValueError: ``name`` is already registered.
@@ -91,8 +97,9 @@ def scorer(
                 return score
             return dataclasses.replace(score, higher_is_better=higher_is_better)
 
+        description = doc[0] if doc else name
         info = ScorerInfo(
-            name, directed, higher_is_better, uses_embeddings, doc[0] if doc else name, quality
+            name, directed, higher_is_better, uses_embeddings, description, quality, summary
         )
         _SCORERS.add(name, info)
         return fn

@@ -29,7 +29,7 @@ _TOOL_NAME = re.compile(r"\b(" + "|".join(load_variant(DEFAULT_VARIANT).tools) +
 _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})(?:_(\d+))?\.md$")
 
 
-@scorer("tool_errors", higher_is_better=False)
+@scorer("tool_errors", higher_is_better=False, summary=True)
 def tool_errors(run: RunData) -> Score:
     """Memory-tool calls that failed (``invalid_arguments``, ``not_found``, ...), by code."""
     failed = [c for c in run.tool_calls if not c.record.ok]

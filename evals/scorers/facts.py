@@ -32,7 +32,7 @@ def _remembered(target: Target, labels: FileLabels) -> list[tuple[str, LineLabel
     return [(spec.fact, by_fact.get(normalise(spec.fact))) for spec in target.expect.remember]
 
 
-@scorer("facts_recall", uses_embeddings=True)
+@scorer("facts_recall", uses_embeddings=True, summary=True)
 def facts_recall(run: RunData) -> Score:
     """Share of ``remember`` facts credited in MEMORY.md (end and checkpoints): a fact counts
     only when a line is labelled as that fact (:mod:`.labels`), carrying its values."""
@@ -62,7 +62,7 @@ def facts_recall(run: RunData) -> Score:
     )
 
 
-@scorer("noise", higher_is_better=False, uses_embeddings=True)
+@scorer("noise", higher_is_better=False, uses_embeddings=True, summary=True)
 def noise(run: RunData) -> Score:
     """Lines labelled noise (a ``forbid`` fact, a screenshot's details, or derived from turns
     the scenario marks transient), end and checkpoints."""

@@ -16,7 +16,7 @@ __all__ = ["duplicate_pairs", "duplicates", "memory_size", "repeats", "structure
 _BULLET = re.compile(r"^[-*+]\s+\S")
 
 
-@scorer("duplicates", higher_is_better=False, uses_embeddings=True)
+@scorer("duplicates", higher_is_better=False, uses_embeddings=True, summary=True)
 def duplicates(run: RunData) -> Score:
     """Lines of the final MEMORY.md labelled repeat: saying again what an earlier line says
     (same text, cosine >= threshold, or reworded: :mod:`evals.scorers.labels`)."""
@@ -63,7 +63,7 @@ def duplicates(run: RunData) -> Score:
     )
 
 
-@scorer("memory_size", higher_is_better=False)
+@scorer("memory_size", higher_is_better=False, summary=True)
 def memory_size(run: RunData) -> Score:
     """Size of the final MEMORY.md in characters (also entries and estimated tokens)."""
     text = run.final.memory_md

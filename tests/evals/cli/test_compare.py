@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from evals.cli.main import main
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
@@ -145,3 +146,19 @@ def test_compare_writes_its_html_under_reports_by_default(
     assert (work / "reports" / "compare.html").is_file()
     assert not (work / "compare.html").exists()
     assert "wrote reports/compare.html" in capsys.readouterr().out
+
+
+def test_the_page_shows_the_verdicts_the_terminal_prints_adjusted_the_same_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One model for both: with --adjust bh the page once recomputed its verdicts Holm-adjusted
+    while the terminal printed Benjamini-Hochberg."""
+    a, b = _runs(tmp_path)
+    out = tmp_path / "cmp.html"
+    argv = ["compare", str(a), str(b), "--out", str(out), "--keywords-only", "--adjust", "bh"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    sentence = next(line for line in text.splitlines() if line.startswith("Worse on "))
+    html = out.read_text(encoding="utf-8")
+    assert str(escape(sentence)) in html
+    assert "Benjamini-Hochberg-adjusted p" in html and "Holm-adjusted p" not in html

@@ -26,6 +26,7 @@ from evals.report.markdown import (
     difference_text,
     real_table,
     simulated_table,
+    table_model,
     thousands,
 )
 from evals.results import RunRecording, RunResult, read_results, recordings
@@ -82,14 +83,14 @@ def test_simulated_cells_that_differ_show_all_three_in_suite_order(
     values = _sim_values(results, "chitchat-transient", "quality")
     texts = [f"{v:.2f}" for v in values if v is not None]
     assert len(set(texts)) > 1  # sim/naive keeps the chit-chat: a lower quality
-    row = _rows(simulated_table(results))["chitchat-transient"]
+    row = _rows(simulated_table(table_model(results)))["chitchat-transient"]
     assert row["quality"] == " / ".join(texts)
 
 
 def test_three_equal_simulated_values_collapse_to_one(results: list[RunResult]) -> None:
     values = _sim_values(results, "chitchat-transient", "facts_recall")
     assert len(set(values)) == 1 and values[0] is not None  # precondition: all cells agree
-    assert _rows(simulated_table(results))["chitchat-transient"]["facts recall"] == (
+    assert _rows(simulated_table(table_model(results)))["chitchat-transient"]["facts recall"] == (
         f"{values[0]:.2f}"
     )
 
@@ -97,7 +98,7 @@ def test_three_equal_simulated_values_collapse_to_one(results: list[RunResult]) 
 def test_a_missing_score_shows_a_dash_alone_or_in_its_place(results: list[RunResult]) -> None:
     # chitchat-transient has no contradictions to resolve: None in every cell.
     assert _sim_values(results, "chitchat-transient", "contradictions_resolved") == [None] * 3
-    row = _rows(simulated_table(results))["chitchat-transient"]
+    row = _rows(simulated_table(table_model(results)))["chitchat-transient"]
     assert row["contradictions resolved"] == "-"
     # One cell unscored, the others scored: the dash takes that cell's place.
     values = _sim_values(results, "chitchat-transient", "noise")
@@ -108,34 +109,37 @@ def test_a_missing_score_shows_a_dash_alone_or_in_its_place(results: list[RunRes
     )
     unified = dataclasses.replace(careful_unified, scores=(Score("noise", None, "not scored"),))
     changed = [unified if r.cell == unified.cell else r for r in results]
-    row = _rows(simulated_table(changed))["chitchat-transient"]
+    row = _rows(simulated_table(table_model(changed)))["chitchat-transient"]
     assert row["noise entries"] == f"{compact(values[0] or 0)} / - / {compact(values[2] or 0)}"
 
 
 def test_the_simulated_table_has_a_row_per_scenario_and_no_real_value(
     results: list[RunResult],
 ) -> None:
-    table = simulated_table(results)
+    table = simulated_table(table_model(results))
     assert list(_rows(table)) == sorted(SCENARIOS)
     assert (
         table.splitlines()[0]
         == "| scenario | " + " | ".join(c.header for c in SIMULATED_COLUMNS) + " |"
     )
     # Without the simulated runs nothing is left: the real runs never reach this table.
-    assert _rows(simulated_table([r for r in results if r.model_kind is ModelKind.REAL])) == {}
+    assert (
+        _rows(simulated_table(table_model([r for r in results if r.model_kind is ModelKind.REAL])))
+        == {}
+    )
 
 
 def test_a_simulated_cell_under_two_variants_is_refused(results: list[RunResult]) -> None:
     sim = next(r for r in results if r.model == "sim/careful")
     other = dataclasses.replace(sim, variant="v023-vague")
     with pytest.raises(UsageError, match="sim/careful under guardrails ran with variants"):
-        simulated_table([*results, other])
+        simulated_table(table_model([*results, other]))
 
 
 def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     results: list[RunResult],
 ) -> None:
-    rows = _rows(real_table(results))
+    rows = _rows(real_table(table_model(results)))
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
@@ -151,7 +155,7 @@ def test_real_values_are_means_over_the_samples(results: list[RunResult]) -> Non
         if (r.scenario, r.policy, r.variant) == ("chitchat-transient", "guardrails", "v023-vague")
     ]
     assert len(samples) == 3
-    row = _rows(real_table(results))["chitchat-transient|guardrails|v023-vague"]
+    row = _rows(real_table(table_model(results)))["chitchat-transient|guardrails|v023-vague"]
     assert row["samples"] == "3"
     for header, metric, fmt in (
         ("quality", "quality", compact),
@@ -186,7 +190,9 @@ def _labels(results: list[RunResult]) -> dict[Cell, RunRecording | None]:
 
 def test_recording_minutes_are_the_mean_of_the_samples_labels(results: list[RunResult]) -> None:
     labels = _labels(results)
-    row = _rows(real_table(results, labels))["chitchat-transient|guardrails|v049-guardrails"]
+    row = _rows(real_table(table_model(results), labels))[
+        "chitchat-transient|guardrails|v049-guardrails"
+    ]
     minutes = [
         label.recording_seconds / 60
         for cell, label in labels.items()
@@ -203,13 +209,13 @@ def test_a_cell_recorded_without_text_tool_call_recovery_is_starred(
 ) -> None:
     labels = _labels(results)
     assert all(label is not None and label.text_tool_calls for label in labels.values())
-    assert not any(key.endswith("\\*") for key in _rows(real_table(results, labels)))
+    assert not any(key.endswith("\\*") for key in _rows(real_table(table_model(results), labels)))
     # One sample's label written before the option existed: its cell is marked.
     cell = Cell("chitchat-transient", REAL, "guardrails", "v023-vague", 2)
     old = labels[cell]
     assert old is not None
     labels[cell] = dataclasses.replace(old, text_tool_calls=None)
-    starred = [key for key in _rows(real_table(results, labels)) if "\\*" in key]
+    starred = [key for key in _rows(real_table(table_model(results), labels)) if "\\*" in key]
     assert starred == ["chitchat-transient \\*|guardrails|v023-vague"]
 
 
@@ -218,7 +224,7 @@ def test_real_results_of_two_models_are_refused(results: list[RunResult]) -> Non
     other = dataclasses.replace(real, model="openai/gpt-test")
     for build in (real_table, compare_table):
         with pytest.raises(UsageError, match="choose it with --model"):
-            build([*results, other])
+            build(table_model([*results, other]))
 
 
 def _compare_rows(table: str) -> dict[tuple[str, str], dict[str, str]]:
@@ -234,7 +240,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
 ) -> None:
     real = [r for r in results if r.model_kind is ModelKind.REAL]
     settings = sampling(real, ROOT / "cassettes")
-    table = compare_table(results, sampling=settings)
+    table = compare_table(table_model(results, sampling=settings))
     rows = _compare_rows(table)
     policy_row = "policy unified (against guardrails)"
     names = list(dict.fromkeys(name for name, _ in rows))

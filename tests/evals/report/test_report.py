@@ -7,7 +7,7 @@ import re
 from html import unescape
 from pathlib import Path
 
-from evals.report import render_report, write_report
+from evals.report import build_report, render_report, write_report
 from evals.results.results import RunResult
 from evals.results.scoring import score_run_dir
 from memsys.llm import ModelKind
@@ -43,7 +43,7 @@ def results_of(repeats: int = 1, tmp: Path | None = None) -> list[RunResult]:
 
 def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
     results = results_of(repeats=2)
-    html = write_report(results, tmp_path / "r.html").read_text(encoding="utf-8")
+    html = write_report(build_report(results), tmp_path / "r.html").read_text(encoding="utf-8")
     assert html.count('<span class="kind kind-simulated">simulated</span>') >= 2
     assert "model kind: simulated" in html
     assert "± " in html and "(n=2)" in html  # repeats show a CI
@@ -59,19 +59,19 @@ def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
 
 def test_real_model_kind_is_shown() -> None:
     real = [dataclasses.replace(results_of()[0], model_kind=ModelKind.REAL)]
-    html = render_report(real)
+    html = render_report(build_report(real))
     assert "kind-real" in html and "model kind: real" in html
 
 
 def test_scorer_settings_are_stated() -> None:
     from evals.scorers import ScorerSettings
 
-    assert "Scorer settings: defaults." in render_report(results_of())
+    assert "Scorer settings: defaults." in render_report(build_report(results_of()))
     strict = [
         dataclasses.replace(r, scorer_settings=ScorerSettings(fact_threshold=0.8))
         for r in results_of()
     ]
-    assert "Scorer settings: fact_threshold=0.8." in render_report(strict)
+    assert "Scorer settings: fact_threshold=0.8." in render_report(build_report(strict))
 
 
 def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
@@ -83,7 +83,7 @@ def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
                 tmp_path / scenario / policy, memory, scenario=scenario, model=model, policy=policy
             )
     results = score_run_dir(tmp_path, HashEmbedder())
-    html = render_report(results)
+    html = render_report(build_report(results))
     for scenario in ("week-of-noise", "compaction-pressure"):
         what = "metrics per model, policy and variant (model kind: simulated)"
         alt = f"aria-label='{scenario}: {what}'"
@@ -100,7 +100,7 @@ def test_the_diff_can_pair_any_two_runs() -> None:
     import json
 
     results = results_of(repeats=2)
-    html = render_report(results, diff_pair=(results[3], results[0]))
+    html = render_report(build_report(results), diff_pair=(results[3], results[0]))
     data = json.loads(re.search(r'<script id="diff-data"[^>]*>(.*?)</script>', html, re.S)[1])
     assert len(data["options"]) == 4
     labels = {o["id"]: o["label"] for o in data["options"]}
@@ -129,7 +129,7 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
                     variant=variant,
                     scenario=scenario,
                 )
-    html = render_report(score_run_dir(tmp_path, HashEmbedder()))
+    html = render_report(build_report(score_run_dir(tmp_path, HashEmbedder())))
     section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
     assert "Against the baseline (variant v049-guardrails)" in section
     real = section.index("qwen · guardrails · v-loose")  # the short model name
@@ -150,24 +150,26 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
 
 
 def test_runs_of_one_variant_have_no_verdict_section() -> None:
-    assert 'id="verdicts"' not in render_report(results_of())
+    assert 'id="verdicts"' not in render_report(build_report(results_of()))
 
 
 def test_the_quality_weights_and_tool_errors_are_shown() -> None:
     from evals.report import summary_text
     from evals.scorers import QUALITY_WEIGHTS
 
-    html = render_report(results_of())
+    html = render_report(build_report(results_of()))
     line = re.search(r'<p id="quality-weights">(.*?)</p>', html, re.S)
     assert line is not None
     for name, weight in QUALITY_WEIGHTS.items():
         assert f"{name} {weight:.2f}" in line.group(1)
     assert '<th title="tool_errors">tool_<wbr>errors</th>' in html
-    assert "tool_errors" in summary_text(results_of()).splitlines()[0]
+    assert "tool_errors" in summary_text(build_report(results_of())).splitlines()[0]
 
 
 def _weights_line(results: list[RunResult]) -> str:
-    line = re.search(r'<p id="quality-weights">(.*?)</p>', render_report(results), re.S)
+    line = re.search(
+        r'<p id="quality-weights">(.*?)</p>', render_report(build_report(results)), re.S
+    )
     assert line is not None
     return line.group(1)
 
@@ -190,7 +192,7 @@ def test_the_facts_a_file_misses_are_listed_under_it() -> None:
     missed = {r.policy: [i for s in r.scores if s.name == "facts_recall" for i in s.items]
               for r in results}  # fmt: skip
     assert any(missed.values()), "no run misses a fact: the test would prove nothing"
-    html = render_report(results)
+    html = render_report(build_report(results))
     blocks = re.findall(r'<p class="missing">Expected, and not in the file: (.*?)</p>', html)
     assert len(blocks) == sum(1 for items in missed.values() if items)
     for items in missed.values():

@@ -12,7 +12,7 @@ import pytest
 
 from evals.cli.main import main
 from evals.errors import ResultsError
-from evals.report import render_report
+from evals.report import build_report, render_report
 from evals.report._paired import metric_direction
 from evals.results import (
     RESULTS_FILE_NAME,
@@ -77,7 +77,7 @@ def test_the_report_shows_the_formula_and_variant_text_the_file_records(
     about["variants"]["v023-vague"]["texts"]["save_memory"] = "Text only this file knows."
     path.write_text(json.dumps(data), encoding="utf-8")
     document = read_document(path)
-    html = render_report(list(document.results), about=document.about)
+    html = render_report(build_report(list(document.results), document.about))
     assert "a formula only this file knows" in html
     assert "Text only this file knows." in html
     assert QUALITY_FORMULA not in html
@@ -92,8 +92,8 @@ def test_a_file_written_before_the_block_reads_and_renders_as_before(
     document = read_document(path)
     assert not document.recorded
     assert document.about == describe(list(document.results))  # this code's registry
-    old = render_report(list(document.results), title="t", about=document.about)
-    assert old == render_report(results, title="t", about=describe(results))
+    old = render_report(build_report(list(document.results), document.about), title="t")
+    assert old == render_report(build_report(results, describe(results)), title="t")
     assert "quality = recall" in old
 
 
@@ -175,3 +175,30 @@ def test_merge_keeps_each_shards_variant_texts_and_recordings(
     html = (merged / "report.html").read_text(encoding="utf-8")
     assert "Shard 1&#39;s own text." in html and "Shard 2&#39;s own text." in html
     capsys.readouterr()
+
+
+def test_the_block_says_which_scorers_the_summary_shows_as_their_registration_does(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    _, data = _written(tmp_path, results)
+    about = data["about"]
+    assert isinstance(about, dict)
+    shown = [s["name"] for s in about["scorers"] if s["summary"]]
+    registered = [info.name for info in registered_scorers() if info.summary]
+    assert shown == [*registered, "quality"] and "noise" in registered
+    assert all(s["summary"] is False for s in about["scorers"] if s["name"] not in shown)
+    assert describe(results).summary_names() == tuple(shown)
+
+
+def test_a_block_written_before_the_summary_field_reads_without_it(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    path, data = _written(tmp_path, results)
+    about = data["about"]
+    assert isinstance(about, dict)
+    for entry in about["scorers"]:
+        del entry["summary"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    document = read_document(path)
+    assert document.recorded and document.about.summary_names() is None
+    assert [s.name for s in document.about.scorers] == [s["name"] for s in about["scorers"]]
