@@ -143,7 +143,7 @@ def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
-    assert set(rows) == real_cells and len(real_cells) == 8
+    assert set(rows) == real_cells and len(real_cells) == 9
     assert list(rows) == sorted(rows)  # by scenario, policy, variant
     assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
 
@@ -244,7 +244,10 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     rows = _compare_rows(table)
     policy_row = "policy unified (against guardrails)"
     names = list(dict.fromkeys(name for name, _ in rows))
-    assert names == ["v023-vague", "v049-user-requested", policy_row]
+    assert names == ["summary-worked-example", "v023-vague", "v049-user-requested", policy_row]
+    # bad-compaction-restore alone has the summary prompt fix: one scenario, no test.
+    assert rows[("summary-worked-example", "quality")]["scenarios"] == "1"
+    assert rows[("summary-worked-example", "quality")]["verdict"] == "too few scenarios for a test"
     # chitchat-transient's three temperature-0.7 samples are one pair for v023-vague; the
     # greedy single samples of v049-user-requested and unified there are left out.
     assert rows[("v023-vague", "quality")]["scenarios"] == "2"
