@@ -54,11 +54,8 @@ def _target(label: str, memory_md: str, expect: Mapping[str, object]) -> Target:
     return Target(label, memory_md, tuple(parse_entries(memory_md)), expectations)
 
 
-_of = lines_of
-
-
 def _records(lines: Sequence[TraceLine[TraceRecord]], kind: type[R]) -> tuple[R, ...]:
-    return tuple(line.record for line in _of(lines, kind))
+    return tuple(line.record for line in lines_of(lines, kind))
 
 
 def load_run(path: Path) -> RunData:
@@ -87,7 +84,7 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
     if end is None:
         raise TraceError(path, "no run_end record: the run did not finish; run it again")
     cell = Cell(start.scenario, start.model, start.policy, start.variant, start.repeat)
-    events = _of(lines, EventRecord)
+    events = lines_of(lines, EventRecord)
     return RunData(
         cell=cell,
         model_kind=start.model_kind,
@@ -96,23 +93,23 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
             _target("checkpoint" if r.label is None else r.label, r.memory_md, r.expect)
             for r in _records(lines, Checkpoint)
         ),
-        compactions=_of(lines, CompactionAttempted),
-        restores=_of(lines, RestoreAttempt),
+        compactions=lines_of(lines, CompactionAttempted),
+        restores=lines_of(lines, RestoreAttempt),
         probes=_records(lines, SearchProbe),
         model_calls=_records(lines, ModelCallRecord),
-        days=_of(lines, Snapshot),
+        days=lines_of(lines, Snapshot),
         final_backups=tuple(end.backups),
         errors=tuple(end.errors),
-        tool_calls=_of(lines, ToolCallRecord),
-        replies=_of(lines, Reply),
-        backup_snapshots=_of(lines, BackupStateRecord),
+        tool_calls=lines_of(lines, ToolCallRecord),
+        replies=lines_of(lines, Reply),
+        backup_snapshots=lines_of(lines, BackupStateRecord),
         log_days=_records(lines, DailyLog),
         screenshots=parts.screenshots(events),
         model_names=parts.model_names(events),
         user_texts=parts.user_texts(events),
         user_turns=parts.user_turns(events),
         writes=_records(lines, MemoryWrite),
-        guarded_turns=_of(lines, DeletionGuarded),
+        guarded_turns=lines_of(lines, DeletionGuarded),
     )
 
 

@@ -52,7 +52,7 @@ def _shape(cls: type[object]) -> _Shape:
 def _new_shape(cls: type[object]) -> _Shape:
     hints = typing.get_type_hints(cls)
     # An open record's ``fields`` holds the fields it does not declare: not a field itself.
-    is_open = issubclass(cls, RecordBody) and cls.OPEN
+    is_open = _is_open(cls)
     fields = [
         f
         for f in dataclasses.fields(cls)  # type: ignore[arg-type]
@@ -169,7 +169,7 @@ def _build(cls: type[object], fields: Mapping[str, object]) -> object:
     return cls(**typed)
 
 
-def _is_open(cls: type[TraceRecord]) -> bool:
+def _is_open(cls: type[object]) -> bool:
     return issubclass(cls, RecordBody) and cls.OPEN
 
 
