@@ -118,20 +118,34 @@ class CassetteMissError(RunFailure):
         problem: str,
         diff: str | None,
         command: str,
+        call: int | None = None,
+        change: str | None = None,
     ) -> None:
         self.cassette = cassette
         self.step = scenario_step
         self.diff = diff
-        where = f"step {scenario_step!r}" if scenario_step else "outside any scenario step"
-        lines = [f"cassette miss in {cassette} ({where}): {problem}"]
+        self.problem = problem
+        self.call = call
+        """1-based number of the call that missed (None when not known)."""
+        self.change = change
+        """What differs from the nearest recorded request, in one line (None: no such request)."""
+        lines = [f"cassette miss in {cassette} ({self.where()}): {problem}"]
+        if change:
+            lines.append(f"What changed: {change}")
         if diff:
             lines += ["", diff, ""]
             lines.append(
                 "Likely cause: a prompt, tool description or earlier model reply changed "
                 "since the cassette was recorded."
             )
-        lines.append(f"Re-record with: {command}")
+        lines.append(f"Bring it back with: {command}")
+        lines.append("(it replays the calls that still match and calls the model from this one on)")
         super().__init__(redact("\n".join(lines)))
+
+    def where(self) -> str:
+        """``call N (step '...')``: where the run stopped matching its recording."""
+        step = f"step {self.step!r}" if self.step else "outside any scenario step"
+        return f"call {self.call} ({step})" if self.call is not None else step
 
 
 class CassetteRecordError(RunFailure):
