@@ -19,7 +19,6 @@ run leaves the committed cassette as it was, replaying.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from vcr.serializers import compat
 
 from evals.cassettes._cassette_file import SafePersister, read_cassette
 from evals.cassettes._cassette_match import IndexedCassette, request_key
-from evals.cassettes.labels import ServerTimings, read_label
+from evals.cassettes.labels import ServerTimings, read_label, reply_timings
 
 __all__ = [
     "CachingCassette",
@@ -242,18 +241,5 @@ def divergence(used: list[UsedCall], had_cassette: bool) -> Divergence:
         replayed=len(used) - len(recorded),
         recorded=len(recorded),
         diverged_at=where,
-        timings=ServerTimings.total(_timings(call.response) for call in recorded),
+        timings=ServerTimings.total(reply_timings(call.response) for call in recorded),
     )
-
-
-def _timings(response: dict[str, Any]) -> dict[str, Any] | None:
-    """llama.cpp's ``timings`` object of a recorded reply, if it has one."""
-    body = response.get("body", {}).get("string")
-    if isinstance(body, bytes):
-        body = body.decode("utf-8", "replace")
-    try:
-        data = json.loads(body or "")
-    except (TypeError, ValueError):
-        return None
-    timings = data.get("timings") if isinstance(data, dict) else None
-    return timings if isinstance(timings, dict) else None

@@ -25,6 +25,7 @@ __all__ = [
     "ServerTimings",
     "label_path",
     "read_label",
+    "reply_timings",
     "write_label",
 ]
 
@@ -202,3 +203,16 @@ def write_label(cassette: Path, label: CassetteLabel) -> None:
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"
     # A label marks a finished recording; never written through a link (issue 28).
     write_output(label_path(cassette), text)
+
+
+def reply_timings(response: dict[str, Any]) -> dict[str, Any] | None:
+    """llama.cpp's ``timings`` object of a recorded reply, if it has one."""
+    body = response.get("body", {}).get("string")
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    try:
+        data = json.loads(body or "")
+    except (TypeError, ValueError):
+        return None
+    timings = data.get("timings") if isinstance(data, dict) else None
+    return timings if isinstance(timings, dict) else None

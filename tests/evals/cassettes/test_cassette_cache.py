@@ -14,6 +14,7 @@ from evals.cassettes import (
     CassetteMissError,
     CassetteMode,
     ResponsePool,
+    describe,
     read_cassette,
     read_label,
     step,
@@ -150,3 +151,15 @@ def test_an_interrupted_cell_leaves_its_cassette_replaying(
     assert path.read_bytes() == cassette
     assert path.with_name("cell.yaml.meta.json").read_bytes() == label
     assert _replays(path, OLD)
+
+
+def test_the_listing_shows_what_a_recording_cost(tmp_path: Path, server: tuple[str, Path]) -> None:
+    base_url, _ = server
+    path = tmp_path / "cell.yaml"
+    _record(path, base_url, OLD)
+    _record(path, base_url, NEW)
+    row = describe(path, tmp_path).to_json()
+    assert (row["interactions"], row["replayed_calls"]) == (4, 2)
+    assert row["diverged_at"] == "call 3 (step 'day 1 #3 user')"
+    # The fake server's llama.cpp timings: 6 cached of 10 prompt tokens, 2 tokens in 4 ms.
+    assert (row["cache_share"], row["generated_tokens_per_s"]) == (0.6, 500.0)
