@@ -11,7 +11,10 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
    side) *and carries its values* (every number, weekday and month the fact states) and
    makes nothing up beside it (the invented rule below, the fact's own words counting as
-   said); the first such line credits the fact, a later one is a ``repeat`` of it;
+   said); a line stating several expected facts credits each ("cherry tomatoes, south-facing,
+   water every other day"); the first line stating a fact in full is credited, a later one
+   is a ``repeat`` of it (a line naming the fact without its values is not credited, so a
+   later, fuller wording takes the credit: the better line, as a reader keeps it);
 5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
    the duplicate threshold, or reworded: the same claim words, or one line's claim words
    contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
@@ -88,11 +91,21 @@ class LineLabel:
     evidence: str
     """Why: the rule that held and what it matched."""
     fact: str | None = None
-    """``fact``: the expected fact credited; ``stale``: the stale fact stated."""
+    """``fact``: the expected fact credited; ``stale``: the stale fact stated; ``repeat``: the
+    expected fact it states again, when that is why it is a repeat."""
     repeat_of: int | None = None
-    """``repeat``: the first line of the earlier entry it repeats."""
+    """``repeat``: the first line of the entry it repeats."""
     misfiled: str | None = None
     """Kept lines only: the sections it belongs in, when it sits elsewhere."""
+    also: tuple[str, ...] = ()
+    """``fact``: further expected facts the same line states (each credited to it)."""
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """``fact``: every expected fact the line is credited with; otherwise ()."""
+        if self.label != "fact" or self.fact is None:
+            return ()
+        return (self.fact, *self.also)
 
 
 @dataclass(frozen=True)
@@ -113,7 +126,15 @@ class FileLabels:
     @property
     def credited(self) -> frozenset[str]:
         """The expected facts some ``fact`` line states."""
-        return frozenset(line.fact for line in self.of("fact") if line.fact)
+        return frozenset(fact for line in self.of("fact") for fact in line.facts)
+
+    def holder(self, fact: str) -> LineLabel | None:
+        """The ``fact`` line credited with ``fact`` (by normalised text), or None."""
+        wanted = normalise(fact)
+        return next(
+            (line for line in self.of("fact") if any(normalise(f) == wanted for f in line.facts)),
+            None,
+        )
 
     @property
     def kept(self) -> tuple[LineLabel, ...]:
@@ -292,16 +313,21 @@ def _label(
         # A line that names a fact but makes up the rest ("Porto is the capital city of
         # Portugal") is not credited with it.
         facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
-    credited = {d.fact: d for d in done if d.label == "fact"}
-    for spec, how in facts:
-        if spec.fact not in credited:
-            return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec))
+    credited = {fact: d for d in done for fact in d.facts}
+    new = [(spec, how) for spec, how in facts if spec.fact not in credited]
+    if new:
+        spec, how = new[0]
+        more = tuple(other.fact for other, _ in new[1:])
+        if more:
+            how = f"{how}; also states: " + "; ".join(more)
+        return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec), also=more)
     if facts:
         first = credited[facts[0][0].fact]
         return LineLabel(
             entry,
             "repeat",
-            f"states {first.fact!r} again",
+            f"states {facts[0][0].fact!r} again",
+            facts[0][0].fact,
             repeat_of=first.entry.line_start,
         )
     repeat = _repeat_of(entry, done, run)
@@ -348,7 +374,7 @@ def _requests(
         for line in kept:
             shared = wanted & _keys(line.entry.text)
             enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
-            if (line.fact in specs) or (wanted and enough):
+            if specs.intersection(line.facts) or (wanted and enough):
                 holder = line.entry.line_start
                 break
         found.append((text, holder))
