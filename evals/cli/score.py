@@ -91,7 +91,7 @@ def _score_file(args: argparse.Namespace) -> int:
         shown = "unscored" if s.value is None else f"{s.value:.3f}"
         print(f"{name:26} {shown:>9}  {s.explanation}")
     print()
-    print(annotated(lines, writers=False))
+    print(_annotated(lines, writers=False))
     return EXIT_OK
 
 
@@ -108,7 +108,7 @@ def _line_json(line: FileLine) -> dict[str, object]:
     }
 
 
-def annotated(lines: Sequence[FileLine], *, writers: bool = True) -> str:
+def _annotated(lines: Sequence[FileLine], *, writers: bool = True) -> str:
     """The annotated file: one row per line (number, label, writer when ``writers``, text),
     then its evidence indented below it."""
     if not lines:
@@ -127,7 +127,7 @@ def annotated(lines: Sequence[FileLine], *, writers: bool = True) -> str:
 def _print_files(results: Sequence[RunResult]) -> None:
     for result in results:
         print(f"final MEMORY.md of {result.run_dir} ({result.scenario}, {result.label}):")
-        print(annotated(result.lines))
+        print(_annotated(result.lines))
         print()
 
 
