@@ -11,8 +11,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
    side) *and carries its values* (every number, weekday and month the fact states) and
    makes nothing up beside it (the invented rule below, the fact's own words counting as
-   said); a line stating several expected facts credits each ("cherry tomatoes, south-facing,
-   water every other day"); the first line stating a fact in full is credited, a later one
+   said); a line stating several expected facts credits each ("Paramedic in Graz, allergic
+   to latex"); the first line stating a fact in full is credited, a later one
    is a ``repeat`` of it (a line naming the fact without its values is not credited, so a
    later, fuller wording takes the credit: the better line, as a reader keeps it);
 5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
@@ -55,7 +55,7 @@ from evals.scorers._support import (
     word_key,
 )
 from evals.scorers._types import RunData, Target
-from memsys.sections import MemoryEntry
+from memsys.sections import MemoryEntry, parse_entries
 
 __all__ = [
     "FRAGMENT_WORDS",
@@ -67,6 +67,7 @@ __all__ = [
     "LineLabel",
     "expected_facts",
     "label_target",
+    "labelled_lines",
 ]
 
 LABELS = ("fact", "extra", "stale", "noise", "junk", "model_name", "invented", "repeat")
@@ -384,6 +385,13 @@ def _requests(
 _LABELLED: dict[tuple[int, int], tuple[Target, RunData, FileLabels]] = {}
 """The last labellings, by object identity: every file scorer labels the final file, and
 both arguments are frozen, so the second ask returns the first answer (issue 29)."""
+
+
+def labelled_lines(memory_md: str) -> list[int]:
+    """The line numbers :func:`label_target` labels: each entry's first line and each empty
+    bullet (what a reader labels too, ``docs/reader-protocol.md``)."""
+    starts = {entry.line_start for entry in parse_entries(memory_md)}
+    return sorted(starts | {number for number, _ in junk_lines(memory_md)})
 
 
 def label_target(target: Target, run: RunData) -> FileLabels:
