@@ -11,10 +11,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
    side) *and carries its values* (every number, weekday and month the fact states) and
    makes nothing up beside it (the invented rule below, the fact's own words counting as
-   said); a line stating several expected facts credits each ("Paramedic in Graz, allergic
-   to latex"); the first line stating a fact in full is credited, a later one
-   is a ``repeat`` of it (a line naming the fact without its values is not credited, so a
-   later, fuller wording takes the credit: the better line, as a reader keeps it);
+   said); a line stating several credits each; the first line stating a fact in full is
+   credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``);
 5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
    the duplicate threshold, or reworded: the same claim words, or one line's claim words
    contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
@@ -43,7 +41,13 @@ from dataclasses import dataclass
 from evals.scenario import FactSpec
 from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
 from evals.scorers._identity import self_description_keys, unclaimed_role
-from evals.scorers._matching import keyword_match, match_entries, normalise, values_in
+from evals.scorers._matching import (
+    expected_facts,
+    keyword_match,
+    match_entries,
+    normalise,
+    values_in,
+)
 from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._statement import FRAGMENT_WORDS, states_nothing
@@ -92,8 +96,7 @@ class LineLabel:
     evidence: str
     """Why: the rule that held and what it matched."""
     fact: str | None = None
-    """``fact``: the expected fact credited; ``stale``: the stale fact stated; ``repeat``: the
-    expected fact it states again, when that is why it is a repeat."""
+    """The expected fact credited (``fact``), stated stale (``stale``) or again (``repeat``)."""
     repeat_of: int | None = None
     """``repeat``: the first line of the entry it repeats."""
     misfiled: str | None = None
@@ -131,11 +134,8 @@ class FileLabels:
 
     def holder(self, fact: str) -> LineLabel | None:
         """The ``fact`` line credited with ``fact`` (by normalised text), or None."""
-        wanted = normalise(fact)
-        return next(
-            (line for line in self.of("fact") if any(normalise(f) == wanted for f in line.facts)),
-            None,
-        )
+        held = [line for line in self.of("fact") if normalise(fact) in map(normalise, line.facts)]
+        return held[0] if held else None
 
     @property
     def kept(self) -> tuple[LineLabel, ...]:
@@ -146,28 +146,6 @@ class FileLabels:
     def misfiled(self) -> tuple[LineLabel, ...]:
         """Kept lines outside their section."""
         return tuple(line for line in self.kept if line.misfiled)
-
-
-def _same_fact(a: FactSpec, b: FactSpec) -> bool:
-    """Two specs of one fact: the same words, or each one's text matching the other's
-    keywords (a contradiction's current side and the ``remember`` fact naming it)."""
-    if normalise(a.fact) == normalise(b.fact):
-        return True
-    return keyword_match(a, b.fact) and keyword_match(b, a.fact)
-
-
-def expected_facts(target: Target) -> list[tuple[FactSpec, FactSpec | None]]:
-    """Each expected current fact once (a ``remember`` fact, or a contradiction's current
-    side no ``remember`` fact states), with the stale side it replaces (or None)."""
-    found: list[tuple[FactSpec, FactSpec | None]] = []
-    pairs = list(target.expect.contradictions)
-    for spec in target.expect.remember:
-        rival = next((p.stale for p in pairs if _same_fact(p.current, spec)), None)
-        found.append((spec, rival))
-    for pair in pairs:
-        if not any(_same_fact(pair.current, spec) for spec, _ in found):
-            found.append((pair.current, pair.stale))
-    return found
 
 
 def _carries_values(spec: FactSpec, text: str) -> bool:
