@@ -28,8 +28,7 @@ def _snippet(text: str, limit: int = 90) -> str:
 
 def _remembered(target: Target, labels: FileLabels) -> list[tuple[str, LineLabel | None]]:
     """Each ``remember`` fact and the line credited with it (or None)."""
-    by_fact = {normalise(line.fact or ""): line for line in labels.of("fact")}
-    return [(spec.fact, by_fact.get(normalise(spec.fact))) for spec in target.expect.remember]
+    return [(spec.fact, labels.holder(spec.fact)) for spec in target.expect.remember]
 
 
 @scorer("facts_recall", uses_embeddings=True, summary=True)
