@@ -103,11 +103,6 @@ def verdict_lines(found: Verdicts, results: Sequence[RunResult]) -> list[str]:
     for c in sorted(found.comparisons, key=lambda c: c.compared_kind.value != "real"):
         model, policy, variant = c.compared
         cell = f"{short_model(model)} · {policy} · {variant} [{c.compared_kind}]"
-        n = len(c.scenarios)
-        sentence = (
-            f"no test: {n} scenario{'s' if n != 1 else ''} paired, a verdict needs 2 or more."
-            if all(d.mde is None for d in c.diffs)  # the sentence would list every metric
-            else verdict_sentence(c)
-        )
+        sentence = verdict_sentence(c)  # below the scenarios a test needs, it says so
         lines.append(f"  {cell}: {sentence}")
     return lines

@@ -16,7 +16,7 @@ from evals.report._charts import (
     size_per_day_chart,
 )
 from evals.report._compare_text import verdict_sentence
-from evals.report._diffs import Verdict, short
+from evals.report._diffs import Verdict
 from evals.report._forest import forest_svg
 from evals.report._memory_view import MemoryLine, highlighted_lines, missing_facts
 from evals.report._paired import Comparison, metric_direction
@@ -161,7 +161,7 @@ def comparison_views(
                 else f"[{d.t_low:+.3g}, {d.t_high:+.3g}]",
                 "p": "-" if d.p is None else f"{d.p:.2g}",
                 "p_adjusted": "-" if d.p_adjusted is None else f"{d.p_adjusted:.2g}",
-                "mde": "-" if d.mde is None else f"±{short(d.mde)}",
+                "mde": d.detectable(),
                 "n": str(d.n),
                 "verdict": d.outcome(),
                 "css": _VERDICT_CSS[d.verdict],
