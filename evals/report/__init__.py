@@ -53,6 +53,7 @@ from evals.report.model import (
     Verdicts,
     build_report,
     summary_text,
+    unparsed_by_group,
     verdicts,
 )
 from evals.results import RunResult
@@ -95,6 +96,7 @@ __all__ = [
     "render_report",
     "short_model",
     "summary_text",
+    "unparsed_by_group",
     "validate_metrics",
     "verdict_sentence",
     "verdicts",
