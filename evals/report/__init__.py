@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evals.report._charts import short_model
+from evals.report._compare_json import comparison_json
 from evals.report._compare_text import (
     comparison_text,
     method_sentence,
@@ -84,6 +85,7 @@ __all__ = [
     "build_report",
     "cells",
     "compare_to_baseline",
+    "comparison_json",
     "comparison_text",
     "headline_metrics",
     "highlighted_lines",
