@@ -128,3 +128,17 @@ def test_score_a_memory_file_exits_2_for_a_missing_file_or_scenario(
     args = ["score", "--memory-file", str(tmp_path / memory), "--scenario", scenario]
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given", ["section-placment", "scenarios/section-placment.yaml"])
+def test_a_misspelt_scenario_names_the_paths_tried_once_and_the_close_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    # Issue 40: it said "nor scenarios/scenarios/section-placment.yaml.yaml".
+    (tmp_path / "MEMORY.md").write_text("# Long-term Memory\n")
+    args = ["score", "--memory-file", str(tmp_path / "MEMORY.md"), "--scenario", given]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "scenarios/scenarios" not in err and ".yaml.yaml" not in err
+    assert "scenarios/section-placment.yaml" in err
+    assert "did you mean section-placement?" in err
