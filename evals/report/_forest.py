@@ -57,7 +57,7 @@ def row_scale(d: PairedDiff) -> float:
         largest = min(largest, d.span)
     if largest == 0:
         return d.span or 1.0
-    power = 10 ** math.floor(math.log10(largest))
+    power = 10.0 ** math.floor(math.log10(largest))
     scale = next(m * power for m in (1, 2, 5, 10) if m * power >= largest * (1 - 1e-9))
     return min(scale, d.span) if d.span is not None else scale
 

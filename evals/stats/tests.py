@@ -69,7 +69,7 @@ def smallest_p(n: int) -> float:
     if n <= 0:
         return 1.0
     if n <= EXACT_UP_TO:
-        return 2.0 / 2**n
+        return math.ldexp(1.0, 1 - n)  # 2 / 2**n
     return 1.0 / (PERMUTATION_DRAWS + 1)
 
 

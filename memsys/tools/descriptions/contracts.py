@@ -64,7 +64,7 @@ def _builtin_compaction() -> str:
 
 
 def _builtin_decision() -> str:
-    from memsys.decisions import SYSTEM_PROMPT
+    from memsys._decision_prompt import SYSTEM_PROMPT
 
     return SYSTEM_PROMPT
 
