@@ -15,6 +15,7 @@ third branch. Only the command line turns a class into an exit code
     │   ├── BaselineError            results    a gate baseline file
     │   ├── GateConfigError          results    a baseline that does not fit the runs
     │   ├── FramesError              bench      the retrieval benchmark's frames file
+    │   ├── LocalModelMissingError   grid       an unknown local model, or weights not installed
     │   ├── UsageError               cli        a command-line argument or combination
     │   ├── MemoryDirError           cli        a memory directory that does not exist
     │   └── QueryFileError           cli        a line of a ``--queries`` file
@@ -53,6 +54,7 @@ __all__ = [
     "FramesError",
     "GateConfigError",
     "LocalModelError",
+    "LocalModelMissingError",
     "MemoryDirError",
     "QueryFileError",
     "Regression",
@@ -228,6 +230,11 @@ class CassetteSaveError(RunFailure):
 
 class LocalModelError(RunFailure):
     """The local model (weights or llama-server) cannot be assembled, built or started."""
+
+
+class LocalModelMissingError(ConfigError):
+    """The local model asked for is not one the harness knows, or its weight packages are not
+    installed: fixed by what you give or install (exit 2), not a run that broke."""
 
 
 # -- scorers (evals.scorers) ---------------------------------------------------------------

@@ -33,12 +33,28 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
-def _scenario_path(given: str) -> Path:
+def _scenario_paths(given: str) -> list[Path]:
+    """Where ``--scenario`` may be: the path as given, then ``scenarios/<name>.yaml`` (a
+    name given with a directory or ``.yaml`` is not doubled into one)."""
     path = Path(given)
-    if path.is_file():
-        return path
-    named = Path("scenarios") / f"{given}.yaml"
-    return named if named.is_file() else path
+    name = path.stem if path.suffix in (".yaml", ".yml") else path.name
+    return list(dict.fromkeys([path, Path("scenarios") / f"{name}.yaml"]))
+
+
+def _missing_scenario(given: str, tried: list[Path]) -> str:
+    """What to print for a scenario that is nowhere: the paths tried and the close names."""
+    import difflib
+
+    path = Path(given)
+    name = path.stem if path.suffix in (".yaml", ".yml") else path.name
+    folders = {path.parent if path.parent != Path() else Path("scenarios"), Path("scenarios")}
+    known = sorted({p.stem for folder in folders for p in folder.glob("*.yaml")})
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.75)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    return (
+        f"memeval score: scenario {given!r}: no such file "
+        f"({' nor '.join(str(p) for p in tried)}){hint} (see: memeval list scenarios)"
+    )
 
 
 def _score_file(args: argparse.Namespace) -> int:
@@ -55,13 +71,10 @@ def _score_file(args: argparse.Namespace) -> int:
     if not memory.is_file():
         print(f"memeval score: {memory}: no such file (give a MEMORY.md path)", file=sys.stderr)
         return EXIT_USAGE
-    path = _scenario_path(args.scenario)
-    if not path.is_file():
-        print(
-            f"memeval score: scenario {args.scenario!r}: no such file, nor scenarios/"
-            f"{args.scenario}.yaml (see: memeval list)",
-            file=sys.stderr,
-        )
+    tried = _scenario_paths(args.scenario)
+    path = next((p for p in tried if p.is_file()), None)
+    if path is None:
+        print(_missing_scenario(args.scenario, tried), file=sys.stderr)
         return EXIT_USAGE
     try:
         scenario = load_scenario(path)

@@ -175,3 +175,17 @@ def test_score_run_dir_prints_each_final_file_with_labels_and_writers(
         assert line.writer in out
     assert main(["score", str(tmp_path), "--no-lines"]) == 0
     assert "final MEMORY.md of" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("given", ["section-placment", "scenarios/section-placment.yaml"])
+def test_a_misspelt_scenario_names_the_paths_tried_once_and_the_close_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    # Issue 40: it said "nor scenarios/scenarios/section-placment.yaml.yaml".
+    (tmp_path / "MEMORY.md").write_text("# Long-term Memory\n")
+    args = ["score", "--memory-file", str(tmp_path / "MEMORY.md"), "--scenario", given]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "scenarios/scenarios" not in err and ".yaml.yaml" not in err
+    assert "scenarios/section-placment.yaml" in err
+    assert "did you mean section-placement?" in err
