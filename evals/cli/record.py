@@ -81,6 +81,9 @@ def _handle(args: argparse.Namespace) -> int:
             for v in (list(variants) or ["v049-guardrails"])
         )
     files = {name: variant_file(v) for name, v in variants.items()}
+    for variant in variants.values():
+        for problem in variant.contract_problems():  # a prompt its parser cannot read
+            print(f"WARNING variant {variant.name}: {problem}", file=sys.stderr)
     cells = [
         replace(c, variant_file=files.get(c.cell.variant))
         for c in plan(scenarios, model, matrix, args.repeat, args.temperature)

@@ -60,6 +60,9 @@ class CellOutcome:
     """Calls in its cassette (0 when it failed)."""
     error: str | None = None
     """Why it failed, or None."""
+    notes: tuple[str, ...] = ()
+    """Replies its parsers rejected (``9 of 9 daily summaries unparsed: ...``): the recording
+    is kept, but its MEMORY.md got nothing from them, which must not go unsaid."""
 
 
 def estimate_seconds(cells: Sequence[PlannedCell], root: Path = DEFAULT_ROOT) -> dict[str, float]:
@@ -144,6 +147,8 @@ class Progress:
             f"{_clock_text(outcome.seconds)}"
         )
         self._print(f"{what} ({self._done}/{self._total}) {self._stamp()}")
+        for note in outcome.notes:
+            self._print(f"  WARNING {note}")
 
     def heartbeat(self) -> None:
         """At most once a minute while cells run: that the run is alive, and where each cell
@@ -208,6 +213,22 @@ def _clock_text(seconds: float) -> str:
     return f"{seconds // 60}m{seconds % 60:02d}s"
 
 
+def _trace_of(planned: PlannedCell, out: Path) -> Path:
+    return (planned.run_dir or planned.cell.run_dir(out)) / TRACE_FILE_NAME
+
+
+def _unparsed(trace: Path) -> tuple[str, ...]:
+    """What the recorded cell's parsers rejected, from its trace (nothing if unreadable)."""
+    from evals.results.replies import reply_tallies, unparsed_notes
+    from evals.trace.trace import read_trace, typed_lines
+    from memsys.errors import MemEvalError
+
+    try:
+        return tuple(unparsed_notes(reply_tallies(typed_lines(read_trace(trace)))))
+    except (OSError, MemEvalError):
+        return ()
+
+
 def _record(
     record_one: RecordOne, planned: PlannedCell, base_url: str, out: Path, hosted: bool
 ) -> CellOutcome:
@@ -243,7 +264,10 @@ def record_cells(
         if outcome.error is None:
             try:
                 label = finish_label(planned.cell, details, outcome.seconds)
-                outcome = CellOutcome(outcome.cassette, outcome.seconds, label.calls or 0)
+                notes = _unparsed(_trace_of(planned, out))
+                outcome = CellOutcome(
+                    outcome.cassette, outcome.seconds, label.calls or 0, None, notes
+                )
             except (FileNotFoundError, MemEvalError) as exc:
                 outcome = CellOutcome(outcome.cassette, outcome.seconds, error=str(exc))
         outcomes.append(outcome)
@@ -262,7 +286,7 @@ def record_cells(
         while queue or running:
             while queue and len(running) < max(1, jobs):
                 planned = queue.pop(0)
-                progress.started(planned, planned.cell.run_dir(out) / TRACE_FILE_NAME)
+                progress.started(planned, _trace_of(planned, out))
                 running[pool.submit(_record, record_one, planned, base_url, out, hosted)] = planned
             done, _ = wait(running, timeout=15, return_when=FIRST_COMPLETED)
             for future in done:

@@ -61,6 +61,9 @@ def test_records_then_skips_then_replays_offline(
     assert recorded > 0 and label.calls == recorded
     assert label.seconds_per_call is not None and label.server == "external server"
     assert str(base_url.split(":")[2]) in label.base_url  # the server it went to, no secrets
+    # The fake server answers every daily summary "Noted.": the recording says so at once.
+    err = capsys.readouterr().err
+    assert "WARNING" in err and "daily summaries unparsed: MEMORY.md got nothing" in err
 
     # Finished cells are skipped: nothing more reaches the server.
     assert _record(*args) == 0
@@ -238,3 +241,22 @@ def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
     # ...and `record` plans it again.
     assert _record(*args, "--list") == 0
     assert "0 already recorded, 1 to record" in capsys.readouterr().err
+
+
+def test_a_variant_whose_summary_prompt_the_parser_cannot_read_is_warned_before_recording(
+    tmp_path: Path,
+    server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base_url, _ = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    Path("vague.toml").write_text(
+        'extends = "v049-guardrails"\n[prompts]\n'
+        'daily_summary = "Summarise this day in a sentence.\\n{transcript}"\n',
+        encoding="utf-8",
+    )
+    assert _record("--policy", "guardrails", "--variant", "vague.toml", "--list") == 0
+    err = capsys.readouterr().err
+    assert "WARNING variant vague: " in err and "SUMMARY:" in err
