@@ -244,12 +244,8 @@ def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
 
 
 def test_a_variant_whose_summary_prompt_the_parser_cannot_read_is_warned_before_recording(
-    tmp_path: Path,
-    server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base_url, _ = server
     shutil.copy(SCENARIO, tmp_path / "week.yaml")
     monkeypatch.chdir(tmp_path)
     Path("vague.toml").write_text(
