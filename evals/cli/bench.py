@@ -35,6 +35,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.runtimes",
         "the prebuilt and the compiled llama.cpp server: start-up and tokens/s, one run",
     ),
+    "prompt-cache": (
+        "evals.bench.prompt_cache",
+        "would memory after the tool schemas raise the server's prompt-cache share (recordings)",
+    ),
     "concurrency": (
         "evals.bench.concurrency",
         "N processes and threads writing one memory dir: what they lost",
