@@ -172,6 +172,7 @@ def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace
             jobs,
             server.hosted,
             progress,
+            _unparsed,
         )
     minutes = [o.seconds / 60 for o in outcomes if o.error is None]
     failed = [o for o in outcomes if o.error is not None]
@@ -186,6 +187,18 @@ def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace
             log(f"  {outcome.cassette}: {outcome.error}")
         return EXIT_RUN_FAILED
     return EXIT_OK
+
+
+def _unparsed(trace: Path) -> list[str]:
+    """What a recorded cell's parsers rejected, from its trace (nothing if unreadable)."""
+    from evals.results.replies import reply_tallies, unparsed_notes
+    from evals.trace.trace import read_trace, typed_lines
+    from memsys.errors import MemEvalError
+
+    try:
+        return unparsed_notes(reply_tallies(typed_lines(read_trace(trace))))
+    except (OSError, MemEvalError):
+        return []
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -217,18 +217,6 @@ def _trace_of(planned: PlannedCell, out: Path) -> Path:
     return (planned.run_dir or planned.cell.run_dir(out)) / TRACE_FILE_NAME
 
 
-def _unparsed(trace: Path) -> tuple[str, ...]:
-    """What the recorded cell's parsers rejected, from its trace (nothing if unreadable)."""
-    from evals.results.replies import reply_tallies, unparsed_notes
-    from evals.trace.trace import read_trace, typed_lines
-    from memsys.errors import MemEvalError
-
-    try:
-        return tuple(unparsed_notes(reply_tallies(typed_lines(read_trace(trace)))))
-    except (OSError, MemEvalError):
-        return ()
-
-
 def _record(
     record_one: RecordOne, planned: PlannedCell, base_url: str, out: Path, hosted: bool
 ) -> CellOutcome:
@@ -253,8 +241,11 @@ def record_cells(
     jobs: int = 1,
     hosted: bool = False,
     progress: Progress | None = None,
+    notes_of: Callable[[Path], Sequence[str]] | None = None,
 ) -> list[CellOutcome]:
-    """Record ``todo`` (``jobs`` at a time), label each as it finishes; the outcomes."""
+    """Record ``todo`` (``jobs`` at a time), label each as it finishes; the outcomes.
+    ``notes_of(trace)`` says what a finished cell's trace shows that must not go unsaid
+    (replies its parsers rejected)."""
     progress = progress or Progress(todo, jobs)
     outcomes: list[CellOutcome] = []
 
@@ -264,7 +255,7 @@ def record_cells(
         if outcome.error is None:
             try:
                 label = finish_label(planned.cell, details, outcome.seconds)
-                notes = _unparsed(_trace_of(planned, out))
+                notes = tuple(notes_of(_trace_of(planned, out))) if notes_of else ()
                 outcome = CellOutcome(
                     outcome.cassette, outcome.seconds, label.calls or 0, None, notes
                 )
