@@ -177,3 +177,37 @@ def test_a_kill_does_not_wait_for_the_cell_in_flight(tmp_path: Path) -> None:
     finally:
         signal.signal(signal.SIGTERM, previous)
         release.set()
+
+
+def test_the_estimate_counts_down_while_a_cell_runs_and_tokens_per_s_show(tmp_path: Path) -> None:
+    import json
+
+    from evals.grid.cell import Cell
+
+    cells = [
+        PlannedCell(Cell(f"s{i}", MODEL, "guardrails", "v049-guardrails"), Path("x"), None, None)
+        for i in range(2)
+    ]
+    now, lines = [0.0], []
+
+    class Out:
+        def write(self, text: str) -> None:
+            lines.extend(t for t in text.splitlines() if t)
+
+        def flush(self) -> None:
+            pass
+
+    trace = tmp_path / "trace.jsonl"
+    progress = Progress(cells, jobs=1, out=Out(), clock=lambda: now[0])  # type: ignore[arg-type]
+    start = progress.eta_seconds()
+    progress.started(cells[0], trace)
+    now[0] = 20.0
+    assert progress.eta_seconds() == start - 20.0  # issue 40: "3m00s elapsed, ~3m24s left"
+    now[0] = 1e6
+    assert progress.eta_seconds() > 0  # a cell past its estimate leaves the others' estimate
+    calls = [
+        {"kind": "model_call", "step": "day 1 #1 user", "output_tokens": 40, "latency_ms": 4000.0}
+    ] * 2
+    trace.write_text("".join(json.dumps(r) + "\n" for r in calls))
+    progress.heartbeat()
+    assert "2 model calls, 10.0 generated tok/s" in lines[-1]
