@@ -128,6 +128,10 @@ class CassetteLabel:
     ...)``), from which on it called the model."""
     timings: ServerTimings | None = None
     """llama.cpp's timings summed over the calls sent to the model, if the server sent them."""
+    variant_file: str | None = None
+    """The variant ``.toml`` the cell was recorded from, when it is not a shipped variant (as
+    given, relative to where the recording ran): the default run replays the cell with it
+    while the file is there."""
 
     @property
     def recording_seconds(self) -> float | None:
@@ -197,7 +201,7 @@ def write_label(cassette: Path, label: CassetteLabel) -> None:
     data["kind"] = label.kind.value
     if data.get("timings") is None:
         data.pop("timings", None)  # labels without timings keep their old shape
-    for optional in ("replayed_calls", "diverged_at"):
+    for optional in ("replayed_calls", "diverged_at", "variant_file"):
         if data.get(optional) is None:
             data.pop(optional, None)
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"

@@ -211,10 +211,13 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
         for cell in recorded_cells(request.cassettes):
             if cell.scenario != scenario.name:
                 continue
-            if cell.variant not in shipped:  # recorded from a .toml: its text is not here
-                unshipped.add(cell.variant)
-                continue
-            runs.append(_planned(cell, scenario, path, None, True))
+            source = None
+            if cell.variant not in shipped:  # recorded from a .toml: is its file still here?
+                source = _recorded_variant_file(cell, request.cassettes)
+                if source is None:
+                    unshipped.add(cell.variant)
+                    continue
+            runs.append(_planned(cell, scenario, path, source, True))
     if unshipped:
         _log.warning(
             "not replayed: recorded cells of variant(s) %s, which are .toml files rather than "
@@ -222,6 +225,18 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
             ", ".join(sorted(unshipped)),
         )
     return runs
+
+
+def _recorded_variant_file(cell: Cell, root: Path) -> str | None:
+    """The ``.toml`` a cell was recorded from, if its label names one that is still there
+    (and still has the cell's name)."""
+    from evals.cassettes import read_label
+
+    label = read_label(cell.cassette_path(root))
+    source = label.variant_file if label is not None else None
+    if source is None or not Path(source).is_file() or Path(source).stem != cell.variant:
+        return None
+    return source
 
 
 def _planned(

@@ -87,6 +87,7 @@ def run_cell(
         temperature=client.temperature,
         seed=client.seed,
         text_tool_calls=client.text_tool_calls,
+        variant_file=str(spec.variant_file) if spec.variant_file else None,
     )
     path = cell.cassette_path()
     command = cell.rerecord_command(spec.scenario_file, spec.variant_file)

@@ -204,6 +204,16 @@ def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
     html = Path("r.html").read_text(encoding="utf-8")
     assert f"{MODEL} · guardrails · terse" in html
     assert "Numbers from real model runs: 1 scenario (1 compared run" in html
+    # The label names the file it was recorded from, so the plain default run replays the
+    # variant's cell too while the file is there (issue 35: it used to leave it out).
+    assert main(["run", "--scenario", "week.yaml", "--out", "runs2", "--no-report"]) == 0
+    assert len(served_requests(log)) == recorded
+    cells = json.loads(Path("runs2/results.json").read_text())["results"]
+    assert any((c["model"], c["variant"]) == (MODEL, "terse") for c in cells)
+    Path("mine/terse.toml").unlink()  # gone: left out again, with the warning
+    assert main(["run", "--scenario", "week.yaml", "--out", "runs3", "--no-report"]) == 0
+    cells = json.loads(Path("runs3/results.json").read_text())["results"]
+    assert not any(c["variant"] == "terse" for c in cells)
 
 
 def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
