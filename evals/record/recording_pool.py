@@ -162,7 +162,8 @@ class Progress:
             step, calls = cell.where()
             took = _clock_text(self._clock() - cell.started)
             speed = f", {cell.tokens_per_s:.1f} generated tok/s" if cell.tokens_per_s else ""
-            self._print(f"  {key}: at {step!r}, {calls} model calls{speed}, {took} in")
+            replayed = f" ({cell.replayed} replayed)" if cell.replayed else ""
+            self._print(f"  {key}: at {step!r}, {calls} model calls{replayed}{speed}, {took} in")
 
     def _print(self, line: str) -> None:
         self._last_line = self._clock()
@@ -176,6 +177,8 @@ class _InFlight:
         self.trace, self.started = trace, started
         self._offset, self._calls, self._step = 0, 0, "starting"
         self._tokens, self._seconds = 0, 0.0
+        self.replayed = 0
+        """Calls answered from a recording (in milliseconds: no model is that fast on a CPU)."""
 
     @property
     def tokens_per_s(self) -> float | None:
@@ -201,9 +204,17 @@ class _InFlight:
             self._step = str(record.get("step", self._step))
             if record.get("kind") == "model_call":
                 self._calls += 1
+                latency = float(record.get("latency_ms") or 0)
+                if latency < _REPLAYED_MS:
+                    self.replayed += 1
+                    continue
                 self._tokens += int(record.get("output_tokens") or 0)
-                self._seconds += float(record.get("latency_ms") or 0) / 1000
+                self._seconds += latency / 1000
         return self._step, self._calls
+
+
+_REPLAYED_MS = 250.0
+"""A call answered faster than this came from a cassette: left out of tokens/s."""
 
 
 def _clock_text(seconds: float) -> str:
