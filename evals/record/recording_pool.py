@@ -204,7 +204,9 @@ class _InFlight:
             self._step = str(record.get("step", self._step))
             if record.get("kind") == "model_call":
                 self._calls += 1
-                latency = float(record.get("latency_ms") or 0)
+                latency = record.get("latency_ms")
+                if not isinstance(latency, int | float):
+                    continue  # no timing: counted, but no speed from it
                 if latency < _REPLAYED_MS:
                     self.replayed += 1
                     continue
