@@ -7,7 +7,6 @@ frozen dataclass. This module is the file format only: scoring traces into resul
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -23,7 +22,9 @@ from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
 from evals.trace import Snapshot, TraceLine
+from memsys._parse_limits import ParseLimits, load_input
 from memsys._safe_files import write_output
+from memsys.errors import InputFileError
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
 
@@ -46,6 +47,8 @@ __all__ = [
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
 RESULTS_FILE_NAME = "results.json"
 CSV_FILE_NAME = "results.csv"
+RESULTS_LIMITS = ParseLimits(max_bytes=1 << 30, max_nodes=50_000_000, max_depth=32)
+"""A results file is about 10 levels deep; the default suite's is tens of MB."""
 
 
 @dataclass(frozen=True)
@@ -238,13 +241,13 @@ def read_document(path: Path) -> ResultsDocument:
         ResultsError: unreadable, not JSON, or not of this schema (a malformed block too).
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_input(path, "json", RESULTS_LIMITS)
         file = _ResultsFile.model_validate(data)
         if file.about is not None:
             return ResultsDocument(tuple(file.results), file.about, True)
         return ResultsDocument(tuple(file.results), describe(file.results), False)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ResultsError(path, f"cannot be read: {exc}") from None
+    except InputFileError as exc:
+        raise ResultsError(path, exc.problem) from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
