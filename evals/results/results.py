@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
+from evals.results._csv_cells import csv_text
 from evals.results.about import ResultsAbout, describe
 from evals.results.replies import ReplyTally
 from evals.results.transcript import TranscriptEntry
@@ -186,8 +187,6 @@ def write_results(
     ``about`` is the report's block (by default :func:`describe` of ``results``: the scorer
     registry and the shipped variants, no sampling settings).
     """
-    import pandas as pd
-
     directory.mkdir(parents=True, exist_ok=True)
     document = _ResultsFile(
         schema_version=RESULTS_SCHEMA_VERSION,
@@ -198,7 +197,7 @@ def write_results(
     # Results come from redacted traces; redacting again covers traces from elsewhere.
     clean = _ResultsFile.model_validate(redact_data(document.model_dump()))
     write_output(json_path, clean.model_dump_json(indent=1) + "\n")
-    rows = []
+    rows: list[Mapping[str, object]] = []
     for result in results:
         row: dict[str, object] = {
             "scenario": result.scenario,
@@ -215,9 +214,11 @@ def write_results(
             for sub, value in score.metrics.items():
                 row[f"{score.name}.{sub}"] = value
             row[f"{score.name}.explanation"] = score.explanation
-        rows.append(redact_data(row))
+        clean_row = redact_data(row)
+        assert isinstance(clean_row, dict)
+        rows.append(clean_row)
     csv_path = directory / CSV_FILE_NAME
-    write_output(csv_path, pd.DataFrame(rows).to_csv(index=False))
+    write_output(csv_path, csv_text(rows))  # every text cell neutralised against formulas
     return json_path, csv_path
 
 
@@ -247,7 +248,7 @@ def read_document(path: Path) -> ResultsDocument:
             return ResultsDocument(tuple(file.results), file.about, True)
         return ResultsDocument(tuple(file.results), describe(file.results), False)
     except InputFileError as exc:
-        raise ResultsError(path, exc.problem) from None
+        raise ResultsError(path, f"cannot be read: {exc.problem}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
