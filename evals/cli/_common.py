@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evals.errors import UsageError
-from memsys.clock import Clock, ManualClock, SystemClock
+from memsys.clock import Clock, ManualClock, SystemClock, out_of_range
 from memsys.tools.base import ToolResult
 
 __all__ = [
@@ -94,6 +94,18 @@ def cli_clock() -> Clock:
             f"MEMEVAL_NOW={fixed!r} is not an ISO 8601 time; set it like "
             "MEMEVAL_NOW=2026-03-02T14:30:00, or unset it to use the clock"
         ) from None
+    # Checked here, at the edge: a clock a backup or run directory cannot be named after
+    # (year 999) is refused before anything is written.
+    problem = out_of_range(when.replace(tzinfo=None))
+    if problem is None and when.tzinfo is not None:
+        try:
+            when = when.astimezone().replace(tzinfo=None)  # the clock is naive local time
+        except OverflowError:
+            problem = "is too close to the ends of the calendar once in local time"
+        else:
+            problem = out_of_range(when)
+    if problem:
+        raise UsageError(f"MEMEVAL_NOW={fixed!r}: {problem}; set a time in that range")
     return ManualClock(when)
 
 
