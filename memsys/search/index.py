@@ -120,7 +120,6 @@ class IndexContents:
     """Source -> its chunks in file order."""
 
 
-
 class IndexStore:
     """Reads and writes the index file of one memory directory.
 
