@@ -83,6 +83,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
     Raises:
         OSError: the directory is read-only, the disk is full...; the old file is unchanged.
+            The error names ``path`` when the system named no file.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -99,9 +100,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             if _FSYNC.get():
                 os.fsync(handle.fileno())
         os.replace(tmp_name, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(path)  # a failed write() names no file: name the one we wrote
         raise
     if not _FSYNC.get():
         return

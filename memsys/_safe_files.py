@@ -29,6 +29,7 @@ __all__ = [
     "read_regular_bytes",
     "read_regular_text",
     "remove_stale_temp_files",
+    "sqlite_refused",
     "write_bytes",
     "write_output",
     "write_text",
@@ -314,3 +315,15 @@ def read_input_text(path: Path, max_bytes: int, *, pipes: bool = True) -> str:
     if len(data) > max_bytes:
         raise OSError(errno.EFBIG, f"is over the {max_bytes:,}-byte limit (reading stopped there)")
     return data.decode("utf-8")
+
+
+_SQLITE_REFUSALS = frozenset({3, 8, 10, 13, 14})
+# SQLite's primary result codes for the operating system saying no: SQLITE_PERM,
+# SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN (no file handle left).
+
+
+def sqlite_refused(exc: BaseException) -> bool:
+    """True when ``exc`` is SQLite passing on the operating system's refusal (full disk,
+    read-only file, permission, no file handle left), not a fault of the database."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _SQLITE_REFUSALS

@@ -9,6 +9,7 @@ the same two branches; only the command line turns a branch into an exit code::
     │   ├── VariantError             tools: a tool-description variant file
     │   ├── AgentConfigError         agent: an impossible assistant-loop configuration
     │   ├── MemoryFileError          files: a memory file that cannot be read or written safely
+    │   ├── InputFileError           files: a file the user gave that does not parse within limits
     │   ├── BackupNameError          files: a name that is not a backup of the memory directory
     │   ├── EntryFormatError         files: an edit that would break MEMORY.md's structure
     │   ├── SearchConfigError        search: a SearchConfig value
@@ -40,6 +41,7 @@ __all__ = [
     "EmbedderUnavailable",
     "EntryFormatError",
     "IndexCorruptError",
+    "InputFileError",
     "LLMConfigError",
     "LLMError",
     "LLMResponseError",
@@ -119,6 +121,16 @@ class AgentConfigError(ConfigError):
 
 class MemoryFileError(ConfigError):
     """A memory file could not be read or written safely; the file on disk is untouched."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class InputFileError(ConfigError):
+    """A file the user gave (variant, results, trace, queries...) is missing, unreadable,
+    past a size or nesting limit, not UTF-8, or not valid TOML, JSON or YAML."""
 
     def __init__(self, path: Path, problem: str) -> None:
         self.path = path

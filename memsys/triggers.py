@@ -26,6 +26,8 @@ from typing import Protocol
 
 from memsys._atomic import atomic_write_text
 from memsys._dirlock import dir_lock
+from memsys._parse_limits import ParseLimits, parse_json
+from memsys._safe_files import read_input_text
 from memsys.clock import Clock
 from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
 from memsys.dailylog import DailyLogWriter
@@ -59,6 +61,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 PREFS_FILE_NAME = "memory_trigger_prefs.json"
+_PREFS_LIMITS = ParseLimits(max_bytes=64 << 10, max_nodes=1_000, max_depth=2)
+"""The prefs file is one flat object of two dates."""
 Job = Callable[[], None]
 
 
@@ -120,10 +124,11 @@ class TriggerPrefs:
 
     def _load(self) -> dict[str, str]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            text = read_input_text(self.path, _PREFS_LIMITS.max_bytes, pipes=False)
+            data = parse_json(text, _PREFS_LIMITS)
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # ParseLimitError too: a hand-edited file past limits
             log.warning("%s is unreadable; treating it as a first launch", self.path)
             return {}
         return (

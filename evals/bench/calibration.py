@@ -13,7 +13,6 @@ found in RUN, and the mean gap between ``sim/careful`` under ``guardrails`` and
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import statistics
 from collections.abc import Mapping, Sequence
@@ -21,6 +20,9 @@ from pathlib import Path
 
 from evals.results.history import run_results
 from evals.results.results import RunResult
+from evals.scenario import DATA_FILE_LIMITS
+from memsys._parse_limits import load_input
+from memsys.errors import InputFileError
 
 __all__ = ["add_arguments", "cell_key", "reader_score", "run", "sim_gap"]
 
@@ -103,8 +105,8 @@ def _correlation(
 def run(args: argparse.Namespace) -> int:
     """Print the figures; 2 when the labels cannot be read."""
     try:
-        labels = json.loads(args.labels.read_text(encoding="utf-8"))["cells"]
-    except (OSError, ValueError, KeyError) as exc:
+        labels = load_input(args.labels, "json", DATA_FILE_LIMITS)["cells"]
+    except (InputFileError, TypeError, KeyError) as exc:
         print(f"memeval bench calibration: cannot read labels {args.labels}: {exc}")
         return 2
     results = run_results(args.run_dir).results  # the run's own results.json, read once

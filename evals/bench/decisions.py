@@ -43,6 +43,8 @@ from evals.bench._decision_cases import (
     summarise,
 )
 from evals.errors import UsageError
+from evals.scenario import DATA_FILE_LIMITS
+from memsys._parse_limits import load_input
 from memsys.app import open_memory, policy_context
 from memsys.clock import ManualClock
 from memsys.decisions import SimilarMemory, decision_request, parse_decision
@@ -179,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     )
     server: dict[str, object] = {}
     if args.server_info:
-        server = json.loads(args.server_info.read_text(encoding="utf-8"))
+        server = load_input(args.server_info, "json", DATA_FILE_LIMITS)
     if mode is CassetteMode.REPLAY:
         recorded = read_label(path)
         base_url = recorded.base_url if recorded else "http://replay.invalid/v1"

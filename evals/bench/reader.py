@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from evals.bench._reader_agreement import (
     Agreement,
     Grading,
@@ -41,7 +39,9 @@ from evals.bench._reader_blind import (
     write_blind_inputs,
 )
 from evals.errors import UsageError
-from evals.scenario import load_scenario
+from evals.scenario import DATA_FILE_LIMITS, load_scenario
+from memsys._parse_limits import load_input
+from memsys.errors import InputFileError
 
 __all__ = [
     "BLIND_DIR",
@@ -92,9 +92,9 @@ def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
     found: list[ReaderFile] = []
     for batch in sorted(directory.glob("batch*.yaml")):
         try:
-            items = yaml.safe_load(batch.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise UsageError(f"{batch}: cannot be read as YAML ({exc})") from None
+            items = load_input(batch, "yaml", DATA_FILE_LIMITS)
+        except InputFileError as exc:
+            raise UsageError(str(exc)) from None
         for item in items:
             scenario = str(item["file"]).split("/")[0]
             path = directory / "files" / f"{int(item['id']):02d}-{scenario}.md"

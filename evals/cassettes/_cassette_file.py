@@ -40,6 +40,7 @@ __all__ = [
 
 CASSETTE_LIMITS = YAMLLimits(max_bytes=64 << 20, max_nodes=2_000_000, max_depth=32)
 """A recorded scenario is ~40 KB and ~2,000 nodes per 10 calls; these leave ample room."""
+_CASSETTE_KEYS = frozenset({"interactions", "version"})
 _REQUEST_KEYS = frozenset({"method", "uri", "body", "headers"})
 _EXCERPT = 80
 
@@ -75,6 +76,8 @@ def read_cassette(path: Path) -> tuple[list[dict[str, Any]], list[CassetteFilePr
         return [], [(None, f"does not load as YAML ({_yaml_error(exc)}): truncated or edited?")]
     if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
         return [], [(None, "not a vcrpy cassette (no 'interactions' list)")]
+    if unknown := sorted(map(str, set(data) - _CASSETTE_KEYS)):
+        return [], [(None, f"unknown top-level key(s) {unknown}: not a cassette vcrpy writes")]
     if data.get("version") != CASSETTE_FORMAT_VERSION:
         # vcrpy writes the keys sorted, so "version" is the last line: a cut-short file
         # can still be valid YAML, but it has lost that line.

@@ -3,7 +3,8 @@
 :func:`describe` says which run cell a cassette belongs to (from the layout of
 :meth:`evals.grid.cell.Cell.cassette_path`), what its label says and how many calls it holds.
 :func:`check_cassette` lists what is wrong with one: YAML that does not load (or passes the
-size limits), interactions of the wrong shape, a recorded error or non-JSON reply (the same
+size limits), a structure vcrpy does not write, no interactions at all, interactions of the
+wrong shape, a recorded error or non-JSON reply (the same
 checks replay makes, :mod:`evals.cassettes._cassette_file`), a missing or non-``real`` label, or a
 secret the recorder should have filtered (a credential header, credentials or a key in a
 URI, a ``Bearer`` token, an ``sk-`` key, the value of an API-key variable of the
@@ -188,6 +189,13 @@ def check_cassette(
     problems += [CassetteProblem(path, message, index) for index, message in load_problems]
     if load_problems:
         return problems
+    if not interactions:
+        # Replay takes an empty cassette for a missing one and records afresh: as a
+        # committed recording it replays nothing (issue 41: it passed check, then replay
+        # said it did not exist).
+        problems.append(
+            CassetteProblem(path, "holds no interactions (an empty recording): record it again")
+        )
     known = [(value, placeholder.strip("<>")) for placeholder, value in secrets]
     for index, interaction in enumerate(interactions, start=1):
         problems += [

@@ -1,9 +1,11 @@
-"""Shared bits of the CLI modules: the clock, printing a tool result, scorer arguments."""
+"""Shared bits of the CLI modules: the clock, printing a tool result, scorer arguments, and
+the one line an operating-system refusal becomes."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
 import os
 from datetime import datetime
@@ -11,20 +13,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evals.errors import UsageError
-from memsys.clock import Clock, ManualClock, SystemClock
+from memsys.clock import Clock, ManualClock, SystemClock, out_of_range
 from memsys.tools.base import ToolResult
 
 __all__ = [
     "EXIT_FAIL",
     "EXIT_OK",
+    "EXIT_OS_REFUSED",
     "EXIT_RUN_FAILED",
     "EXIT_USAGE",
+    "SQLITE_HINT",
     "add_scenario_arg",
     "add_scorer_args",
     "cli_clock",
     "collected_saving_scored",
     "emit_result",
     "load_scenarios",
+    "os_error_line",
     "run_results_saving_scored",
     "scorer_settings",
 ]
@@ -39,6 +44,42 @@ EXIT_OK = 0
 EXIT_FAIL = 1
 EXIT_USAGE = 2
 EXIT_RUN_FAILED = 3
+EXIT_OS_REFUSED = EXIT_USAGE
+"""The operating system said no (full disk, read-only file system, permission, too many open
+files): like a configuration error, the user fixes the machine and runs the command again."""
+
+_OS_HINTS: dict[int, str] = {
+    errno.ENOSPC: "free disk space and run the command again",
+    errno.EDQUOT: "the disk quota is used up: free space and run the command again",
+    errno.EFBIG: "the file-size limit (ulimit -f) was reached: raise it and run again",
+    errno.EROFS: "the file system is read-only: write somewhere else (e.g. --out DIR)",
+    errno.EACCES: "check the permissions of the file and its directory",
+    errno.EPERM: "check the permissions (and attributes, e.g. chattr +i) of the file",
+    errno.EMFILE: "too many open files: raise the limit (ulimit -n) or use fewer --jobs",
+    errno.ENFILE: "the system's open-file table is full: close programs and run again",
+    errno.ENOENT: "check that the path exists",
+    errno.ENOTDIR: "a part of the path is a file, not a directory",
+    errno.EISDIR: "the path is a directory, not a file",
+    errno.EIO: "the disk reported an input/output error: check it",
+}
+
+SQLITE_HINT = "free disk space (or file handles, or permission) and run the command again"
+"""What to do when SQLite passes on the system's refusal (it does not say which)."""
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for an operating-system refusal: the path, the cause, what to do.
+
+    Every file memeval writes is replaced atomically (temp file, rename) or, for a trace,
+    cut back to its last whole record, so the line can say nothing was left half-written.
+    """
+    cause = exc.strerror or str(exc) or type(exc).__name__
+    name = errno.errorcode.get(exc.errno) if exc.errno is not None else None
+    code = f" [{name}]" if name else ""
+    paths = [os.fsdecode(p) for p in (exc.filename, exc.filename2) if p is not None]
+    where = " -> ".join(paths) if paths else "a file operation (the system gave no path)"
+    hint = _OS_HINTS.get(exc.errno or 0, "fix the cause and run the command again")
+    return f"{where}: {cause}{code}; {hint}. Nothing memeval wrote was left half-written"
 
 
 def cli_clock() -> Clock:
@@ -53,6 +94,18 @@ def cli_clock() -> Clock:
             f"MEMEVAL_NOW={fixed!r} is not an ISO 8601 time; set it like "
             "MEMEVAL_NOW=2026-03-02T14:30:00, or unset it to use the clock"
         ) from None
+    # Checked here, at the edge: a clock a backup or run directory cannot be named after
+    # (year 999) is refused before anything is written.
+    problem = out_of_range(when.replace(tzinfo=None))
+    if problem is None and when.tzinfo is not None:
+        try:
+            when = when.astimezone().replace(tzinfo=None)  # the clock is naive local time
+        except OverflowError:
+            problem = "is too close to the ends of the calendar once in local time"
+        else:
+            problem = out_of_range(when)
+    if problem:
+        raise UsageError(f"MEMEVAL_NOW={fixed!r}: {problem}; set a time in that range")
     return ManualClock(when)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.errors import MemoryDirError, QueryFileError, UsageError
+from memsys._parse_limits import ParseLimitError, ParseLimits, parse_json
 from memsys._safe_files import read_input_text
 from memsys.search.config import DecayForm, SearchConfig
 
@@ -66,6 +67,8 @@ def hit_to_json(hit: SearchHit) -> dict[str, object]:
 
 
 _MAX_QUERY_FILE_BYTES = 8 << 20
+_QUERY_LIMITS = ParseLimits(max_bytes=_MAX_QUERY_FILE_BYTES, max_nodes=10_000, max_depth=4)
+"""A query line is one flat object (query, id, k, today)."""
 
 
 def _read_queries(path: Path) -> list[_Query]:
@@ -78,7 +81,9 @@ def _read_queries(path: Path) -> list[_Query]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = parse_json(line, _QUERY_LIMITS)
+        except ParseLimitError as exc:
+            raise QueryFileError(path, number, f"refused: {exc.problem}") from None
         except json.JSONDecodeError as exc:
             raise QueryFileError(path, number, f"invalid JSON ({exc.msg})") from None
         if not isinstance(data, dict):

@@ -40,7 +40,7 @@ from evals.grid.cell import Cell
 from evals.results.results import RunResult, known_metrics
 from evals.scenario import DATA_FILE_LIMITS, YAMLLimitError, load_data
 from evals.scorers import ScorerSettings, registered_scorers
-from memsys._safe_files import read_input_text
+from memsys._safe_files import read_input_text, write_output
 
 __all__ = [
     "BASELINE_SCHEMA_VERSION",
@@ -255,8 +255,8 @@ def write_junit(checks: Sequence[Check], path: Path) -> None:
             failure.text = check.message
     suites = ET.Element("testsuites", tests=str(len(checks)), failures=str(failures))
     suites.append(suite)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+    # Through the one output writer: atomic, never via a link, a refusal naming the file.
+    write_output(path, ET.tostring(suites, encoding="utf-8", xml_declaration=True))
 
 
 def default_tolerance(metric: str, value: float) -> float:
@@ -311,11 +311,10 @@ def write_baseline(baseline: Baseline, path: Path) -> None:
     data = baseline.model_dump(exclude_none=True)
     if not data["scorer_settings"]:
         del data["scorer_settings"]  # defaults
-    path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix in (".yaml", ".yml"):
         header = (
             "# memeval gate baseline: `memeval gate RUN_DIR --write-baseline FILE`; edit freely.\n"
         )
-        path.write_text(header + yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        write_output(path, header + yaml.safe_dump(data, sort_keys=False))
     else:
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        write_output(path, json.dumps(data, indent=2) + "\n")

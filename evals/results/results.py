@@ -7,7 +7,6 @@ frozen dataclass. This module is the file format only: scoring traces into resul
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -17,13 +16,16 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
+from evals.results._csv_cells import csv_text
 from evals.results.about import ResultsAbout, describe
 from evals.results.replies import ReplyTally
 from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
 from evals.trace import Snapshot, TraceLine
+from memsys._parse_limits import ParseLimits, load_input
 from memsys._safe_files import write_output
+from memsys.errors import InputFileError
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
 
@@ -46,6 +48,8 @@ __all__ = [
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
 RESULTS_FILE_NAME = "results.json"
 CSV_FILE_NAME = "results.csv"
+RESULTS_LIMITS = ParseLimits(max_bytes=1 << 30, max_nodes=50_000_000, max_depth=32)
+"""A results file is about 10 levels deep; the default suite's is tens of MB."""
 
 
 @dataclass(frozen=True)
@@ -183,8 +187,6 @@ def write_results(
     ``about`` is the report's block (by default :func:`describe` of ``results``: the scorer
     registry and the shipped variants, no sampling settings).
     """
-    import pandas as pd
-
     directory.mkdir(parents=True, exist_ok=True)
     document = _ResultsFile(
         schema_version=RESULTS_SCHEMA_VERSION,
@@ -195,7 +197,7 @@ def write_results(
     # Results come from redacted traces; redacting again covers traces from elsewhere.
     clean = _ResultsFile.model_validate(redact_data(document.model_dump()))
     write_output(json_path, clean.model_dump_json(indent=1) + "\n")
-    rows = []
+    rows: list[Mapping[str, object]] = []
     for result in results:
         row: dict[str, object] = {
             "scenario": result.scenario,
@@ -212,9 +214,11 @@ def write_results(
             for sub, value in score.metrics.items():
                 row[f"{score.name}.{sub}"] = value
             row[f"{score.name}.explanation"] = score.explanation
-        rows.append(redact_data(row))
+        clean_row = redact_data(row)
+        assert isinstance(clean_row, dict)
+        rows.append(clean_row)
     csv_path = directory / CSV_FILE_NAME
-    write_output(csv_path, pd.DataFrame(rows).to_csv(index=False))
+    write_output(csv_path, csv_text(rows))  # every text cell neutralised against formulas
     return json_path, csv_path
 
 
@@ -238,13 +242,13 @@ def read_document(path: Path) -> ResultsDocument:
         ResultsError: unreadable, not JSON, or not of this schema (a malformed block too).
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_input(path, "json", RESULTS_LIMITS)
         file = _ResultsFile.model_validate(data)
         if file.about is not None:
             return ResultsDocument(tuple(file.results), file.about, True)
         return ResultsDocument(tuple(file.results), describe(file.results), False)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ResultsError(path, f"cannot be read: {exc}") from None
+    except InputFileError as exc:
+        raise ResultsError(path, f"cannot be read: {exc.problem}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -8,11 +8,13 @@ wants what it scored saved calls :func:`~evals.results.results.write_results` (t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from evals.errors import ResultsError
+from evals.results._staleness import stale_cells
 from evals.results.about import ResultsAbout
 from evals.results.replies import reply_tallies
 from evals.results.results import (
@@ -156,7 +158,9 @@ def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collect
     for trace in traces:
         saved = trace.parent / RESULTS_FILE_NAME
         if saved.is_file():
-            results += read_results(saved)
+            cell_results = read_results(saved)
+            _check_current(saved, cell_results)
+            results += cell_results
         else:
             fresh = (score_trace(trace, chosen),)
             scored.append((trace.parent, fresh))
@@ -166,7 +170,22 @@ def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collect
 
 def _read_one(path: Path) -> Collected:
     document = read_document(path)
+    _check_current(path, document.results)
     return Collected(document.results, (), document.about if document.recorded else None)
+
+
+def _check_current(path: Path, results: Sequence[RunResult]) -> None:
+    """Refuse a ``results.json`` whose cells changed after it was written (a run into its
+    directory stopped halfway): its results are no longer those of the cells."""
+    stale = stale_cells(path, results)
+    if stale:
+        shown = "; ".join(stale[:3]) + (f"; and {len(stale) - 3} more" if len(stale) > 3 else "")
+        raise ResultsError(
+            path,
+            f"is older than {len(stale)} of the cells beside it ({shown}), so it no longer "
+            f"describes them and was not used. Run the cells again (memeval run ... --out "
+            f"{path.parent}), or re-score the finished ones: memeval score {path.parent}",
+        )
 
 
 def results_for(path: Path, embedder: EmbedderChoice = "default") -> list[RunResult]:

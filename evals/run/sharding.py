@@ -19,13 +19,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from evals.errors import UsageError
+from memsys._parse_limits import ParseLimits, load_input
+from memsys._safe_files import write_output
 
 __all__ = ["SHARD_FILE", "Shard", "check_shards", "plan_digest", "shard_from_env", "write_shard"]
 
@@ -133,8 +136,25 @@ def write_shard(run_dir: Path, shard: Shard, plan: Sequence[str], mine: Sequence
         "shard": str(shard),
         "cells": sorted(mine),
     }
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    write_output(path, json.dumps(record, indent=1) + "\n")
     return path
+
+
+_SHARD_LIMITS = ParseLimits(max_bytes=16 << 20, max_nodes=1_000_000, max_depth=4)
+"""A shard record is one flat object and its list of cell paths."""
+
+
+def _read_shard(path: Path) -> dict[str, Any]:
+    """One ``shard.json``, parsed within limits and checked for the fields a merge reads."""
+    record = load_input(path, "json", _SHARD_LIMITS)
+    if not (
+        isinstance(record, dict)
+        and isinstance(record.get("shard"), str)
+        and re.fullmatch(r"\d+/\d+", record["shard"])
+        and "plan" in record
+    ):
+        raise UsageError(f"{path}: not a shard record of `memeval run --shard I/N`")
+    return record
 
 
 def check_shards(sources: Sequence[Path]) -> str | None:
@@ -144,7 +164,7 @@ def check_shards(sources: Sequence[Path]) -> str | None:
         UsageError: two sources carry different plan digests or shard counts, or one shard twice.
     """
     records = [
-        (source, json.loads((source / SHARD_FILE).read_text(encoding="utf-8")))
+        (source, _read_shard(source / SHARD_FILE))
         for source in sources
         if (source / SHARD_FILE).is_file()
     ]

@@ -59,6 +59,7 @@ from evals.scenario.events import (
     parse_event,
 )
 from memsys._safe_files import read_input_text
+from memsys.clock import LATEST, out_of_range
 
 __all__ = [
     "EVENT_CLASSES",
@@ -198,6 +199,21 @@ class Scenario(StrictModel):
         )
         return self.chat_turns() + bursts
 
+    def _dates_in_range(self) -> None:
+        """Every day, given or implied, is a date the run's clock can name files after
+        (:func:`memsys.clock.out_of_range`), with the morning after it too."""
+        last = LATEST.date() - timedelta(days=1)
+        if (problem := out_of_range(self.start_date)) or self.start_date > last:
+            raise _Located(("start_date",), problem or f"{self.start_date} is past {last}")
+        previous = self.start_date - timedelta(days=1)
+        for i, day in enumerate(self.days):
+            if day.date is None and previous >= last:
+                raise _Located(("days", i), f"the day after {previous} is past {last}")
+            current = day.date or previous + timedelta(days=1)
+            if (problem := out_of_range(current)) or current > last:
+                raise _Located(("days", i, "date"), problem or f"{current} is past {last}")
+            previous = current
+
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
         if (turns := self.total_turns()) > MAX_TOTAL_TURNS:
@@ -207,6 +223,7 @@ class Scenario(StrictModel):
                 f"{len(self.days):,} days); the limit is {MAX_TOTAL_TURNS:,} turns per scenario, "
                 "so it was refused before running. Split it into several scenarios",
             )
+        self._dates_in_range()
         dates = self.day_dates()
         if dates[0] < self.start_date:
             raise _Located(("days", 0, "date"), f"{dates[0]} is before start_date")

@@ -48,19 +48,23 @@ run_end         memory_md, backups, daily_logs, counters (policy counters), poli
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import BinaryIO
 
 from evals.errors import TraceError
 from evals.trace._record_check import build_record, record_fields, record_problem
 from evals.trace.trace_records import HEADER_FIELDS, TraceLine, TraceRecord
+from memsys._parse_limits import ParseLimitError, ParseLimits, parse_json
+from memsys.errors import MemoryFileError
 from memsys.redact import redact_data
 
 __all__ = [
     "TRACE_FILE_NAME",
+    "TRACE_LINE_LIMITS",
     "TRACE_SCHEMA_VERSION",
     "TraceError",
     "TraceWriter",
@@ -73,17 +77,32 @@ TRACE_SCHEMA_VERSION = 1
 TRACE_FILE_NAME = "trace.jsonl"
 
 
+TRACE_LINE_LIMITS = ParseLimits(max_bytes=64 << 20, max_nodes=1_000_000, max_depth=32)
+"""One record: the largest, a snapshot or run_end, carries MEMORY.md and is a few tens of KB."""
+
+
 @dataclass
 class TraceWriter:
-    """Appends records to a trace file, flushing each line (a crashed run keeps its trace)."""
+    """Appends records to a trace file, one whole line at a time (a crashed run keeps its
+    trace, and a reader following it never sees half a record).
+
+    A write the operating system refuses (full disk, file-size limit) cuts the file back to
+    its last whole record and raises :class:`~memsys.errors.MemoryFileError` naming the
+    trace: the trace is then a run that stopped there (no ``run_end``), which the scorers
+    refuse as unfinished, never a file ending in half a line.
+    """
 
     path: Path
-    _handle: IO[str] | None = None
+    _handle: BinaryIO | None = None
     _seq: int = 0
+    _whole: int = 0
 
     def __enter__(self) -> TraceWriter:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle = self.path.open("w", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._handle = self.path.open("wb", buffering=0)
+        except OSError as exc:
+            raise MemoryFileError(self.path, f"cannot be created ({exc.strerror or exc})") from exc
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -101,6 +120,8 @@ class TraceWriter:
         Raises:
             TraceError: ``fields`` do not match the record type of ``kind``
                 (:mod:`evals.trace.trace_records`): a writer bug, caught before it reaches a file.
+            MemoryFileError: the operating system refused the write (the trace keeps its
+                whole records before this one).
         """
         assert self._handle is not None, "use TraceWriter as a context manager"
         problem = record_problem(kind, fields)
@@ -109,9 +130,27 @@ class TraceWriter:
         record = {"kind": kind, "seq": self._seq, "at": at, "day": day, "step": step, **fields}
         # Round-trip through JSON first so objects written via ``default=str`` are redacted too.
         plain = json.loads(json.dumps(record, ensure_ascii=False, default=str))
-        self._handle.write(json.dumps(redact_data(plain), ensure_ascii=False) + "\n")
-        self._handle.flush()
+        line = (json.dumps(redact_data(plain), ensure_ascii=False) + "\n").encode("utf-8")
+        try:
+            written = 0
+            while written < len(line):  # an unbuffered write may take part of the line
+                written += self._handle.write(line[written:]) or 0
+        except OSError as exc:
+            self._cut_back()
+            raise MemoryFileError(
+                self.path,
+                f"cannot be written ({exc.strerror or exc}); the trace keeps its {self._seq} "
+                "whole records before it, and the run stopped there. Free disk space and "
+                "run again",
+            ) from exc
+        self._whole += len(line)
         self._seq += 1
+
+    def _cut_back(self) -> None:
+        """Drop the part of a line that reached the file before the write failed."""
+        assert self._handle is not None
+        with contextlib.suppress(OSError):
+            self._handle.truncate(self._whole)
 
 
 def read_records(path: Path) -> Iterator[TraceLine[TraceRecord]]:
@@ -142,12 +181,18 @@ def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
     """
     if not path.is_file():
         raise TraceError(path, "no trace file; run `memeval run` first")
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    with path.open("rb") as handle:
+        for number, raw in enumerate(_lines(path, handle), start=1):
             try:
-                record = json.loads(line)
+                record = parse_json(raw.decode("utf-8"), TRACE_LINE_LIMITS)
+            except UnicodeDecodeError as exc:
+                raise TraceError(path, f"line {number} is not UTF-8 (byte {exc.start})") from None
+            except ParseLimitError as exc:
+                raise TraceError(path, f"line {number} is refused: {exc.problem}") from None
             except json.JSONDecodeError as exc:
                 raise TraceError(path, f"line {number} is not JSON ({exc.msg})") from None
+            if not isinstance(record, dict):
+                raise TraceError(path, f"line {number} is not a JSON object")
             if number == 1:
                 version = record.get("schema_version")
                 if record.get("kind") != "run_start" or version != TRACE_SCHEMA_VERSION:
@@ -164,3 +209,14 @@ def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
             if problem is not None:
                 raise TraceError(path, f"line {number}: {problem}")
             yield record
+
+
+def _lines(path: Path, handle: BinaryIO) -> Iterator[bytes]:
+    """The lines of a trace, each read only up to the one-record limit."""
+    limit = TRACE_LINE_LIMITS.max_bytes
+    number = 0
+    while line := handle.readline(limit + 1):
+        number += 1
+        if len(line) > limit:
+            raise TraceError(path, f"line {number} is over the {limit:,}-byte limit of one record")
+        yield line

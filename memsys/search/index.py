@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memsys._dirlock import dir_lock
-from memsys._safe_files import check_directory, check_output_path
+from memsys._safe_files import check_directory, check_output_path, sqlite_refused
 from memsys.errors import IndexCorruptError, MemoryFileError
 from memsys.search.chunking import Chunk, chunk_id, source_date, text_hash
 
@@ -144,12 +144,13 @@ class IndexStore:
                     with conn:  # one transaction, committed on success
                         yield conn
             except sqlite3.OperationalError as exc:
-                if "full" not in str(exc) and "disk I/O" not in str(exc):
+                if not sqlite_refused(exc):
                     raise
                 raise MemoryFileError(
                     self.path,
                     f"cannot be written ({exc}); the memory files are unchanged. Free disk "
-                    "space and retry (the index is rebuilt from the memory files)",
+                    "space (or file handles, or permission) and retry (the index is rebuilt "
+                    "from the memory files)",
                 ) from exc
 
     def delete(self) -> None:

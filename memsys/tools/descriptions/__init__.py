@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsys._safe_files import read_input_text
-from memsys.errors import UnknownNameError, VariantError
+from memsys._parse_limits import ParseLimits, load_input
+from memsys.errors import InputFileError, UnknownNameError, VariantError
 from memsys.registry import Registry
 from memsys.tools.descriptions.contracts import CONTRACTS, contract_problems
 
@@ -57,6 +56,9 @@ __all__ = [
 DEFAULT_VARIANT = "v049-guardrails"
 MAX_VARIANT_BYTES = 256 << 10
 """The shipped variants are under 4 KB; a variant file past this is refused unread."""
+VARIANT_LIMITS = ParseLimits(max_bytes=MAX_VARIANT_BYTES, max_nodes=10_000, max_depth=8)
+"""A variant is tables of strings two or three levels deep: 6 KB of arrays 3,000 deep (a
+``RecursionError`` in the TOML parser) is refused as too deeply nested."""
 _DIR = Path(__file__).parent
 _TOOL_KEYS = frozenset({"description", "append", "parameters"})
 
@@ -194,15 +196,9 @@ def _load(path: Path, seen: tuple[Path, ...]) -> Variant:
         raise VariantError(path, "'extends' forms a cycle")
     try:
         # The size limit applies while reading; a FIFO or device is refused unread.
-        data = tomllib.loads(read_input_text(path, MAX_VARIANT_BYTES, pipes=False))
-    except FileNotFoundError:
-        raise VariantError(path, "no such file") from None
-    except OSError as exc:
-        raise VariantError(path, f"refused: the file {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise VariantError(path, f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(path, f"invalid TOML: {exc}") from exc
+        data = load_input(path, "toml", VARIANT_LIMITS, pipes=False)
+    except InputFileError as exc:
+        raise VariantError(path, exc.problem) from None
     base_name = data.pop("extends", None)
     base: Variant | None = None
     if base_name is not None:

@@ -1,0 +1,202 @@
+"""Issue 41: one top-level answer for the operating system saying no. Whatever the command,
+a full disk (here a file-size limit: the same refusal, EFBIG instead of ENOSPC), a read-only
+directory or too many open files is one line naming the path and the cause, with the exit
+code of the README's table, and what the command wrote is complete or absent. Before, a full
+disk under ``memeval run --out`` exited 1 with four tracebacks out of the trace writer."""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evals.cli._common import EXIT_OS_REFUSED, os_error_line
+from evals.cli.main import _BriefFormatter
+from memsys._atomic import atomic_write_bytes
+from tests.helpers.filesystem import REPO, read_only_dir, with_file_size_limit
+
+ENV = {**os.environ, "PYTHONPATH": str(REPO), "MEMEVAL_NOW": "2026-03-02T14:30:00"}
+CELL = [
+    *("--scenario", str(REPO / "scenarios/assistant-correction.yaml")),
+    *("--model", "sim/careful", "--policy", "guardrails", "--no-real"),
+]
+
+
+def memeval(*argv: str, limit: int | None = None, **kwargs: object) -> tuple[int, str, str]:
+    extra = with_file_size_limit(limit) if limit is not None else {}
+    done = subprocess.run(  # type: ignore[call-overload]
+        [sys.executable, "-m", "evals.cli.main", *argv],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        cwd=REPO,
+        timeout=180,
+        check=False,
+        **extra,
+        **kwargs,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def one_line_naming(stderr: str, path: Path, cause: str) -> None:
+    """The command's answer: no traceback, and a last line naming ``path`` and ``cause``."""
+    assert "Traceback" not in stderr, stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("memeval: ") and str(path) in last and cause in last, stderr
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run directory of one cell, with results but no report."""
+    out = tmp_path_factory.mktemp("run") / "out"
+    code, _, err = memeval("run", *CELL, "--no-report", "--out", str(out))
+    assert code == 0, err
+    return out
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy, symlinks=True)
+    return copy
+
+
+def test_a_full_disk_under_run_is_one_line_and_whole_trace_records(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, _, err = memeval("run", *CELL, "--out", str(out), limit=10_000)
+    assert code == EXIT_OS_REFUSED == 2
+    trace = next(out.rglob("trace.jsonl"))
+    one_line_naming(err, trace, "cannot be written (File too large)")
+    lines = trace.read_bytes().split(b"\n")
+    assert lines[-1] == b"", "the trace ends in half a record"
+    assert [json.loads(line)["seq"] for line in lines[:-1]] == list(range(len(lines) - 1))
+    assert not (out / "results.json").exists()
+
+
+def test_a_full_disk_under_report_keeps_no_half_report(finished_run: Path, tmp_path: Path) -> None:
+    run = _copy(finished_run, tmp_path)
+    code, _, err = memeval("report", str(run), limit=20_000)
+    assert code == 2
+    one_line_naming(err, run / "report.html", "File too large")
+    assert not (run / "report.html").exists()
+    assert [p.name for p in run.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_full_disk_under_score_keeps_the_old_results(finished_run: Path, tmp_path: Path) -> None:
+    run = _copy(finished_run, tmp_path)
+    before = (run / "results.json").read_bytes()
+    code, _, err = memeval("score", str(run), "--keywords-only", limit=4_000)
+    assert code == 2
+    assert "Traceback" not in err and "File too large" in err and "results.json" in err
+    assert (run / "results.json").read_bytes() == before
+
+
+def test_a_full_disk_under_gate_write_baseline_writes_nothing(
+    finished_run: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "baseline.yaml"
+    code, _, err = memeval(
+        "gate", str(finished_run), "--write-baseline", str(target), "--keywords-only", limit=100
+    )
+    assert code == 2
+    one_line_naming(err, target, "File too large")
+    assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [(("save", "Prefers coffee"), 1), (("backup",), 1), (("index", "--rebuild"), 2)],
+    ids=["save", "backup", "index"],
+)
+def test_a_full_disk_under_memory_commands_keeps_memory(
+    tmp_path: Path, command: tuple[str, ...], code: int
+) -> None:
+    entries = "".join(f"- fact number {i} about something long enough\n" for i in range(300))
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("# Long-term Memory\n\n## Notes\n" + entries)
+    before = (memory / "MEMORY.md").read_text()
+    got, out, err = memeval("memory", command[0], str(memory), *command[1:], limit=10_000)
+    assert got == code, out + err
+    assert "Traceback" not in err
+    assert "File too large" in out + err or "disk" in out + err
+    assert (memory / "MEMORY.md").read_text() == before
+
+
+def test_run_into_a_read_only_directory_is_one_line(tmp_path: Path) -> None:
+    parent = tmp_path / "ro"
+    parent.mkdir()
+    with read_only_dir(parent):
+        code, _, err = memeval("run", *CELL, "--out", str(parent / "out"))
+    assert code == 2
+    assert "Traceback" not in err and str(parent / "out") in err, err
+
+
+def test_too_many_open_files_is_one_line(tmp_path: Path) -> None:
+    answers = []
+    for limit in (7, 8, 9, 10):  # where the descriptors run out moves with the limit
+
+        def few_files(limit: int = limit) -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        out = tmp_path / f"out-{limit}"
+        code, _, err = memeval("run", *CELL, "--jobs", "1", "--out", str(out), preexec_fn=few_files)
+        assert "Traceback" not in err, err
+        assert code in (0, 2), err
+        answers.append(err.strip().splitlines()[-1] if code else "ok")
+    refused = [a for a in answers if "Too many open files" in a]
+    assert refused, answers
+    assert all(a.startswith("memeval: ") for a in refused)
+
+
+# -- the pieces: the line, the log formatter, the atomic writer naming its file --------------
+
+
+def test_the_line_names_the_path_the_cause_and_what_to_do() -> None:
+    exc = OSError(errno.ENOSPC, "No space left on device", "/data/out/trace.jsonl")
+    line = os_error_line(exc)
+    assert line.startswith("/data/out/trace.jsonl: No space left on device [ENOSPC]; ")
+    assert "free disk space" in line and "\n" not in line
+    both = OSError(errno.EROFS, "Read-only file system", "/a", None, "/b")
+    assert os_error_line(both).startswith("/a -> /b: Read-only file system [EROFS]; ")
+    assert "without a path" not in os_error_line(OSError(errno.EMFILE, "Too many open files"))
+
+
+def test_a_logged_exception_is_one_line_without_verbose() -> None:
+    try:
+        raise OSError(errno.ENOSPC, "No space left on device", "/x/index.sqlite")
+    except OSError:
+        record = logging.LogRecord(
+            "memsys.injector", logging.WARNING, "", 0, "injection failed", None, sys.exc_info()
+        )
+    text = _BriefFormatter("%(levelname)s %(name)s: %(message)s").format(record)
+    assert text.count("\n") == 0 and "Traceback" not in text
+    assert "injection failed: [Errno 28] No space left on device: '/x/index.sqlite'" in text
+
+
+def test_an_atomic_write_that_fails_names_its_file(tmp_path: Path) -> None:
+    target = tmp_path / "results.csv"
+    code = (
+        "import sys; from pathlib import Path; from memsys._atomic import atomic_write_bytes\n"
+        "try:\n    atomic_write_bytes(Path(sys.argv[1]), b'x' * 100_000)\n"
+        "except OSError as exc:\n    print(exc.errno, exc.filename)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(target)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+        check=False,
+        **with_file_size_limit(1_000),  # type: ignore[arg-type]
+    )
+    assert done.stdout.split() == [str(errno.EFBIG), str(target)], done.stderr
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+    assert atomic_write_bytes  # the module under test, imported here too
