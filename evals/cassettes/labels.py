@@ -112,6 +112,9 @@ class CassetteLabel:
     """Sampling temperature forced on every request, if any (else each request's own)."""
     seed: int | None = None
     """Sampling seed sent with every request, if any."""
+    max_tokens: int | None = None
+    """A cap on every request's output limit the recording used (replay sends the same), or
+    None: each request's own (1,024)."""
     text_tool_calls: bool | None = None
     """Whether the client made tool calls written as JSON in the reply text into real calls
     (:mod:`memsys.llm.text_tool_calls`). Replay must do the same to send the same requests.
@@ -201,7 +204,7 @@ def write_label(cassette: Path, label: CassetteLabel) -> None:
     data["kind"] = label.kind.value
     if data.get("timings") is None:
         data.pop("timings", None)  # labels without timings keep their old shape
-    for optional in ("replayed_calls", "diverged_at", "variant_file"):
+    for optional in ("replayed_calls", "diverged_at", "variant_file", "max_tokens"):
         if data.get(optional) is None:
             data.pop(optional, None)
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"

@@ -39,6 +39,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.prompt_cache",
         "would memory after the tool schemas raise the server's prompt-cache share (recordings)",
     ),
+    "reply-limits": (
+        "evals.bench.reply_limits",
+        "what a lower reply cap would cut and save, from the recorded replies",
+    ),
     "concurrency": (
         "evals.bench.concurrency",
         "N processes and threads writing one memory dir: what they lost",

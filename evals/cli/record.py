@@ -85,8 +85,9 @@ def _handle(args: argparse.Namespace) -> int:
     for variant in variants.values():
         for problem in variant.contract_problems():  # a prompt its parser cannot read
             print(f"WARNING variant {variant.name}: {problem}", file=sys.stderr)
+    options: dict[str, object] = {"max_tokens": args.max_tokens} if args.max_tokens else {}
     cells = [
-        replace(c, variant_file=files.get(c.cell.variant))
+        replace(c, variant_file=files.get(c.cell.variant), options=options)
         for c in plan(scenarios, model, matrix, args.repeat, args.temperature)
     ]
     cells = _my_shard(args, cells)
@@ -229,6 +230,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the local model to serve and record (default %(default)s; also "
         "openai-compatible/qwen2.5-coder-0.5b-instruct), or with --base-url the provider/model "
         "that names the recordings",
+    )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="cap every reply at N tokens (default: each request's own, 1,024). A model that "
+        "loops to the limit is cut sooner; the label records N and replay sends the same",
     )
     parser.add_argument(
         "--runtime",

@@ -75,6 +75,7 @@ MODEL_ARGS: dict[str, Callable[[str], object]] = {
     "seed": int,
     "base_url": str,
     "text_tool_calls": _flag,
+    "max_tokens": int,
 }
 """Options ``-M`` may give a real model's client."""
 
@@ -276,7 +277,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="KEY=VALUE",
         help="real-model option, repeatable: temperature=0.7, seed=1 (repeat N records "
         "with seed+N-1), base_url=http://127.0.0.1:8080/v1, text_tool_calls=false (do not "
-        "turn tool calls written as JSON text into calls); replay reads them from the "
+        "turn tool calls written as JSON text into calls), max_tokens=512 (cap every "
+        "reply: a model that loops to the limit is cut sooner); replay reads them from the "
         "cassette's label",
     )
     parser.add_argument(

@@ -35,20 +35,12 @@ def client_options(cell: Cell, mode: CassetteMode, options: dict[str, object]) -
     sampling the recording used (so its unchanged calls are the same requests)."""
     out = dict(options)
     if mode is CassetteMode.MISSING and (label := read_label(cell.cassette_path())) is not None:
-        if label.temperature is not None:
-            out.setdefault("temperature", label.temperature)
-        if label.seed is not None:
-            out.setdefault("seed", label.seed)
-        out.setdefault("text_tool_calls", bool(label.text_tool_calls))
+        out.update({k: v for k, v in _sampling(label).items() if k not in out})
         return out
     if mode is CassetteMode.REPLAY:
         label = read_label(cell.cassette_path())
         if label is not None:
-            if label.temperature is not None:
-                out.setdefault("temperature", label.temperature)
-            if label.seed is not None:
-                out.setdefault("seed", label.seed)
-            out.setdefault("text_tool_calls", bool(label.text_tool_calls))
+            out.update({k: v for k, v in _sampling(label).items() if k not in out})
             # Replay needs no server: the recorded one is named but never called.
             if not os.environ.get(BASE_URL_ENV):
                 out.setdefault("base_url", label.base_url or "http://replay.invalid/v1")
@@ -56,6 +48,18 @@ def client_options(cell: Cell, mode: CassetteMode, options: dict[str, object]) -
             out.setdefault("base_url", "http://replay.invalid/v1")
     elif cell.repeat is not None and isinstance(out.get("seed"), int):
         out["seed"] = int(out["seed"]) + cell.repeat - 1  # type: ignore[call-overload]
+    return out
+
+
+def _sampling(label: CassetteLabel) -> dict[str, object]:
+    """The client options a recording used that shape its requests."""
+    out: dict[str, object] = {"text_tool_calls": bool(label.text_tool_calls)}
+    if label.temperature is not None:
+        out["temperature"] = label.temperature
+    if label.seed is not None:
+        out["seed"] = label.seed
+    if label.max_tokens is not None:
+        out["max_tokens"] = label.max_tokens
     return out
 
 
@@ -87,6 +91,7 @@ def run_cell(
         temperature=client.temperature,
         seed=client.seed,
         text_tool_calls=client.text_tool_calls,
+        max_tokens=getattr(client, "max_tokens", None),
         variant_file=str(spec.variant_file) if spec.variant_file else None,
     )
     path = cell.cassette_path()

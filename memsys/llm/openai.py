@@ -117,8 +117,14 @@ class OpenAIChatClient:
         temperature: float | None = None,
         seed: int | None = None,
         text_tool_calls: bool = True,
+        max_tokens: int | None = None,
     ) -> None:
+        if max_tokens is not None and max_tokens < 1:
+            raise LLMConfigError(f"max_tokens must be 1 or more, not {max_tokens}")
         self.temperature, self.seed = temperature, seed
+        self.max_tokens = max_tokens
+        """A cap on every request's output limit (a model that loops to the limit is cut
+        sooner), or None: each request's own."""
         self.text_tool_calls = text_tool_calls
         base = base_url or flavor.default_base_url or os.environ.get(BASE_URL_ENV)
         if not base:
@@ -163,6 +169,9 @@ class OpenAIChatClient:
             body["temperature"] = self.temperature
         if self.seed is not None:
             body["seed"] = self.seed
+        if self.max_tokens is not None:
+            field = self._flavor.max_tokens_field
+            body[field] = min(int(body[field]), self.max_tokens)  # type: ignore[call-overload]
         response = parse_response(self._poster.post(self._url, self._headers, body))
         return with_text_tool_calls(response, request) if self.text_tool_calls else response
 

@@ -90,7 +90,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _log(self, body: dict[str, object], status: int, digest: str) -> None:
         if log := os.environ.get("FAKE_SERVER_LOG"):
-            entry = {"path": self.path, "seed": body.get("seed"), "status": status, "body": digest}
+            entry = {
+                "path": self.path,
+                "seed": body.get("seed"),
+                "max_tokens": body.get("max_tokens"),
+                "status": status,
+                "body": digest,
+            }
             with _LOCK, open(log, "a", encoding="utf-8") as out:
                 out.write(json.dumps(entry) + "\n")
 

@@ -266,3 +266,25 @@ def test_a_variant_whose_summary_prompt_the_parser_cannot_read_is_warned_before_
     assert _record("--policy", "guardrails", "--variant", "vague.toml", "--list") == 0
     err = capsys.readouterr().err
     assert "WARNING variant vague: " in err and "SUMMARY:" in err
+
+
+def test_a_reply_cap_is_sent_labelled_and_replayed(
+    tmp_path: Path, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base_url, log = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
+    assert _record(*args, "--max-tokens", "300") == 0
+    sent = served_requests(log)
+    assert sent and {r["max_tokens"] for r in sent} == {300}  # every reply capped at 300
+    cassette = Path(
+        "cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-user-requested.yaml"
+    )
+    label = read_label(cassette)
+    assert label is not None and label.max_tokens == 300
+    # Replay reads the cap from the label: the same requests, nothing reaches the server.
+    argv = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
+    assert main([*argv, "--variant", "v049-user-requested", "--out", "runs", "--no-report"]) == 0
+    assert len(served_requests(log)) == len(sent)
