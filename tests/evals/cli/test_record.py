@@ -135,6 +135,13 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     Path("week.yaml").write_text(text.replace("Lisbon", "Porto", 1))
     assert "Porto" in Path("week.yaml").read_text()
     capsys.readouterr()
+    # --list shows the stale cell, its first divergent call, what changed and the diff.
+    assert _record(*args, "--stale", "--list") == 0
+    listed = capsys.readouterr().out
+    assert "stale      cassettes/week-of-noise/" in listed
+    assert "diverges at call " in listed and "a user message" in listed
+    assert "-" in listed and "Porto" in listed  # the diff's new line
+    assert len(served_requests(log)) == first  # listing records nothing
     assert _record(*args, "--stale") == 0
     err = capsys.readouterr().err
     assert "stale: cassettes/week-of-noise/" in err
