@@ -114,8 +114,47 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _stale(args: argparse.Namespace) -> int:
+    """Replay every finished cell (of ``--model``, ``--filter``); list those that miss."""
+    import fnmatch
+    import sys
+
+    from evals.cassettes import read_label, recorded_cells
+    from evals.cli.record import stale_summary
+    from evals.record.recorder import replays
+    from evals.record.recording import PlannedCell
+
+    root = Path(args.root)
+    cells = [
+        c
+        for c in recorded_cells(root)
+        if (not args.model or c.model == args.model)
+        and (not args.filter or any(fnmatch.fnmatch(c.scenario, p) for p in args.filter))
+    ]
+    stale = 0
+    for cell in cells:
+        scenario = Path(args.scenarios) / f"{cell.scenario}.yaml"
+        label = read_label(cell.cassette_path(root))
+        source = label.variant_file if label is not None else None
+        planned = PlannedCell(cell, scenario, None, None, source)
+        miss = replays(planned, Path(args.out))
+        if miss is None:
+            continue
+        stale += 1
+        print(f"stale      {cell.cassette_path(root)}")
+        print(stale_summary(miss))
+    print(f"{stale} of {len(cells)} finished cells do not replay", file=sys.stderr)
+    if stale:
+        print(
+            "bring them back, each from its divergence: memeval record --stale "
+            "(with --model, --scenario, --policy, --variant as listed)",
+            file=sys.stderr,
+        )
+    return EXIT_FAIL if stale else EXIT_OK
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``cassettes list`` and ``cassettes check``."""
+    """Add ``cassettes list``, ``cassettes check`` and ``cassettes stale``."""
     parser = sub.add_parser(
         "cassettes",
         help=command_help("cassettes"),
@@ -139,7 +178,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "exit 0 when clean, 1 on any problem, 2 when the directory does not exist.",
     )
     check.set_defaults(handler=_check)
-    for action in (listing, check):
+    stale = actions.add_parser(
+        "stale",
+        help="replay every finished cell; list those today's code no longer replays",
+        description="Replay every finished cell under --root (offline) and list each one that "
+        "no longer matches today's prompts, tools and memory behaviour: its first divergent "
+        "call (day, step), what changed in that request (the system prompt's memory block or "
+        "search hits, a tool result, an earlier reply, the tool schemas, the sampling) and a "
+        "short diff. Exit 0 when every cell replays, 1 when some do not. `memeval record "
+        "--stale` brings them back, each from where it diverged.",
+    )
+    stale.add_argument("--model", help="only this model's cells (provider/model)")
+    stale.add_argument(
+        "--filter", action="append", default=[], metavar="PATTERN", help="scenario name pattern"
+    )
+    stale.add_argument("--scenarios", default="scenarios", help="scenario directory")
+    stale.add_argument("--out", default="runs/stale-check", help="where the replays run")
+    stale.set_defaults(handler=_stale)
+    for action in (listing, check, stale):
         action.add_argument(
             "--root",
             metavar="DIR",

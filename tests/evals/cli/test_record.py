@@ -142,6 +142,13 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     assert "diverges at call " in listed and "a user message" in listed
     assert "-" in listed and "Porto" in listed  # the diff's new line
     assert len(served_requests(log)) == first  # listing records nothing
+    # The same for every finished cell, whatever recorded it: memeval cassettes stale.
+    Path("scen").mkdir()
+    shutil.copy("week.yaml", "scen/week-of-noise.yaml")
+    assert main(["cassettes", "stale", "--scenarios", "scen"]) == 1
+    out, err = capsys.readouterr()
+    assert "stale      cassettes/week-of-noise/" in out and "diverges at call " in out
+    assert "1 of 1 finished cells do not replay" in err and "memeval record --stale" in err
     assert _record(*args, "--stale") == 0
     err = capsys.readouterr().err
     assert "stale: cassettes/week-of-noise/" in err
@@ -155,6 +162,7 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     assert label.diverged_at is not None and label.diverged_at in err
     assert len(served_requests(log)) - first == label.calls - label.replayed_calls
     assert _record(*args, "--stale") == 0  # and now it replays again
+    assert main(["cassettes", "stale", "--scenarios", "scen"]) == 0
 
 
 def test_a_shared_server_is_named_in_the_label_from_its_info_file(
