@@ -89,6 +89,16 @@ def verdict_sentence(comparison: Comparison) -> str:
     scenarios would do."""
     n = len(comparison.scenarios)
     tail = f" ({n} scenario{'s' if n != 1 else ''})."
+    if n == 0 and comparison.left_out:
+        # Nothing paired: say why (a metric list "not scored on both sides" would blame the
+        # scorers for what the design left out).
+        shown = "; ".join(f"{o.scenario}: {o.reason}" for o in comparison.left_out[:_LISTED])
+        more = (
+            f" and {len(comparison.left_out) - _LISTED} more"
+            if len(comparison.left_out) > _LISTED
+            else ""
+        )
+        return f"No scenario paired with the baseline ({shown}{more})."
     too_few = _too_few(comparison)
     if too_few is not None:
         return f"{too_few[0].upper()}{too_few[1:]}{tail}"

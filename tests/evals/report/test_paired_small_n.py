@@ -76,3 +76,17 @@ def test_an_unbounded_metric_keeps_its_mde_and_is_priced_at_the_difference_seen(
     [noise] = comparison.diffs
     assert noise.span is None and noise.detectable().startswith("±")
     assert noise.target() == abs(noise.diff or 0)
+
+
+def test_a_cell_with_no_pair_says_why_rather_than_blaming_the_scorers() -> None:
+    from dataclasses import replace
+
+    greedy = _run("mine", "s0", 0.2, 5)
+    sampled = [replace(_run(BASE, "s0", 0.5, 1), repeat=r) for r in (1, 2, 3)]
+    sampling = {greedy.cell: "greedy", **{r.cell: "temperature 0.7" for r in sampled}}
+    [comparison] = compare_to_baseline(
+        [greedy, *sampled], Reference(variant=BASE), sampling=sampling
+    )
+    sentence = verdict_sentence(comparison)
+    assert sentence.startswith("No scenario paired with the baseline (s0: sampling differs: ")
+    assert "not scored" not in sentence
