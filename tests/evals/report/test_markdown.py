@@ -143,7 +143,7 @@ def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
-    assert set(rows) == real_cells and len(real_cells) == 9
+    assert set(rows) == real_cells and len(real_cells) == 10
     assert list(rows) == sorted(rows)  # by scenario, policy, variant
     assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
 
@@ -244,7 +244,15 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     rows = _compare_rows(table)
     policy_row = "policy unified (against guardrails)"
     names = list(dict.fromkeys(name for name, _ in rows))
-    assert names == ["summary-worked-example", "v023-vague", "v049-user-requested", policy_row]
+    assert names == [
+        "summary-keep-everything",
+        "summary-worked-example",
+        "v023-vague",
+        "v049-user-requested",
+        policy_row,
+    ]
+    # The positive control's one cell (chitchat-transient, greedy) has no greedy baseline there.
+    assert rows[("summary-keep-everything", "quality")]["scenarios"] == "0 (1 left out)"
     # bad-compaction-restore alone has the summary prompt fix: one scenario, no test.
     assert rows[("summary-worked-example", "quality")]["scenarios"] == "1"
     assert rows[("summary-worked-example", "quality")]["verdict"] == "too few scenarios for a test"
