@@ -32,6 +32,7 @@ from vcr.serializers import compat
 from evals.cassettes._cassette_file import SafePersister, read_cassette
 from evals.cassettes._cassette_match import IndexedCassette, request_key
 from evals.cassettes.labels import ServerTimings, read_label, reply_timings
+from evals.errors import CassetteFileError
 
 __all__ = [
     "CachingCassette",
@@ -128,7 +129,7 @@ def _load_answers(
         cassette = label_path.with_name(label_path.name.removesuffix(".meta.json"))
         try:
             label = read_label(cassette)
-        except Exception:  # a broken label: `memeval cassettes check` reports it
+        except CassetteFileError:  # a broken label: `memeval cassettes check` reports it
             continue
         if label is None or label.model != model or label.model_sha256 != model_sha256:
             continue
