@@ -86,3 +86,59 @@ def test_a_new_variant_records_only_from_its_first_changed_call(
     served = len(served_requests(log))
     assert _run(base_url, BASELINE, "mine.toml") == 0
     assert len(served_requests(log)) == served
+
+
+@pytest.fixture
+def slow_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    yield from start_fake_server(tmp_path, FAKE_SERVER_DELAY_S="0.3")
+
+
+def test_a_killed_record_run_leaves_every_committed_cassette_replaying(
+    tmp_path: Path, slow_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    base_url, log = slow_server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    assert _run(base_url, BASELINE) == 0
+    cassette = CELLS / f"{BASELINE}.yaml"
+    label = cassette.with_name(cassette.name + ".meta.json")
+    before = (cassette.read_bytes(), label.read_bytes())
+    served = len(served_requests(log))
+    # Change what memsys sends from the first summary on, then kill the recording mid-cell.
+    _variant(tmp_path / "mine.toml")
+    Path("week.yaml").write_text(
+        Path("week.yaml").read_text().replace("Lisbon", "Porto", 1), encoding="utf-8"
+    )
+    argv = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
+    argv += ["--variant", BASELINE, "-M", f"base_url={base_url}", "--record", "--out", "runs2"]
+    code = "import sys; from evals.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
+    process = subprocess.Popen([sys.executable, "-c", code, *argv], env=env)
+    try:
+        for _ in range(600):  # the re-recording has reached the model a few times
+            if len(served_requests(log)) >= served + 3 or process.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert process.poll() is None, "the run ended before it could be killed"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        time.sleep(1.0)  # the request in flight at the kill is answered (and logged) late
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (cassette.read_bytes(), label.read_bytes()) == before
+    # And it still replays: the scenario as it was recorded, offline.
+    Path("week.yaml").write_text(
+        Path("week.yaml").read_text().replace("Porto", "Lisbon", 1), encoding="utf-8"
+    )
+    served = len(served_requests(log))
+    strict = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
+    assert main([*strict, "--variant", BASELINE, "--out", "runs3", "--no-report"]) == 0
+    assert len(served_requests(log)) == served
