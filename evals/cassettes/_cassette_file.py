@@ -12,7 +12,6 @@ runs the same checks.
 from __future__ import annotations
 
 import errno
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from vcr.serializers import compat, yamlserializer
 
 from evals.errors import CassetteFileError, CassetteSaveError, CassetteTooLargeError
 from evals.scenario import YAMLLimitError, YAMLLimits, load_limited
+from memsys._parse_limits import ParseLimitError, ParseLimits, parse_json
 from memsys._safe_files import read_input_text, write_output
 from memsys.errors import MemoryFileError
 from memsys.llm._http import is_retryable
@@ -155,7 +155,9 @@ def _response_problems(response: object) -> Iterator[str]:
         )
         return
     try:
-        json.loads(text)
+        _body_json(text)
+    except ParseLimitError as exc:
+        yield f"the recorded response body is refused: {exc}"
     except ValueError:
         yield f"the recorded response body is not JSON: {_excerpt(text)}"
 
@@ -171,7 +173,7 @@ def _chat_problems(uri: str, response: dict[str, Any]) -> Iterator[str]:
         return
     if code != 200:
         return  # another 4xx with a JSON body: replay gives the same error
-    reply = json.loads(text)
+    reply = _body_json(text)
     choices = reply.get("choices") if isinstance(reply, dict) else None
     if not isinstance(choices, list) or not choices:
         yield f"the recorded response is not a chat completion (no choices): {_excerpt(text)}"
@@ -185,9 +187,26 @@ def _chat_problems(uri: str, response: dict[str, Any]) -> Iterator[str]:
         function = call.get("function") if isinstance(call, dict) else None
         arguments = function.get("arguments") if isinstance(function, dict) else None
         try:
-            json.loads(arguments if isinstance(arguments, str) else "")
+            _body_json(arguments if isinstance(arguments, str) else "")
         except ValueError:
             yield f"a recorded tool call's arguments are not JSON: {_excerpt(str(arguments))}"
+
+
+_BODY_LIMITS = ParseLimits(max_bytes=CASSETTE_LIMITS.max_bytes, max_nodes=1_000_000, max_depth=64)
+"""A recorded reply or request body: a chat completion nests about 6 levels deep."""
+
+
+def _body_json(text: str | bytes) -> Any:
+    """A recorded body's JSON within :data:`_BODY_LIMITS` (a body nested thousands deep is a
+    clear problem, not a RecursionError).
+
+    Raises:
+        ParseLimitError: past the limits (a ValueError).
+        ValueError: not JSON.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return parse_json(text, _BODY_LIMITS)
 
 
 def _is_headers(headers: object, *, allow_str: bool) -> bool:

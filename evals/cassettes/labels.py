@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from evals.errors import CassetteFileError
+from memsys._parse_limits import ParseLimits, parse_json
 from memsys._safe_files import read_input_text, write_output
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
@@ -32,6 +33,8 @@ __all__ = [
 LABEL_SCHEMA_VERSION = 1
 _MAX_LABEL_BYTES = 64 << 10
 """A label is under 1 KB; a bigger one was not written by us."""
+_LABEL_LIMITS = ParseLimits(max_bytes=_MAX_LABEL_BYTES, max_nodes=10_000, max_depth=4)
+"""A label is one object of scalars, a list of flags and the timings object."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,7 @@ def read_label(cassette: Path) -> CassetteLabel | None:
     if not os.path.lexists(path):
         return None
     try:
-        data = json.loads(read_input_text(path, _MAX_LABEL_BYTES, pipes=False))
+        data = parse_json(read_input_text(path, _MAX_LABEL_BYTES, pipes=False), _LABEL_LIMITS)
         if not isinstance(data, dict):
             raise TypeError(f"a label is a JSON object, not {type(data).__name__}")
         timings = data.get("timings")

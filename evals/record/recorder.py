@@ -9,7 +9,6 @@ and calls the model only from where it diverged; ``--rerecord`` records every ca
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 import time
@@ -22,6 +21,10 @@ from evals.cassettes import DEFAULT_ROOT, CassetteMode, ResponsePool
 from evals.errors import CassetteMissError
 from evals.record.recording import PlannedCell, RecordingDetails
 from evals.scenario import load_scenario
+from memsys._parse_limits import ParseLimits, load_input
+
+_SERVER_INFO_LIMITS = ParseLimits(max_bytes=64 << 10, max_nodes=1_000, max_depth=4)
+"""``python -m evals.record.local_server FILE`` writes a small flat object."""
 
 if TYPE_CHECKING:
     from evals.run.run_spec import RunSpec
@@ -83,7 +86,7 @@ def recording_server(
         )
         return
     if server_info:
-        info = json.loads(Path(server_info).read_text(encoding="utf-8"))
+        info = load_input(Path(server_info), "json", _SERVER_INFO_LIMITS)
         details = RecordingDetails(
             info["model_sha256"], info["server"], tuple(info["server_flags"])
         )

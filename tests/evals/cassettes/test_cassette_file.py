@@ -166,3 +166,29 @@ def test_a_write_error_while_saving_keeps_the_earlier_recordings(recorded: Path)
     assert not list(recorded.parent.glob(".c.yaml.*.tmp"))  # no temp file left behind
     with use_cassette(recorded):
         assert ask("two") == "echo: two"
+
+
+def test_a_reply_nested_thousands_deep_is_a_clear_problem_not_a_recursion_error(
+    tmp_path: Path,
+) -> None:
+    from evals.cassettes import check_cassette
+
+    deep = "[" * 5000 + "]" * 5000
+    interaction = {
+        "request": {
+            "method": "POST",
+            "uri": "http://h/v1/chat/completions",
+            "body": "{}",
+            "headers": {},
+        },
+        "response": {
+            "status": {"code": 200, "message": "OK"},
+            "headers": {},
+            "body": {"string": deep},
+        },
+    }
+    path = tmp_path / "deep.yaml"
+    path.write_text(yaml.safe_dump({"interactions": [interaction], "version": 1}))
+    _, problems = read_cassette(path)
+    assert problems and "nested too deeply" in problems[0][1]
+    assert any("nested too deeply" in str(p) for p in check_cassette(path))
