@@ -190,7 +190,7 @@ def test_one_command_runs_a_new_variant_against_the_default_and_the_report_judge
     assert "sim/careful · guardrails · user-requested" in section
     # Two repeats of one scenario are one pair: the scenario is the unit.
     assert "Numbers from simulated model runs: 1 scenario (2 compared runs" in section
-    assert "<b>Verdict</b> (simulated): Too few scenarios to test quality" in section
+    assert "<b>Verdict</b> (simulated): No test: 1 scenario paired, a test needs" in section
 
 
 @pytest.mark.parametrize(
