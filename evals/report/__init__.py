@@ -58,11 +58,11 @@ from evals.report.model import (
     verdicts,
 )
 from evals.results import RunResult
+from memsys.redact import redact
 
 # Not data: the safe writer (never through a link, issue 28) and the secret redactor every
 # output passes; the report reads nothing else from memsys (tests/evals/report/test_rules.py).
-from memsys._safe_files import write_output
-from memsys.redact import redact
+from memsys.safe_io import write_output
 
 __all__ = [
     "LABEL_STYLES",

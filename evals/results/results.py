@@ -23,11 +23,10 @@ from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
 from evals.trace import Snapshot, TraceLine
-from memsys._parse_limits import ParseLimits, load_input
-from memsys._safe_files import write_output
 from memsys.errors import InputFileError
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
+from memsys.safe_io import ParseLimits, load_input, write_output
 
 __all__ = [
     "CSV_FILE_NAME",
