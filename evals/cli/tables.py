@@ -18,7 +18,7 @@ from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.markdown import TABLES, table_model
-from evals.results import describe, recordings
+from evals.results import recordings
 from evals.results.history import run_results
 from memsys.llm.base import ModelKind
 
@@ -39,7 +39,7 @@ def _tables(args: argparse.Namespace) -> int:
         results = [r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == model]
     kinds = list(TABLES) if args.kind == "all" else [args.kind]
     root = Path(args.cassettes)
-    about = collected.about or describe(results, cassette_root=root)
+    about = collected.about
     if args.cassettes != str(DEFAULT_CASSETTE_ROOT):  # asked for: these labels, not the file's
         about = dataclasses.replace(about, recordings=recordings(results, root))
     model = table_model(results, about)  # one model, every table rendered from it

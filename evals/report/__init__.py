@@ -44,13 +44,12 @@ from evals.report._paired import (
     known_metrics,
     validate_metrics,
 )
-from evals.report._render import quality_weights_text, render_comparison, render_report
+from evals.report._render import render_comparison, render_report
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
 from evals.report.model import (
     LEGACY_SUMMARY_METRICS,
     CellSummary,
     ReportModel,
-    VariantSources,
     Verdicts,
     build_report,
     summary_text,
@@ -78,7 +77,6 @@ __all__ = [
     "Reference",
     "ReportModel",
     "Sampling",
-    "VariantSources",
     "Verdict",
     "Verdicts",
     "aggregate",
@@ -93,7 +91,6 @@ __all__ = [
     "mean_ci",
     "method_sentence",
     "power_lines",
-    "quality_weights_text",
     "render_comparison",
     "render_report",
     "short_model",

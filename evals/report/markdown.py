@@ -31,7 +31,7 @@ from evals.report._diffs import PairedDiff
 from evals.report._paired import Comparison, Sampling
 from evals.report.model import CellSummary, ReportModel, build_report
 from evals.report.writers_table import writers_table
-from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult, describe
+from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult
 from evals.stats import Adjustment
 
 __all__ = [
@@ -149,17 +149,17 @@ def _text(value: float | None, fmt: Callable[[float], str]) -> str:
 
 def table_model(
     results: Sequence[RunResult],
-    about: ResultsAbout | None = None,
+    about: ResultsAbout,
     sampling: Sampling | None = None,
     baseline_policy: str = "guardrails",
 ) -> ReportModel:
     """The model every table renders (:func:`~evals.report.model.build_report`): verdicts
     of each variant against the default variant over :data:`COMPARE_METRICS`, and of each
     other policy under the default variant against ``baseline_policy``; ``sampling`` by
-    default what ``about`` (by default :func:`describe` of ``results``) recorded."""
+    default what ``about`` recorded."""
     return build_report(
         results,
-        about or describe(results),
+        about,
         metrics=COMPARE_METRICS,
         sampling=sampling,
         policy_baseline=baseline_policy,

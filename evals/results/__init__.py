@@ -16,6 +16,7 @@ from evals.results.about import (
     sampling_setting,
     variant_texts,
 )
+from evals.results.finish import about_for, finish_run
 from evals.results.gate import (
     BASELINE_SCHEMA_VERSION,
     Baseline,
@@ -96,6 +97,7 @@ __all__ = [
     "ScorerMeta",
     "TranscriptEntry",
     "VariantText",
+    "about_for",
     "baseline_from_results",
     "build_transcript",
     "collect_results",
@@ -104,6 +106,7 @@ __all__ = [
     "describe",
     "error_count",
     "find_traces",
+    "finish_run",
     "known_metrics",
     "load_baseline",
     "load_results",

@@ -4,9 +4,9 @@ Written when the results are (:func:`describe`, from the scorer registry and the
 files), read back checked, so ``memeval report`` renders from ``results.json`` alone:
 
 - ``scorers``: every registered scorer in registration order, then ``quality``, each with
-  its direction (``"higher"`` or ``"lower"`` is better), its weight in ``quality``
-  (None when it has none) and whether the report's summary table gives it a column
-  (``summary``, from its registration; absent in files written before it was recorded);
+  its direction (``"higher"`` or ``"lower"`` is better) and whether the report's summary
+  table gives it a column (``summary``, from its registration; absent in files written
+  before it was recorded);
 - ``quality_formula``: how ``quality`` was computed, in one line;
 - ``default_variant``: the variant every other one is compared with by default;
 - ``variants``: each variant's texts (descriptions and prompts) and the parent it is
@@ -15,8 +15,10 @@ files), read back checked, so ``memeval report`` renders from ``results.json`` a
   time, whether tool calls were recovered from text), so neither comparisons nor tables
   need the cassettes.
 
-The block is optional within ``schema_version`` 1: files written before it still read, and
-:func:`describe` stands in for it (see :func:`~evals.results.results.read_document`).
+The block is required from ``schema_version`` 2 and built once, by
+:func:`evals.results.finish.finish_run`; a schema-1 file without it gets one described when
+read (``evals.results.results._upgrade``). Nothing downstream describes results again:
+the report renders the block it is given.
 """
 
 from __future__ import annotations
@@ -58,8 +60,6 @@ class ScorerMeta:
     """Registered name; the metric name in results."""
     better: Literal["higher", "lower"]
     """Which direction of its value is better."""
-    weight: float | None = None
-    """Its weight in ``quality``, or None when it has none."""
     summary: bool | None = None
     """The report's summary table gives it a column (its registration says so); None in
     files written before this was recorded (:meth:`ResultsAbout.summary_names`)."""
@@ -149,11 +149,6 @@ class ResultsAbout:
     def recording(self, cell: Cell) -> RunRecording | None:
         """The recording of the run ``cell`` (repeat included), if labelled."""
         return next((r for r in self.recordings if r.cell == cell), None)
-
-    def weights(self) -> dict[str, float]:
-        """Weight of each ``quality`` component, heaviest first (ties in scorer order)."""
-        parts = [(s.name, s.weight) for s in self.scorers if s.weight is not None]
-        return dict(sorted(parts, key=lambda part: -part[1]))
 
 
 def variant_texts(variant: Variant) -> dict[str, str]:
@@ -274,7 +269,6 @@ def describe(
         ScorerMeta(
             info.name,
             "higher" if info.higher_is_better else "lower",
-            info.quality.weight if info.quality else None,
             info.summary,
             (0.0, 1.0) if info.share else None,
         )
