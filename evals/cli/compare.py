@@ -31,7 +31,7 @@ from evals.report import (
     validate_metrics,
     write_comparison,
 )
-from evals.results import combine
+from evals.results import combine, different_texts
 from evals.stats import Adjustment
 from memsys.tools import DEFAULT_VARIANT
 
@@ -65,6 +65,14 @@ def _targets(values: list[str] | None) -> dict[str, float]:
 def _compare(args: argparse.Namespace) -> int:
     found = [collected_saving_scored(Path(d), args.keywords_only) for d in args.run_dirs]
     results = [r for collected in found for r in collected.results]
+    clashes = different_texts({d: c.results for d, c in zip(args.run_dirs, found, strict=True)})
+    if clashes:  # a verdict would pair two texts under one name as if they were one variant
+        raise UsageError(
+            "cannot compare: "
+            + "; ".join(clashes)
+            + ". One name must mean one text: rename one variant's file (its name labels runs "
+            "and cassettes) and run it again, or compare runs made from the same file"
+        )
     about = combine([c.about for c in found])  # each file's block; the first wins a name
     assert about is not None  # at least one RUN_DIR (argparse)
     metrics = args.metric or None

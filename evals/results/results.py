@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
 from evals.results._csv_cells import csv_text
-from evals.results.about import ResultsAbout, describe
+from evals.results.about import ResultsAbout, VariantText, describe
 from evals.results.replies import ReplyTally
 from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
@@ -119,6 +119,9 @@ class RunResult:
     replies: tuple[ReplyTally, ...] = ()
     """Per prompt slot, the background replies the run got and how many its parser could not
     read (:mod:`evals.results.replies`); empty in results saved before it was recorded."""
+    variant_text: VariantText | None = None
+    """The variant's texts and digest as the run's ``run_start`` recorded them (what the
+    report's variant block shows); None for traces written before they were recorded."""
 
     @property
     def cell(self) -> Cell:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from evals.errors import ResultsError
 from evals.results._staleness import stale_cells
-from evals.results.about import ResultsAbout
+from evals.results.about import ResultsAbout, VariantText
 from evals.results.finish import about_for, finish_run
 from evals.results.replies import reply_tallies
 from evals.results.results import (
@@ -35,6 +35,7 @@ from evals.scorers import (
     score_run,
 )
 from evals.scorers.provenance import file_lines, label_writers
+from evals.trace import RunStart, TraceRecord
 from evals.trace.trace import TRACE_FILE_NAME, read_records
 from memsys.search.embedder import Embedder, default_embedder
 
@@ -93,6 +94,22 @@ def score_trace(
         lines=(lines := file_lines(run)),
         label_writers=label_writers(lines),
         replies=reply_tallies(records),
+        variant_text=_variant_text(records[0].record),
+    )
+
+
+def _variant_text(start: TraceRecord) -> VariantText | None:
+    """The variant as the run's ``run_start`` recorded it (None in older traces)."""
+    if not isinstance(start, RunStart) or start.variant_text is None:
+        return None
+    recorded = start.variant_text
+    return VariantText(
+        start.variant,
+        recorded.summary,
+        recorded.source,
+        recorded.extends,
+        dict(recorded.texts),
+        start.variant_digest,
     )
 
 

@@ -42,7 +42,6 @@ from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.provenance import WriterKind, writing
 from memsys.safe_io import check_output_dir
 from memsys.search.embedder import Embedder
-from memsys.tools import load_variant
 from memsys.triggers import Trigger, should_fire_switch
 
 __all__ = ["DAY_START", "HANDLERS", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
@@ -342,7 +341,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
         hooks = HookedClient(client or make_client(cell.model))
-        variant = load_variant(spec.variant_file or cell.variant)  # the cell's one copy
+        variant = spec.variant  # loaded once where the run was planned
         config = RuntimeConfig(
             memory_dir=spec.out_dir / "memory",
             clock=ManualClock(start),
@@ -365,6 +364,12 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
                 policy=cell.policy,
                 variant=cell.variant,
                 variant_digest=variant.digest(),
+                variant_text=rec.RunVariant(
+                    variant.summary,
+                    str(variant.path) if variant.path else variant.name,
+                    variant.extends,
+                    variant.texts(),
+                ),
                 repeat=cell.repeat_number,
                 start_date=scenario.start_date.isoformat(),
                 cassette=spec.cassette,

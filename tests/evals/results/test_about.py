@@ -25,9 +25,15 @@ from evals.results import (
     score_run_dir,
 )
 from evals.scorers import QUALITY_FORMULA, Score, registered_scorers
-from memsys.tools import DEFAULT_VARIANT
+from memsys.tools import DEFAULT_VARIANT, load_variant
 from tests.helpers.reports import report_of
-from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
+from tests.helpers.traces import (
+    GOOD_MEMORY,
+    NOISY_MEMORY,
+    recorded_variant,
+    standard_records,
+    write_trace,
+)
 
 
 @pytest.fixture(scope="module")
@@ -247,3 +253,25 @@ def test_a_block_written_before_the_summary_field_reads_without_it(
     document = read_document(path)
     assert document.about.summary_names() is None
     assert [s.name for s in document.about.scorers] == [s["name"] for s in about["scorers"]]
+
+
+def test_the_variant_block_comes_from_the_runs_not_from_the_file(tmp_path: Path) -> None:
+    start = recorded_variant("mine", "Text the run gave the model.", "ab" * 32)
+    write_trace(tmp_path / "mine", GOOD_MEMORY, variant="mine", start=start)
+    [result] = score_run_dir(tmp_path, embedder=None)
+    assert result.variant_text is not None and result.variant_text.digest == "ab" * 32
+    finish_run(tmp_path, [result])
+    about = read_document(tmp_path / RESULTS_FILE_NAME).about
+    mine = about.variants["mine"]
+    assert mine.texts["save_memory"] == "Text the run gave the model."
+    assert (mine.summary, mine.source, mine.digest) == (
+        "mine, as run",
+        "/nowhere/mine.toml",
+        "ab" * 32,
+    )
+    # Its parent, which no run used, is read from its file (with its digest) for the diff.
+    parent = about.variants[DEFAULT_VARIANT]
+    assert mine.extends == DEFAULT_VARIANT
+    assert parent.digest == load_variant(DEFAULT_VARIANT).digest()
+    html = render_report(build_report([result], about))
+    assert "Text the run gave the model." in html
