@@ -46,6 +46,7 @@ from evals.report._paired import (
 )
 from evals.report._render import render_comparison, render_report
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
+from evals.report.figures import Figures, write_figures
 from evals.report.model import (
     LEGACY_SUMMARY_METRICS,
     CellSummary,
@@ -70,6 +71,7 @@ __all__ = [
     "CellSummary",
     "Comparison",
     "ComparisonError",
+    "Figures",
     "LabelStyle",
     "LeftOut",
     "MemoryLine",
@@ -100,6 +102,7 @@ __all__ = [
     "verdict_sentence",
     "verdicts",
     "write_comparison",
+    "write_figures",
     "write_report",
 ]
 

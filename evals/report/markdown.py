@@ -29,6 +29,7 @@ from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
 from evals.report._diffs import PairedDiff
 from evals.report._paired import Comparison, Sampling
+from evals.report.figures import Figures
 from evals.report.model import CellSummary, ReportModel, build_report
 from evals.report.writers_table import writers_table
 from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult
@@ -45,6 +46,7 @@ __all__ = [
     "compact",
     "compare_table",
     "difference_text",
+    "figure_links",
     "markdown_table",
     "real_table",
     "recording_minutes",
@@ -325,6 +327,16 @@ def compare_table(model: ReportModel) -> str:
             rows.append([*row, _p(d.p_adjusted), mde, d.outcome()])
     method = method_sentence(named[0][0].adjustment if named else Adjustment.HOLM)
     return "\n".join(notes) + "\n\n" + markdown_table(header, rows) + "\n\n" + method
+
+
+def figure_links(figures: Figures) -> str:
+    """The Markdown that shows ``figures`` (:func:`~evals.report.figures.write_figures`): one
+    image link per PNG drawn, by the path it was written to."""
+    shown = [
+        ("Forest plot: each comparison's difference from the baseline", figures.forest),
+        ("MEMORY.md size per day, per scenario", figures.per_day),
+    ]
+    return "\n\n".join(f"![{alt}]({path.as_posix()})" for alt, path in shown if path is not None)
 
 
 @dataclass(frozen=True)
