@@ -25,7 +25,8 @@ imports their stage on first use, so ``import evals`` stays cheap::
     for planned in runs:
         evals.run_cell(planned.spec, planned.real, evals.CassetteMode.REPLAY, {})
     results = evals.score_run_dir(out_dir)
-    evals.write_report(evals.build_report(results), out_dir / "report.html")
+    about = evals.finish_run(out_dir, results)  # results.json, with its "about" block
+    evals.write_report(evals.build_report(results, about), out_dir / "report.html")
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from evals.cassettes import CassetteMode
     from evals.grid import Cell
     from evals.report import build_report, write_report
-    from evals.results import RunResult, load_results, score_run_dir, write_results
+    from evals.results import RunResult, finish_run, load_results, score_run_dir
     from evals.run import PlannedRun, PlanRequest, RunSpec, plan_runs, run_cell
     from evals.scenario import Scenario, load_scenario
     from evals.scorers import registered_scorers, score_run
@@ -51,6 +52,7 @@ __all__ = [
     "RunSpec",
     "Scenario",
     "build_report",
+    "finish_run",
     "load_results",
     "load_scenario",
     "plan_runs",
@@ -59,7 +61,6 @@ __all__ = [
     "score_run",
     "score_run_dir",
     "write_report",
-    "write_results",
 ]
 
 _HOMES = {
@@ -77,7 +78,7 @@ _HOMES = {
     "RunResult": "evals.results",
     "load_results": "evals.results",
     "score_run_dir": "evals.results",
-    "write_results": "evals.results",
+    "finish_run": "evals.results",
     "build_report": "evals.report",
     "write_report": "evals.report",
 }

@@ -6,10 +6,9 @@ parts the model-less callers use: :func:`open_memory`, :func:`open_search`,
 :func:`memory_tool` and :func:`policy_context`. The harness's engine (``evals.run.engine``),
 ``memeval memory`` and the benches build theirs here.
 
-What the app itself writes into a conversation is defined here once: a user message with a
-screenshot carries ``[Screenshot: <caption>]`` on its own line (:func:`user_message`), and a
-notice from the app starts with ``[App]`` (:func:`model_switch_notice`); the simulated models
-(``memsys.llm.sim``) read the same prefixes.
+What the app itself writes into a conversation is defined once, in the leaf module
+:mod:`memsys.app_messages` (re-exported here): the simulated models (``memsys.llm.sim``) read
+the same prefixes from there without importing the app.
 """
 
 from __future__ import annotations
@@ -18,6 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memsys.agent import AssistantLoop
+from memsys.app_messages import (
+    APP_NOTICE_PREFIX,
+    BASE_PROMPT,
+    SCREENSHOT_PREFIX,
+    model_switch_notice,
+    user_message,
+)
 from memsys.clock import Clock, ManualClock
 from memsys.compaction import MemoryCompactor
 from memsys.dailylog import DailyLogWriter
@@ -50,29 +56,6 @@ __all__ = [
     "policy_context",
     "user_message",
 ]
-
-BASE_PROMPT = (
-    "You are OneClaw, a helpful personal assistant. You have a long-term memory: its "
-    "content is below, and you can change it with the memory tools."
-)
-
-
-APP_NOTICE_PREFIX = "[App]"
-"""How a message the app (not the user) adds to the conversation starts."""
-SCREENSHOT_PREFIX = "[Screenshot:"
-"""How the caption of a screenshot attached to a user message starts."""
-
-
-def user_message(text: str, screenshot: str | None = None) -> str:
-    """A user message as the app sends it: the text, then the screenshot's caption if any."""
-    return f"{text}\n{SCREENSHOT_PREFIX} {screenshot}]" if screenshot else text
-
-
-def model_switch_notice(from_model: str, to_model: str) -> str:
-    """The notice the app adds to the conversation when the user switches models."""
-    return (
-        f"{APP_NOTICE_PREFIX} The user switched the default model from {from_model} to {to_model}."
-    )
 
 
 def open_memory(memory_dir: Path, clock: Clock) -> MemoryManager:

@@ -12,6 +12,9 @@ Rules, all from the RFC unless marked:
 - the backup prunes to MAX_BACKUPS at once, never itself, so a failed or rejected run also
   leaves at most MAX_BACKUPS (RFC: prune after overwriting); the index is refreshed after;
 - the long-term lock is held for the whole read-model-write cycle, so saves wait.
+
+The backup, the lock, the write and the pruning are the manager's
+(:meth:`~memsys.manager.MemoryManager.rewrite_with_backup`); this module decides.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from memsys.manager import MemoryManager
 from memsys.prompts import compaction_prompt
 from memsys.provenance import WriterKind, writing
 from memsys.sections import LineKind, line_kind, parse_entries, visible_line
-from memsys.storage import MAX_BACKUPS
 
 __all__ = [
     "MAX_INPUT_CHARS",
@@ -161,12 +163,9 @@ class MemoryCompactor:
             return self._compact_as_writer()
 
     def _compact_as_writer(self) -> CompactionResult:
-        manager = self._manager
-        with manager.longterm.lock:
-            content = manager.read_long_term_memory()
+        with self._manager.rewrite_with_backup() as rewrite:
+            content, backup = rewrite.content, rewrite.backup
             size = len(content)
-            made = manager.storage.make_backup()  # prunes to MAX_BACKUPS, never this one
-            backup, pruned = (made.name, made.pruned) if made is not None else (None, ())
             model_input = content
             if len(content) > MAX_INPUT_CHARS:
                 model_input = content[:MAX_INPUT_CHARS] + TRUNCATION_MARKER
@@ -180,13 +179,18 @@ class MemoryCompactor:
             except LLMError as exc:  # a failed call keeps the original (RFC error 3)
                 log.warning("compaction: model call failed, original kept: %s", exc)
                 return CompactionResult(
-                    CompactionOutcome.MODEL_FAILED, backup, size, size, pruned, error=str(exc)
+                    CompactionOutcome.MODEL_FAILED,
+                    backup,
+                    size,
+                    size,
+                    rewrite.pruned,
+                    error=str(exc),
                 )
             result = _strip_fence(reply)
             if len(result.strip()) < MIN_RESULT_CHARS:
                 log.warning("compaction: result of %d chars rejected, original kept", len(result))
                 return CompactionResult(
-                    CompactionOutcome.REJECTED_SHORT, backup, size, size, pruned
+                    CompactionOutcome.REJECTED_SHORT, backup, size, size, rewrite.pruned
                 )
             lost = _lost(content, result)
             if lost:
@@ -198,22 +202,21 @@ class MemoryCompactor:
                     backup,
                     size,
                     size,
-                    pruned,
+                    rewrite.pruned,
                     lost_user_requested=lost,
                 )
             repeated = _repeated_headers(result)
             if repeated:
                 log.warning("compaction: result repeats %s, original kept", ", ".join(repeated))
                 return CompactionResult(
-                    CompactionOutcome.REJECTED_MALFORMED, backup, size, size, pruned
+                    CompactionOutcome.REJECTED_MALFORMED, backup, size, size, rewrite.pruned
                 )
             final = result.strip() + "\n"
-            manager.longterm.write_memory(final)
-            pruned += tuple(manager.storage.prune_old_backups(MAX_BACKUPS, keep=backup))
-        # Listeners (the search index) are told after the lock is released: they take their
-        # own lock first and the directory's second, never the other way round.
-        manager.notify_changed(manager.storage.memory_file)
-        return CompactionResult(CompactionOutcome.COMPACTED, backup, size, len(final), pruned)
+            rewrite.replace(final)
+        # The manager wrote it, pruned the backups (never this one) and told the listeners.
+        return CompactionResult(
+            CompactionOutcome.COMPACTED, backup, size, len(final), rewrite.pruned
+        )
 
 
 def _repeated_headers(text: str) -> list[str]:

@@ -124,11 +124,10 @@ class DailyLogWriter:
         heading = f"## {pending[0].at:%H:%M}-{last.at:%H:%M} session {session.id}"
         body = "\n".join(f"- {b}" for b in summary.bullets)
         try:
-            self._manager.storage.append_daily_log(day, f"{heading}\n{body}\n")
+            self._manager.append_daily_log(day, f"{heading}\n{body}\n")  # re-indexes it
         except (OSError, MemoryFileError) as exc:  # the pointer stays: the next trigger retries
             log.warning("daily log for %s not written: %s", session.id, exc)
             return FlushResult(FlushOutcome.WRITE_FAILED, session.id, len(pending), error=str(exc))
-        self._manager.notify_changed(self._manager.storage.daily_log_path(day))
         session.last_logged_message_id = last.id
         try:
             with writing(WriterKind.DAILY_SUMMARY):

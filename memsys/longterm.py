@@ -49,18 +49,18 @@ class LongTermMemoryManager:
     """Reads and edits MEMORY.md; every write holds :attr:`lock`."""
 
     def __init__(self, storage: MemoryFileStorage) -> None:
-        self.storage = storage
+        self._storage = storage
         self.lock = storage.lock
         """Held by every write, and by compaction for its whole read-model-write cycle."""
 
     def read_memory(self) -> str:
         """MEMORY.md's content, or "" when it does not exist yet."""
-        return self.storage.read_memory_file() or ""
+        return self._storage.read_memory_file() or ""
 
     def write_memory(self, content: str) -> None:
         """Replace the whole file (manual edits, compaction, restore)."""
         with self.lock:
-            self.storage.write_memory_file(content)
+            self._storage.write_memory_file(content)
 
     def append_memory(self, content: str) -> None:
         """Append ``content`` at the end of MEMORY.md (FEAT-023: never overwrites).
@@ -73,7 +73,7 @@ class LongTermMemoryManager:
             existing = self.read_memory()
             entry = content.strip()
             text = f"{existing.rstrip()}\n\n{entry}\n" if existing.strip() else f"{entry}\n"
-            self.storage.write_memory_file(text)
+            self._storage.write_memory_file(text)
 
     def append_to_section(self, content: str, section: str) -> None:
         """Add ``content`` as a bullet under ``section`` (RFC-049 ``appendToSection``).
@@ -83,8 +83,8 @@ class LongTermMemoryManager:
         """
         _check_entry(content)
         with self.lock:
-            existing = self.storage.read_memory_file()
-            self.storage.write_memory_file(sections.append_to_section(existing, section, content))
+            existing = self._storage.read_memory_file()
+            self._storage.write_memory_file(sections.append_to_section(existing, section, content))
 
     def read_sections(self) -> dict[str, str]:
         """MEMORY.md parsed by section (RFC-049 ``readSections``)."""
@@ -102,7 +102,7 @@ class LongTermMemoryManager:
                 add a line or change a line's kind (see :func:`sections.edit_problem`).
         """
         with self.lock:
-            content = self.storage.read_memory_file()
+            content = self._storage.read_memory_file()
             if content is None:
                 return 0
             target = old_text.strip()
@@ -118,5 +118,5 @@ class LongTermMemoryManager:
                 updated += "\n"
             else:
                 updated = content.replace(target, replacement)
-            self.storage.write_memory_file(updated)
+            self._storage.write_memory_file(updated)
             return 1

@@ -1,22 +1,30 @@
-"""MemoryManager: the one entry point tools, triggers and the CLI use to change memory.
+"""MemoryManager: the one door through which tools, triggers, the daily-log writer, the
+compactor, the harness and the CLI read and change a memory directory.
 
 Every change notifies the registered listeners (the search index re-indexes the file);
 a listener failure is logged and never fails the write (FEAT-023: "indexing failure is
-logged but does not cause tool failure").
+logged but does not cause tool failure"). The files themselves (:mod:`memsys.storage`) and
+the MEMORY.md operations (:mod:`memsys.longterm`) are the manager's own: callers use its
+methods, so every write passes the place that tells the listeners.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Protocol
 
 from memsys._burst_guard import DeletionGuard, GuardedTurn
+from memsys._dirlock import DirLock
 from memsys.clock import Clock
 from memsys.longterm import LongTermMemoryManager
-from memsys.storage import MemoryFileStorage
+from memsys.storage import MAX_BACKUPS, BackupCheck, MemoryFileStorage
 
-__all__ = ["ChangeListener", "MemoryManager"]
+__all__ = ["ChangeListener", "MemoryManager", "MemoryRewrite"]
 
 log = logging.getLogger(__name__)
 
@@ -29,20 +37,60 @@ class ChangeListener(Protocol):
         ...
 
 
+@dataclass
+class MemoryRewrite:
+    """One rewrite of MEMORY.md whole, made after a backup
+    (:meth:`MemoryManager.rewrite_with_backup`)."""
+
+    content: str
+    """MEMORY.md as the rewrite found it."""
+    backup: str | None
+    """The backup made of it first (None when there was nothing to back up)."""
+    pruned: tuple[str, ...]
+    """Backups the retention rule deleted (by the backup, then after the rewrite)."""
+    replacement: str | None = None
+    """The new MEMORY.md, once :meth:`replace` was called; None keeps the original."""
+
+    def replace(self, content: str) -> None:
+        """Write ``content`` as MEMORY.md when the rewrite ends."""
+        self.replacement = content
+
+
 class MemoryManager:
     """Long-term memory operations with change notification."""
 
     def __init__(self, memory_dir: Path, clock: Clock) -> None:
-        self.storage = MemoryFileStorage(memory_dir, clock)
-        self.longterm = LongTermMemoryManager(self.storage)
+        self._storage = MemoryFileStorage(memory_dir, clock)
+        self._longterm = LongTermMemoryManager(self._storage)
         self._listeners: list[ChangeListener] = []
         self.guard = DeletionGuard()
         """Per-turn guard against mass deletion (:mod:`memsys._burst_guard`)."""
 
     @property
+    def storage(self) -> MemoryFileStorage:
+        """The directory's files, for the one caller not yet through the door
+        (``memsys/policies/unified.py`` reads ``memory_dir``; tests/test_rules.py lists it)."""
+        return self._storage
+
+    @property
     def clock(self) -> Clock:
         """The injected clock."""
-        return self.storage.clock
+        return self._storage.clock
+
+    @property
+    def memory_dir(self) -> Path:
+        """The memory directory."""
+        return self._storage.memory_dir
+
+    @property
+    def memory_file(self) -> Path:
+        """Path of MEMORY.md (what a listener is told when it changed)."""
+        return self._storage.memory_file
+
+    @property
+    def lock(self) -> DirLock:
+        """The directory's write lock, shared by every manager of it in the process."""
+        return self._longterm.lock
 
     def add_listener(self, listener: ChangeListener) -> None:
         """Register ``listener`` for change notifications."""
@@ -58,15 +106,19 @@ class MemoryManager:
 
     def read_long_term_memory(self) -> str:
         """MEMORY.md's content ("" when missing)."""
-        return self.longterm.read_memory()
+        return self._longterm.read_memory()
+
+    def read_sections(self) -> dict[str, str]:
+        """MEMORY.md parsed by section (RFC-049 ``readSections``)."""
+        return self._longterm.read_sections()
 
     def save_to_long_term_memory(self, content: str, section: str | None = None) -> None:
         """Append ``content`` (FEAT-023), or add it under ``section`` (RFC-049 3B)."""
         if section is None:
-            self.longterm.append_memory(content)
+            self._longterm.append_memory(content)
         else:
-            self.longterm.append_to_section(content, section)
-        self.notify_changed(self.storage.memory_file)
+            self._longterm.append_to_section(content, section)
+        self.notify_changed(self.memory_file)
 
     def begin_turn(self, user_text: str) -> None:
         """A user turn starts (see :mod:`memsys._burst_guard`)."""
@@ -99,26 +151,96 @@ class MemoryManager:
         if refusal is None and new_line is None:
             snapshot = self.guard.needs_backup()
             if snapshot is not None:
-                made = self.storage.make_backup(snapshot)
+                made = self._storage.make_backup(snapshot)
                 self.guard.backed_up(made.name if made else None)
         return refusal
 
     def update_long_term_memory(self, old_text: str, new_text: str) -> int:
         """Replace or delete an entry; returns the match count (1 means it was applied)."""
-        matches = self.longterm.replace_entry(old_text, new_text)
+        matches = self._longterm.replace_entry(old_text, new_text)
         if matches == 1:
-            self.notify_changed(self.storage.memory_file)
+            self.notify_changed(self.memory_file)
         return matches
 
     def write_long_term_memory(self, content: str) -> None:
         """Replace MEMORY.md whole (a manual edit)."""
-        self.longterm.write_memory(content)
-        self.notify_changed(self.storage.memory_file)
+        self._longterm.write_memory(content)
+        self.notify_changed(self.memory_file)
 
     def restore_from_backup(self, name: str) -> bool:
         """Restore MEMORY.md from backup ``name`` (see MemoryFileStorage)."""
-        with self.longterm.lock:
-            restored = self.storage.restore_from_backup(name)
+        with self._longterm.lock:
+            restored = self._storage.restore_from_backup(name)
         if restored:
-            self.notify_changed(self.storage.memory_file)
+            self.notify_changed(self.memory_file)
         return restored
+
+    @contextlib.contextmanager
+    def rewrite_with_backup(self) -> Iterator[MemoryRewrite]:
+        """Hold MEMORY.md for a read-backup-rewrite cycle (compaction, RFC-049 3D).
+
+        Under the long-term lock for the whole cycle (saves wait): MEMORY.md is read and
+        backed up (the backup prunes to MAX_BACKUPS, never itself), the caller decides, and
+        a :meth:`MemoryRewrite.replace` is written and the backups pruned again, keeping the
+        new one. Listeners are told after the lock is released: they take their own lock
+        first and the directory's second, never the other way round.
+
+        Raises:
+            MemoryFileError: the backup or the write failed; MEMORY.md is unchanged.
+        """
+        with self._longterm.lock:
+            content = self.read_long_term_memory()
+            made = self._storage.make_backup()
+            rewrite = MemoryRewrite(
+                content, made.name if made else None, made.pruned if made else ()
+            )
+            yield rewrite
+            if rewrite.replacement is None:
+                return
+            self._longterm.write_memory(rewrite.replacement)
+            kept = rewrite.backup
+            rewrite.pruned += tuple(self._storage.prune_old_backups(MAX_BACKUPS, keep=kept))
+        self.notify_changed(self.memory_file)
+
+    # -- backups -----------------------------------------------------------------------------
+
+    def create_backup(self) -> str | None:
+        """Back MEMORY.md up now (pruning to MAX_BACKUPS); None when it is blank or missing."""
+        return self._storage.create_backup()
+
+    def list_backups(self) -> list[str]:
+        """Backups of MEMORY.md, most recent first."""
+        return self._storage.list_backups()
+
+    def backup_path(self, name: str) -> Path:
+        """Path of backup ``name`` (raises BackupNameError for anything but a backup name)."""
+        return self._storage.backup_path(name)
+
+    def check_backups(self) -> list[BackupCheck]:
+        """Every backup, newest first, restored in a scratch directory (this one untouched)."""
+        return self._storage.check_backups()
+
+    # -- daily logs (FEAT-013) ---------------------------------------------------------------
+
+    def append_daily_log(self, day: date, text: str) -> Path:
+        """Append ``text`` to the daily log of ``day`` and tell the listeners; its path.
+
+        Raises:
+            MemoryFileError, OSError: the log could not be written (it is unchanged).
+        """
+        self._storage.append_daily_log(day, text)
+        path = self._storage.daily_log_path(day)
+        self.notify_changed(path)
+        return path
+
+    def read_daily_log(self, day: date) -> str | None:
+        """The daily log of ``day``, or None."""
+        return self._storage.read_daily_log(day)
+
+    def daily_log_path(self, day: date) -> Path:
+        """Path of the daily log of ``day``."""
+        return self._storage.daily_log_path(day)
+
+    def list_daily_logs(self) -> list[Path]:
+        """Daily log files, oldest first."""
+        return self._storage.list_daily_logs()

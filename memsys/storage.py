@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -39,7 +40,7 @@ from memsys._safe_files import (
     write_bytes,
     write_text,
 )
-from memsys.clock import Clock
+from memsys.clock import Clock, ManualClock
 from memsys.errors import BackupNameError, MemoryFileError
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_BACKUPS",
     "MAX_MEMORY_FILE_BYTES",
     "MEMORY_FILE_NAME",
+    "BackupCheck",
     "MadeBackup",
     "MemoryFileStorage",
     "without_fsync",
@@ -73,6 +75,18 @@ class MadeBackup:
     """File name of the new backup."""
     pruned: tuple[str, ...]
     """Older backups deleted so that at most MAX_BACKUPS remain."""
+
+
+@dataclass(frozen=True)
+class BackupCheck:
+    """Whether one backup restores: checked on a copy, the directory is not touched."""
+
+    name: str
+    """File name of the backup."""
+    chars: int
+    """Its length in characters (0 when it cannot be read as text)."""
+    restores: bool
+    """Restoring it gives back exactly its text."""
 
 
 class MemoryFileStorage:
@@ -213,6 +227,25 @@ class MemoryFileStorage:
         if doomed:
             log.info("pruned backups beyond %d: %s", max_backups, ", ".join(doomed))
         return doomed
+
+    def check_backups(self) -> list[BackupCheck]:
+        """Every backup, newest first, each restored in a scratch directory."""
+        checks = []
+        with tempfile.TemporaryDirectory(prefix="memeval-restore-") as scratch:
+            for name in self.list_backups():
+                try:
+                    text = self.backup_path(name).read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    checks.append(BackupCheck(name, 0, False))
+                    continue
+                target = Path(scratch) / name.removesuffix(".md")
+                target.mkdir()
+                (target / name).write_text(text, encoding="utf-8")
+                write_ledger(target, [name])  # a backup of ours there too: no "not ours" warning
+                copy = MemoryFileStorage(target, ManualClock(self.clock.now()))
+                ok = copy.restore_from_backup(name) and copy.read_memory_file() == text
+                checks.append(BackupCheck(name, len(text), ok))
+        return checks
 
     def backup_path(self, name: str) -> Path:
         """Path of backup ``name``.

@@ -21,8 +21,8 @@ from pathlib import Path
 from evals.results.history import run_results
 from evals.results.results import RunResult
 from evals.scenario import DATA_FILE_LIMITS
-from memsys._parse_limits import load_input
 from memsys.errors import InputFileError
+from memsys.safe_io import load_input
 
 __all__ = ["add_arguments", "cell_key", "reader_score", "run", "sim_gap"]
 

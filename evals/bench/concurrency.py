@@ -74,13 +74,13 @@ def _daily_worker(memory_dir: str, worker: int, count: int, go: str) -> None:
     manager = MemoryManager(Path(memory_dir), ManualClock(_NOW))
     _wait(go)
     for i in range(count):
-        manager.storage.append_daily_log(_DAY, f"- line {worker}-{i}")
+        manager.append_daily_log(_DAY, f"- line {worker}-{i}")
 
 
 def _backup_worker(memory_dir: str, worker: int, count: int, go: str, out: str) -> None:
     manager = MemoryManager(Path(memory_dir), ManualClock(_NOW))
     _wait(go)
-    names = [manager.storage.create_backup() for _ in range(count)]
+    names = [manager.create_backup() for _ in range(count)]
     Path(out).write_text("\n".join(n or "" for n in names) + "\n", encoding="utf-8")
 
 

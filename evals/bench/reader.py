@@ -40,8 +40,8 @@ from evals.bench._reader_blind import (
 )
 from evals.errors import UsageError
 from evals.scenario import DATA_FILE_LIMITS, load_scenario
-from memsys._parse_limits import load_input
 from memsys.errors import InputFileError
+from memsys.safe_io import load_input
 
 __all__ = [
     "BLIND_DIR",

@@ -31,7 +31,7 @@ from evals.report import (
     validate_metrics,
     write_comparison,
 )
-from evals.results import combine
+from evals.results import combine, different_texts
 from evals.stats import Adjustment
 from memsys.tools import DEFAULT_VARIANT
 
@@ -65,9 +65,16 @@ def _targets(values: list[str] | None) -> dict[str, float]:
 def _compare(args: argparse.Namespace) -> int:
     found = [collected_saving_scored(Path(d), args.keywords_only) for d in args.run_dirs]
     results = [r for collected in found for r in collected.results]
-    abouts = [c.about for c in found]
-    # The files' blocks when every one has one, else described now (registry, cassettes).
-    about = None if None in abouts else combine([a for a in abouts if a is not None])
+    clashes = different_texts({d: c.results for d, c in zip(args.run_dirs, found, strict=True)})
+    if clashes:  # a verdict would pair two texts under one name as if they were one variant
+        raise UsageError(
+            "cannot compare: "
+            + "; ".join(clashes)
+            + ". One name must mean one text: rename one variant's file (its name labels runs "
+            "and cassettes) and run it again, or compare runs made from the same file"
+        )
+    about = combine([c.about for c in found])  # each file's block; the first wins a name
+    assert about is not None  # at least one RUN_DIR (argparse)
     metrics = args.metric or None
     targets = _targets(args.mde)
     if metrics or targets:
@@ -75,7 +82,7 @@ def _compare(args: argparse.Namespace) -> int:
     reference = _reference(args)
     # What the files recorded, and the labels under --cassettes for runs they do not cover
     # (older files); a --cassettes DIR asked for wins over the files.
-    recorded = about.sampling_map() if about else {}
+    recorded = about.sampling_map()
     labelled = sampling(results, Path(args.cassettes))
     asked = args.cassettes != str(DEFAULT_CASSETTE_ROOT)
     settings = {**recorded, **labelled} if asked else {**labelled, **recorded}

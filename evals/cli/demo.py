@@ -49,9 +49,9 @@ def run_demo(memory_dir: Path) -> str:
         status = "ok" if result.ok else f"error [{result.code.value if result.code else ''}]"
         lines.append(f"{name}({arguments}) -> {status}: {result.message.splitlines()[0]}")
         clock.advance(timedelta(minutes=1))
-    backup = manager.storage.create_backup()
+    backup = manager.create_backup()
     lines.append(f"backup -> {backup}")
-    lines += ["", f"--- {manager.storage.memory_file} ---", manager.read_long_term_memory()]
+    lines += ["", f"--- {manager.memory_file} ---", manager.read_long_term_memory()]
     return "\n".join(lines)
 
 

@@ -20,9 +20,9 @@ from evals.cli._common import (
 )
 from evals.cli.commands import COMMANDS
 from evals.errors import Regression
-from memsys._safe_files import sqlite_refused
 from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, RunFailure
 from memsys.redact import RedactingFormatter, redact, refresh_environment_secrets
+from memsys.safe_io import sqlite_refused
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]
 

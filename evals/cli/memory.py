@@ -63,7 +63,7 @@ def _update(args: argparse.Namespace) -> ToolResult:
 
 def _backup(args: argparse.Namespace) -> ToolResult:
     try:
-        name = _manager(args).storage.create_backup()
+        name = _manager(args).create_backup()
     except MemoryFileError as exc:  # a full disk, a read-only directory, a symlink
         return ToolResult.error(ToolErrorCode.BACKUP_FAILED, f"No backup made: {exc}")
     if name is None:
@@ -74,7 +74,7 @@ def _backup(args: argparse.Namespace) -> ToolResult:
 
 
 def _backups(args: argparse.Namespace) -> ToolResult:
-    names = _manager(args).storage.list_backups()
+    names = _manager(args).list_backups()
     return ToolResult.success("\n".join(names) if names else "(no backups)")
 
 

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.errors import MemoryDirError, QueryFileError, UsageError
-from memsys._parse_limits import ParseLimitError, ParseLimits, parse_json
-from memsys._safe_files import read_input_text
+from memsys.safe_io import ParseLimitError, ParseLimits, parse_json, read_input_text
 from memsys.search.config import DecayForm, SearchConfig
 
 if TYPE_CHECKING:  # the search itself (numpy) loads when a search runs (issue 29)

@@ -8,7 +8,7 @@ from pathlib import Path
 from evals.cli._common import EXIT_OK, cli_clock
 from evals.cli.commands import command_help
 from evals.report import build_report, summary_text, write_report
-from evals.results import RESULTS_FILE_NAME, combine, describe, read_document, write_results
+from evals.results import RESULTS_FILE_NAME, finish_run, read_document
 from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
 from evals.run.sharding import check_shards
 
@@ -20,11 +20,10 @@ def _merge(args: argparse.Namespace) -> int:
     note = check_shards(sources)  # shards of different plans are refused before anything
     out = Path(args.out) if args.out else new_run_dir(cli_clock().now())
     results = merge_runs(sources, out)
-    # Each shard's block (variant texts of files of one's own, the real runs' recordings);
-    # described now for shards written before it.
+    # Each shard's block as it was written (variant texts of files of one's own, the real
+    # runs' recordings); a shard of schema 1 without one was described when read.
     documents = [read_document(source / RESULTS_FILE_NAME) for source in sources]
-    about = combine([d.about for d in documents if d.recorded]) or describe(results)
-    write_results(out, results, about)
+    about = finish_run(out, results, kept=[d.about for d in documents], described=False)
     title = args.title or "memeval report"
     model = build_report(results, about)  # the page and the terminal's table render it
     report = write_report(model, out / "report.html", title=title)

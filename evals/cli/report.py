@@ -22,7 +22,7 @@ def _report(args: argparse.Namespace) -> int:
         out = out / "report.html"
     title = args.title or f"memeval report: {run_dir}"
     # Everything from results.json: its "about" block carries the scorers, variant texts and
-    # the real runs' recordings; a file without one is described now (registry, cassettes).
+    # the real runs' recordings (traces scored just now: built by evals.results.about_for).
     write_report(build_report(results, collected.about), out, title=title)
     print(f"wrote {out} ({len(results)} runs)")
     return EXIT_OK

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from evals.cli._common import EXIT_OK, EXIT_USAGE, add_scorer_args, scorer_settings
 from evals.cli.commands import command_help
 from evals.report import build_report, summary_text
-from evals.results import RESULTS_FILE_NAME, combine, describe, read_document, write_results
+from evals.results import RESULTS_FILE_NAME, about_for, finish_run, read_document
 from evals.results.history import resolve_run_dir
 from evals.results.scoring import score_run_dir
 from evals.scorers.provenance import FileLine
@@ -154,18 +154,22 @@ def _score(args: argparse.Namespace) -> int:
     run_dir = resolve_run_dir(Path(args.run_dir))
     results = score_run_dir(run_dir, None if args.keywords_only else "default", settings)
     for result in results:
-        write_results(Path(result.run_dir), [result])
+        finish_run(Path(result.run_dir), [result])
     if not args.no_lines:
         _print_files(results)
-    print(summary_text(build_report(results)))
-    print(f"wrote results.json and results.csv next to {len(results)} trace(s)")
-    if (run_dir / RESULTS_FILE_NAME).is_file():
+    run_file = run_dir / RESULTS_FILE_NAME
+    rewrite = run_file.is_file()
+    if rewrite:
         # The run's own results.json is what report, compare and gate read: keep it current,
         # scorers from this registry, variant texts and recordings it had kept where the
         # variant file or cassette cannot be found from here.
-        old = read_document(run_dir / RESULTS_FILE_NAME)
-        write_results(run_dir, results, combine([describe(results), old.about]))
-        print(f"rewrote {run_dir / RESULTS_FILE_NAME}")
+        about = finish_run(run_dir, results, kept=[read_document(run_file).about])
+    else:
+        about = about_for(results)
+    print(summary_text(build_report(results, about)))
+    print(f"wrote results.json and results.csv next to {len(results)} trace(s)")
+    if rewrite:
+        print(f"rewrote {run_file}")
     return EXIT_OK
 
 

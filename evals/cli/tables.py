@@ -17,8 +17,9 @@ from evals.cli._common import EXIT_OK
 from evals.cli.commands import command_help
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
-from evals.report.markdown import TABLES, table_model
-from evals.results import describe, recordings
+from evals.report.figures import write_figures
+from evals.report.markdown import TABLES, figure_links, table_model
+from evals.results import recordings
 from evals.results.history import run_results
 from memsys.llm.base import ModelKind
 
@@ -39,11 +40,15 @@ def _tables(args: argparse.Namespace) -> int:
         results = [r for r in results if r.model_kind is ModelKind.SIMULATED or r.model == model]
     kinds = list(TABLES) if args.kind == "all" else [args.kind]
     root = Path(args.cassettes)
-    about = collected.about or describe(results, cassette_root=root)
+    about = collected.about
     if args.cassettes != str(DEFAULT_CASSETTE_ROOT):  # asked for: these labels, not the file's
         about = dataclasses.replace(about, recordings=recordings(results, root))
     model = table_model(results, about)  # one model, every table rendered from it
-    print("\n\n".join(TABLES[kind].build(model) for kind in kinds))
+    sections = [TABLES[kind].build(model) for kind in kinds]
+    if args.figures:  # PNGs beside the Markdown, linked from it (a CI summary cannot hold SVG)
+        links = figure_links(write_figures(model, Path(args.figures)))
+        sections += [links] if links else []
+    print("\n\n".join(sections))
     return EXIT_OK
 
 
@@ -83,6 +88,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="cassette directory whose labels give the recording times and each real run's "
         "sampling setting (default: the labels results.json recorded, or, for a file "
         "written before it recorded them, those under cassettes)",
+    )
+    parser.add_argument(
+        "--figures",
+        metavar="DIR",
+        help="also draw the forest plot (forest.png) and the per-day MEMORY.md curves "
+        "(per-day.png) into DIR with matplotlib, and end the Markdown with image links to them",
     )
     parser.add_argument(
         "--model",

@@ -44,13 +44,13 @@ from evals.report._paired import (
     known_metrics,
     validate_metrics,
 )
-from evals.report._render import quality_weights_text, render_comparison, render_report
+from evals.report._render import render_comparison, render_report
 from evals.report._stats import Aggregate, aggregate, cells, mean_ci
+from evals.report.figures import Figures, write_figures
 from evals.report.model import (
     LEGACY_SUMMARY_METRICS,
     CellSummary,
     ReportModel,
-    VariantSources,
     Verdicts,
     build_report,
     summary_text,
@@ -58,11 +58,11 @@ from evals.report.model import (
     verdicts,
 )
 from evals.results import RunResult
+from memsys.redact import redact
 
 # Not data: the safe writer (never through a link, issue 28) and the secret redactor every
 # output passes; the report reads nothing else from memsys (tests/evals/report/test_rules.py).
-from memsys._safe_files import write_output
-from memsys.redact import redact
+from memsys.safe_io import write_output
 
 __all__ = [
     "LABEL_STYLES",
@@ -71,6 +71,7 @@ __all__ = [
     "CellSummary",
     "Comparison",
     "ComparisonError",
+    "Figures",
     "LabelStyle",
     "LeftOut",
     "MemoryLine",
@@ -78,7 +79,6 @@ __all__ = [
     "Reference",
     "ReportModel",
     "Sampling",
-    "VariantSources",
     "Verdict",
     "Verdicts",
     "aggregate",
@@ -93,7 +93,6 @@ __all__ = [
     "mean_ci",
     "method_sentence",
     "power_lines",
-    "quality_weights_text",
     "render_comparison",
     "render_report",
     "short_model",
@@ -103,6 +102,7 @@ __all__ = [
     "verdict_sentence",
     "verdicts",
     "write_comparison",
+    "write_figures",
     "write_report",
 ]
 

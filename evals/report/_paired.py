@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
 from evals.report._diffs import PairedDiff, Verdict, family, scenario_diff, within_sd
-from evals.results import ModelKind, ResultsAbout, RunResult, describe, known_metrics
+from evals.results import ModelKind, ResultsAbout, RunResult, known_metrics
 from evals.stats import Adjustment
 
 # A pure type (the report reads results.json alone; tests/evals/report/test_rules.py): the
@@ -180,11 +180,11 @@ def metric_span(metric: str, about: ResultsAbout) -> float | None:
     return high - low
 
 
-def headline_metrics(results: Sequence[RunResult], about: ResultsAbout | None = None) -> list[str]:
+def headline_metrics(results: Sequence[RunResult], about: ResultsAbout) -> list[str]:
     """``quality`` first, then every other score: in the order of the results' scorer block
     (``about``), then any it does not name in the order the results carry them."""
     carried = [n for n in known_metrics(results) if "." not in n]
-    listed = [s.name for s in about.scorers if s.name in carried] if about is not None else []
+    listed = [s.name for s in about.scorers if s.name in carried]
     names = listed + [n for n in carried if n not in listed]
     return sorted(names, key=lambda n: n != "quality")
 
@@ -262,7 +262,8 @@ def compare_to_baseline(
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     adjustment: Adjustment = Adjustment.HOLM,
-    about: ResultsAbout | None = None,
+    *,
+    about: ResultsAbout,
 ) -> list[Comparison]:
     """Every cell that differs from the baseline on a fixed dimension, against it.
 
@@ -274,13 +275,12 @@ def compare_to_baseline(
             sides differ are left out.
         adjustment: Holm (family-wise error) or Benjamini-Hochberg (false discovery rate).
         about: The results' ``"about"`` block: each metric's direction and the order of the
-            default metrics; None describes the results with this code's scorer registry.
+            default metrics.
 
     Raises:
         ComparisonError: no run has the baseline's value, or one cell and repeat twice.
         UnknownNameError: a metric no result carries.
     """
-    about = about or describe(results)  # the registry's directions, as the page shows them
     chosen = list(metrics) if metrics else headline_metrics(results, about)
     validate_metrics(results, chosen)
     _check_reference(results, reference)

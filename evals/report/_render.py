@@ -20,10 +20,10 @@ from evals.report._view import (
     scenario_views,
     summary_rows,
 )
-from evals.report.model import ReportModel, about_of, unparsed_by_group
-from evals.results import ResultsAbout, RunResult
+from evals.report.model import ReportModel, unparsed_by_group
+from evals.results import RunResult
 
-__all__ = ["quality_weights_text", "render_comparison", "render_report"]
+__all__ = ["render_comparison", "render_report"]
 
 
 def _environment() -> object:
@@ -78,7 +78,7 @@ def render_report(
     template = _environment().get_template("report.html.j2")  # type: ignore[attr-defined]
     html: str = template.render(
         **page,
-        quality_weights=quality_weights_text(model.results, model.about),
+        quality_formula=model.about.quality_formula,
         summary=summary_rows(model, anchors),
         summary_metrics=list(model.summary_metrics),
         more_metrics=list(model.more_metrics),
@@ -121,26 +121,6 @@ def render_comparison(model: ReportModel, title: str = "memeval comparison") -> 
         variants=variants,
     )
     return html
-
-
-def quality_weights_text(results: Sequence[RunResult], about: ResultsAbout | None = None) -> str:
-    """How ``quality`` was computed: the label formula (from ``about``), or (results scored
-    before it) the weights the results record."""
-    if not any(result.quality_weights for result in results):
-        return about_of(results, about).quality_formula
-    sets: dict[tuple[tuple[str, float], ...], int] = {}
-    for result in results:
-        weights = tuple(result.quality_weights.items())
-        sets[weights] = sets.get(weights, 0) + 1
-    parts = []
-    for weights, runs in sets.items():
-        text = (
-            "weighted mean of " + ", ".join(f"{name} {weight:.2f}" for name, weight in weights)
-            if weights
-            else "weights not recorded in these results (re-score with `memeval score RUN_DIR`)"
-        )
-        parts.append(text + (f" in {runs} run{'s' if runs > 1 else ''}" if len(sets) > 1 else ""))
-    return "quality = " + "; ".join(parts)
 
 
 def _default_pair(results: Sequence[RunResult]) -> tuple[RunResult, RunResult] | None:

@@ -29,9 +29,10 @@ from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
 from evals.report._diffs import PairedDiff
 from evals.report._paired import Comparison, Sampling
+from evals.report.figures import Figures
 from evals.report.model import CellSummary, ReportModel, build_report
 from evals.report.writers_table import writers_table
-from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult, describe
+from evals.results import ModelKind, ResultsAbout, RunRecording, RunResult
 from evals.stats import Adjustment
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "compact",
     "compare_table",
     "difference_text",
+    "figure_links",
     "markdown_table",
     "real_table",
     "recording_minutes",
@@ -149,17 +151,17 @@ def _text(value: float | None, fmt: Callable[[float], str]) -> str:
 
 def table_model(
     results: Sequence[RunResult],
-    about: ResultsAbout | None = None,
+    about: ResultsAbout,
     sampling: Sampling | None = None,
     baseline_policy: str = "guardrails",
 ) -> ReportModel:
     """The model every table renders (:func:`~evals.report.model.build_report`): verdicts
     of each variant against the default variant over :data:`COMPARE_METRICS`, and of each
     other policy under the default variant against ``baseline_policy``; ``sampling`` by
-    default what ``about`` (by default :func:`describe` of ``results``) recorded."""
+    default what ``about`` recorded."""
     return build_report(
         results,
-        about or describe(results),
+        about,
         metrics=COMPARE_METRICS,
         sampling=sampling,
         policy_baseline=baseline_policy,
@@ -325,6 +327,16 @@ def compare_table(model: ReportModel) -> str:
             rows.append([*row, _p(d.p_adjusted), mde, d.outcome()])
     method = method_sentence(named[0][0].adjustment if named else Adjustment.HOLM)
     return "\n".join(notes) + "\n\n" + markdown_table(header, rows) + "\n\n" + method
+
+
+def figure_links(figures: Figures) -> str:
+    """The Markdown that shows ``figures`` (:func:`~evals.report.figures.write_figures`): one
+    image link per PNG drawn, by the path it was written to."""
+    shown = [
+        ("Forest plot: each comparison's difference from the baseline", figures.forest),
+        ("MEMORY.md size per day, per scenario", figures.per_day),
+    ]
+    return "\n\n".join(f"![{alt}]({path.as_posix()})" for alt, path in shown if path is not None)
 
 
 @dataclass(frozen=True)

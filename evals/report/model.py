@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
@@ -30,7 +29,6 @@ from evals.results import (
     ModelKind,
     ResultsAbout,
     RunResult,
-    describe,
     known_metrics,
     unparsed_notes,
 )
@@ -40,16 +38,13 @@ __all__ = [
     "LEGACY_SUMMARY_METRICS",
     "CellSummary",
     "ReportModel",
-    "VariantSources",
     "Verdicts",
-    "about_of",
     "build_report",
     "summary_text",
     "unparsed_by_group",
     "verdicts",
 ]
 
-VariantSources = Mapping[str, Path | str]
 """Variant name -> its ``.toml`` file, for variants that are not shipped."""
 
 LEGACY_SUMMARY_METRICS = (
@@ -115,7 +110,7 @@ class ReportModel:
     results: tuple[RunResult, ...]
     """Every run."""
     about: ResultsAbout
-    """The results' ``"about"`` block (described now for results without one)."""
+    """The results' ``"about"`` block."""
     metrics: tuple[str, ...]
     """``quality``, then every other score in the block's order."""
     summary_metrics: tuple[str, ...]
@@ -153,23 +148,13 @@ def unparsed_by_group(results: Sequence[RunResult]) -> dict[CellGroup, list[str]
     return {group: notes for group, notes in found.items() if notes}
 
 
-def about_of(
-    results: Sequence[RunResult],
-    about: ResultsAbout | None,
-    variant_sources: VariantSources | None = None,
-) -> ResultsAbout:
-    """``about`` as given (read from ``results.json``), else described now: results built in
-    memory (tests, ``memeval run`` before its file is read back) or a file written before the
-    block, whose scorers and variants are this code's."""
-    return about if about is not None else describe(results, variant_sources)
-
-
 def verdicts(
     results: Sequence[RunResult],
     reference: Reference | None = None,
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
-    about: ResultsAbout | None = None,
+    *,
+    about: ResultsAbout,
     adjustment: Adjustment = Adjustment.HOLM,
 ) -> Verdicts:
     """The comparisons against ``reference``: by default the default variant, and then no
@@ -179,16 +164,15 @@ def verdicts(
         ComparisonError: ``reference`` is given and matches no run.
         UnknownNameError: a metric no result carries.
     """
-    about = about_of(results, about)
     chosen = sampling if sampling is not None else about.sampling_map()
     if reference is not None:
-        found = compare_to_baseline(results, reference, metrics, chosen, adjustment, about)
+        found = compare_to_baseline(results, reference, metrics, chosen, adjustment, about=about)
         return Verdicts(found, "", reference, adjustment)
     default = Reference(variant=about.default_variant)
     if about.default_variant not in {r.variant for r in results}:
         return Verdicts([], "", default, adjustment)
     try:
-        found = compare_to_baseline(results, default, metrics, chosen, adjustment, about)
+        found = compare_to_baseline(results, default, metrics, chosen, adjustment, about=about)
     except ComparisonError as exc:
         return Verdicts([], f"No variant comparison: {exc}", default, adjustment)
     return Verdicts(found, "", default, adjustment)
@@ -208,7 +192,7 @@ def _by_policy(
         return None
     reference = Reference(policy=policy, variant=variant)
     chosen = sampling if sampling is not None else about.sampling_map()
-    every = compare_to_baseline(results, reference, metrics, chosen, adjustment, about)
+    every = compare_to_baseline(results, reference, metrics, chosen, adjustment, about=about)
     chosen_ones = [c for c in every if c.compared[2] == variant]
     return Verdicts(chosen_ones, "", reference, adjustment)
 
@@ -221,27 +205,24 @@ def _summary_metrics(metrics: Sequence[str], about: ResultsAbout) -> tuple[str, 
 
 def build_report(
     results: Sequence[RunResult],
-    about: ResultsAbout | None = None,
+    about: ResultsAbout,
     *,
     reference: Reference | None = None,
     metrics: Sequence[str] | None = None,
     sampling: Sampling | None = None,
     adjustment: Adjustment = Adjustment.HOLM,
-    variant_sources: VariantSources | None = None,
     policy_baseline: str | None = None,
 ) -> ReportModel:
-    """The report's model of ``results`` (pure: nothing is read but ``about`` when None).
+    """The report's model of ``results`` (pure: it reads nothing).
 
     Args:
         results: The runs (any mix of scenarios, models, policies, variants, repeats).
-        about: The results file's ``"about"`` block; None describes ``results`` now (this
-            code's scorers, the shipped variants or ``variant_sources``).
+        about: The results' ``"about"`` block (:func:`evals.results.finish_run` built it;
+            :func:`evals.results.about_for` builds one for results without a file).
         reference: The verdicts' baseline; by default the default variant.
         metrics: The verdicts' metrics, one family; by default quality and every score.
         sampling: Each real run's sampling setting; by default what ``about`` recorded.
         adjustment: How each comparison's p-values are adjusted.
-        variant_sources: The ``.toml`` file of each variant that is not shipped (read only
-            when ``about`` is None).
         policy_baseline: Also compare each other policy under the baseline variant against
             this one (:attr:`ReportModel.by_policy`).
 
@@ -249,8 +230,7 @@ def build_report(
         ComparisonError: ``reference`` is given and matches no run.
         UnknownNameError: a metric in ``metrics`` that no result carries.
     """
-    about = about_of(results, about, variant_sources)
-    found = verdicts(results, reference, metrics, sampling, about, adjustment)
+    found = verdicts(results, reference, metrics, sampling, about=about, adjustment=adjustment)
     names = known_metrics(results)
     shown = headline_metrics(results, about)
     return ReportModel(

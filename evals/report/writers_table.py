@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from evals.results import ResultsAbout, RunResult, describe
+from evals.results import ResultsAbout, RunResult
 
 __all__ = ["writers_table"]
 
@@ -23,12 +23,12 @@ def _struck(counts: Counter[str], kept: frozenset[str]) -> str:
 
 
 def writers_table(
-    results: Sequence[RunResult], kind: str | None = None, about: ResultsAbout | None = None
+    results: Sequence[RunResult], about: ResultsAbout, kind: str | None = None
 ) -> str:
     """One row per (model kind, policy, variant, writer): final lines, kept and struck (by
     label), summed over the runs; ``kind`` keeps only ``real`` or ``simulated`` runs. Which
-    labels a reader keeps is the results' ``about.kept_labels`` (described now without one)."""
-    kept_labels = frozenset((about or describe(results)).kept_labels)
+    labels a reader keeps is the results' ``about.kept_labels``."""
+    kept_labels = frozenset(about.kept_labels)
     runs = [r for r in results if kind is None or r.model_kind.value == kind]
     groups: dict[tuple[str, str, str, str], Counter[str]] = {}
     samples: Counter[tuple[str, str, str]] = Counter()

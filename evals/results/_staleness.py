@@ -16,7 +16,7 @@ from pathlib import Path
 
 from evals.results.results import RunResult
 from evals.trace.trace import TRACE_FILE_NAME, TRACE_LINE_LIMITS
-from memsys._parse_limits import ParseLimitError, parse_json
+from memsys.safe_io import ParseLimitError, parse_json
 
 __all__ = ["stale_cells"]
 

@@ -4,9 +4,9 @@ Written when the results are (:func:`describe`, from the scorer registry and the
 files), read back checked, so ``memeval report`` renders from ``results.json`` alone:
 
 - ``scorers``: every registered scorer in registration order, then ``quality``, each with
-  its direction (``"higher"`` or ``"lower"`` is better), its weight in ``quality``
-  (None when it has none) and whether the report's summary table gives it a column
-  (``summary``, from its registration; absent in files written before it was recorded);
+  its direction (``"higher"`` or ``"lower"`` is better) and whether the report's summary
+  table gives it a column (``summary``, from its registration; absent in files written
+  before it was recorded);
 - ``quality_formula``: how ``quality`` was computed, in one line;
 - ``default_variant``: the variant every other one is compared with by default;
 - ``variants``: each variant's texts (descriptions and prompts) and the parent it is
@@ -15,8 +15,10 @@ files), read back checked, so ``memeval report`` renders from ``results.json`` a
   time, whether tool calls were recovered from text), so neither comparisons nor tables
   need the cassettes.
 
-The block is optional within ``schema_version`` 1: files written before it still read, and
-:func:`describe` stands in for it (see :func:`~evals.results.results.read_document`).
+The block is required from ``schema_version`` 2 and built once, by
+:func:`evals.results.finish.finish_run`; a schema-1 file without it gets one described when
+read (``evals.results.results._upgrade``). Nothing downstream describes results again:
+the report renders the block it is given.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ __all__ = [
     "VariantText",
     "combine",
     "describe",
+    "different_texts",
     "recordings",
     "sampling_setting",
     "variant_texts",
@@ -58,8 +61,6 @@ class ScorerMeta:
     """Registered name; the metric name in results."""
     better: Literal["higher", "lower"]
     """Which direction of its value is better."""
-    weight: float | None = None
-    """Its weight in ``quality``, or None when it has none."""
     summary: bool | None = None
     """The report's summary table gives it a column (its registration says so); None in
     files written before this was recorded (:meth:`ResultsAbout.summary_names`)."""
@@ -75,7 +76,8 @@ class ScorerMeta:
 
 @dataclass(frozen=True)
 class VariantText:
-    """One variant's texts, as a model was given them."""
+    """One variant's texts, as a model was given them (recorded in the run's ``run_start``,
+    or read from the file for a parent no run used)."""
 
     name: str
     """Its name."""
@@ -89,6 +91,8 @@ class VariantText:
     texts: Mapping[str, str]
     """Every text by where it goes: ``save_memory``, ``save_memory.content``,
     ``prompts.compaction`` (``(built-in)`` for a prompt it does not set)..."""
+    digest: str | None = None
+    """SHA-256 of the texts it sends (``Variant.digest``); None when not recorded."""
 
 
 @dataclass(frozen=True)
@@ -150,24 +154,11 @@ class ResultsAbout:
         """The recording of the run ``cell`` (repeat included), if labelled."""
         return next((r for r in self.recordings if r.cell == cell), None)
 
-    def weights(self) -> dict[str, float]:
-        """Weight of each ``quality`` component, heaviest first (ties in scorer order)."""
-        parts = [(s.name, s.weight) for s in self.scorers if s.weight is not None]
-        return dict(sorted(parts, key=lambda part: -part[1]))
-
 
 def variant_texts(variant: Variant) -> dict[str, str]:
     """Every text a variant gives a model, by where it goes (``save_memory``,
     ``save_memory.content``, ``prompts.daily_summary``...); built-in prompts are ``(built-in)``."""
-    from memsys.tools.descriptions import PROMPT_SLOTS
-
-    out: dict[str, str] = {}
-    for tool, text in variant.tools.items():
-        out[tool] = text.description
-        out.update({f"{tool}.{name}": desc for name, desc in text.parameters})
-    for slot in PROMPT_SLOTS:
-        out[f"prompts.{slot}"] = getattr(variant.prompts, slot) or "(built-in)"
-    return out
+    return variant.texts()
 
 
 def _load(source: str) -> Variant | None:
@@ -180,39 +171,52 @@ def _load(source: str) -> Variant | None:
         return None
 
 
-def _parent(variant: Variant) -> Variant | None:
-    if variant.extends is None:
+def _parent(extends: str | None, source: str) -> Variant | None:
+    if extends is None:
         return None
-    found = _load(variant.extends)
-    if found is None and variant.path is not None:  # a name or path next to the file
-        local = variant.path.parent / variant.extends
+    found = _load(extends)
+    if found is None and source.endswith(".toml"):  # a name or path next to the file
+        local = Path(source).parent / extends
         found = _load(str(local if local.suffix == ".toml" else local.with_suffix(".toml")))
     return found
 
 
+def _read(variant: Variant) -> VariantText:
+    return VariantText(
+        variant.name,
+        variant.summary,
+        str(variant.path) if variant.path else variant.name,
+        variant.extends,
+        variant_texts(variant),
+        variant.digest(),
+    )
+
+
 def _variant_block(
-    names: Sequence[str], sources: Mapping[str, Path | str] | None
+    results: Sequence[RunResult], names: Sequence[str], sources: Mapping[str, Path | str] | None
 ) -> dict[str, VariantText]:
+    """The variants of ``names``: as the runs recorded them (their ``run_start``), else
+    (results of older traces, the default variant no run used) read from the file; each
+    variant's parent read from its file, so the report can show what it changes."""
+    recorded = {r.variant: r.variant_text for r in results if r.variant_text is not None}
     block: dict[str, VariantText] = {}
 
-    def add(name: str, variant: Variant) -> None:
-        parent = _parent(variant)
+    def add(text: VariantText) -> None:
+        parent = _parent(text.extends, text.source)
         if parent is not None and parent.name not in block:
-            add(parent.name, parent)
-        block[name] = VariantText(
-            name,
-            variant.summary,
-            str(variant.path) if variant.path else name,
-            parent.name if parent else variant.extends,  # unresolved: shown whole
-            variant_texts(variant),
-        )
+            add(recorded.get(parent.name) or _read(parent))
+        extends = parent.name if parent else text.extends  # unresolved: shown whole
+        block[text.name] = replace(text, extends=extends)
 
     for name in names:
         if name in block:
             continue
+        if name in recorded:
+            add(recorded[name])
+            continue
         variant = _load(str((sources or {}).get(name, name)))
         if variant is not None:  # unknown: the report says its text is not shown
-            add(name, variant)
+            add(_read(variant))
     return block
 
 
@@ -274,7 +278,6 @@ def describe(
         ScorerMeta(
             info.name,
             "higher" if info.higher_is_better else "lower",
-            info.quality.weight if info.quality else None,
             info.summary,
             (0.0, 1.0) if info.share else None,
         )
@@ -285,7 +288,7 @@ def describe(
         scorers=(*scorers, ScorerMeta(QUALITY, "higher", summary=True, bounds=(0.0, 1.0))),
         quality_formula=QUALITY_FORMULA,
         default_variant=DEFAULT_VARIANT,
-        variants=_variant_block(sorted({*names, DEFAULT_VARIANT}), variant_sources),
+        variants=_variant_block(results, sorted({*names, DEFAULT_VARIANT}), variant_sources),
         recordings=recordings(results, cassette_root),
         kept_labels=tuple(sorted(KEPT)),
     )
@@ -310,3 +313,21 @@ def combine(abouts: Sequence[ResultsAbout]) -> ResultsAbout | None:
         variants=dict(sorted(variants.items())),
         recordings=tuple(runs[key] for key in sorted(runs)),
     )
+
+
+def different_texts(runs: Mapping[str, Sequence[RunResult]]) -> list[str]:
+    """One sentence per variant name that stands for two different texts among ``runs`` (by
+    where they were read: a run directory), as their ``run_start`` digests say; a run
+    recorded before digests were is not counted."""
+    seen: dict[str, dict[str, str]] = {}  # variant -> digest -> where first seen
+    for where, results in runs.items():
+        for result in results:
+            text = result.variant_text
+            if text is not None and text.digest is not None:
+                seen.setdefault(result.variant, {}).setdefault(text.digest, where)
+    return [
+        f"variant {name!r} is {len(found)} different texts: "
+        + "; ".join(f"digest {digest[:12]} in {where}" for digest, where in found.items())
+        for name, found in sorted(seen.items())
+        if len(found) > 1
+    ]

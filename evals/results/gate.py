@@ -40,7 +40,7 @@ from evals.grid.cell import Cell
 from evals.results.results import RunResult, known_metrics
 from evals.scenario import DATA_FILE_LIMITS, YAMLLimitError, load_data
 from evals.scorers import ScorerSettings, registered_scorers
-from memsys._safe_files import read_input_text, write_output
+from memsys.safe_io import read_input_text, write_output
 
 __all__ = [
     "BASELINE_SCHEMA_VERSION",

@@ -21,7 +21,7 @@ from evals.errors import ResultsError, UsageError
 from evals.grid.cell import Cell
 from evals.results.results import RESULTS_FILE_NAME, RunResult, read_results
 from evals.results.scoring import Collected, EmbedderChoice, collect_results
-from memsys._safe_files import check_output_dir, describe_kind
+from memsys.safe_io import check_output_dir, describe_kind
 
 __all__ = [
     "LATEST",

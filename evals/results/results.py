@@ -2,32 +2,38 @@
 
 ``results.json`` is validated by pydantic when read (the edge); inside the code a result is a
 frozen dataclass. This module is the file format only: scoring traces into results is
-:mod:`evals.results.scoring`, and reading a results file never writes one.
+:mod:`evals.results.scoring`, the ``"about"`` block is built once by
+:func:`evals.results.finish.finish_run`, and reading a results file never writes one.
+
+Schema 2 (this one) requires the ``"about"`` block and dropped the quality weights (no
+scorer was weighted into ``quality`` since it became a count of line labels). A schema-1 file
+is upgraded when read (:func:`_upgrade`): its weights, if it had any, become the block's
+``quality_formula``, and a file written before the block gets one described now (this
+code's scorers and shipped variants), as a schema-1 reader did.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
 from evals.results._csv_cells import csv_text
-from evals.results.about import ResultsAbout, describe
+from evals.results.about import ResultsAbout, VariantText, describe
 from evals.results.replies import ReplyTally
 from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
 from evals.trace import Snapshot, TraceLine
-from memsys._parse_limits import ParseLimits, load_input
-from memsys._safe_files import write_output
 from memsys.errors import InputFileError
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
+from memsys.safe_io import ParseLimits, load_input, write_output
 
 __all__ = [
     "CSV_FILE_NAME",
@@ -45,7 +51,7 @@ __all__ = [
     "write_results",
 ]
 
-RESULTS_SCHEMA_VERSION: Literal[1] = 1
+RESULTS_SCHEMA_VERSION: Literal[2] = 2
 RESULTS_FILE_NAME = "results.json"
 CSV_FILE_NAME = "results.csv"
 RESULTS_LIMITS = ParseLimits(max_bytes=1 << 30, max_nodes=50_000_000, max_depth=32)
@@ -105,10 +111,6 @@ class RunResult:
     """Matching thresholds the scores were computed with (``-S key=value``)."""
     transcript: tuple[TranscriptEntry, ...] = ()
     """The run turn by turn (:mod:`evals.results.transcript`), for the report."""
-    quality_weights: Mapping[str, float] = field(default_factory=dict)
-    """Weight of each ``quality`` component this run was scored with (from the scorer
-    registrations), so the report shows them from the results alone; empty in results
-    saved before it was recorded."""
     lines: tuple[FileLine, ...] = ()
     """Every line of the final MEMORY.md with its one label, evidence and writer
     (:mod:`evals.scorers.provenance`); empty in results saved before it was recorded."""
@@ -117,6 +119,9 @@ class RunResult:
     replies: tuple[ReplyTally, ...] = ()
     """Per prompt slot, the background replies the run got and how many its parser could not
     read (:mod:`evals.results.replies`); empty in results saved before it was recorded."""
+    variant_text: VariantText | None = None
+    """The variant's texts and digest as the run's ``run_start`` recorded them (what the
+    report's variant block shows); None for traces written before they were recorded."""
 
     @property
     def cell(self) -> Cell:
@@ -147,11 +152,9 @@ class RunResult:
 class _ResultsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1]
+    schema_version: Literal[2]
     results: list[RunResult]
-    # Optional within schema 1: files written before the block still read (and old readers
-    # never met one), so adding it needed no new version; see read_document.
-    about: ResultsAbout | None = None
+    about: ResultsAbout
 
 
 @dataclass(frozen=True)
@@ -161,10 +164,71 @@ class ResultsDocument:
     results: tuple[RunResult, ...]
     """Every run."""
     about: ResultsAbout
-    """The file's ``"about"`` block, or (:attr:`recorded` False) :func:`describe` of the
-    runs as this code would score them."""
-    recorded: bool
-    """True when the file carries the block."""
+    """The file's ``"about"`` block (described when read, for a schema-1 file without one)."""
+    upgraded_from: int | None = None
+    """The schema version the file was written in, when it was older than this one."""
+
+
+def _weights_formula(results: Sequence[Mapping[str, Any]]) -> str | None:
+    """What a schema-1 file's per-run quality weights said, as a formula (None: none)."""
+    sets: dict[tuple[tuple[str, float], ...], int] = {}
+    for result in results:
+        weights = result.get("quality_weights") or {}
+        if weights:
+            key = tuple((str(k), float(v)) for k, v in weights.items())
+            sets[key] = sets.get(key, 0) + 1
+    if not sets:
+        return None
+    parts = [
+        "weighted mean of "
+        + ", ".join(f"{name} {weight:.2f}" for name, weight in weights)
+        + (f" in {runs} run{'s' if runs > 1 else ''}" if len(sets) > 1 else "")
+        for weights, runs in sets.items()
+    ]
+    return "quality = " + "; ".join(parts)
+
+
+def _upgrade(data: object) -> tuple[_ResultsFile, int | None]:
+    """A parsed ``results.json`` as this schema, and the version it was upgraded from (None
+    when it was this one).
+
+    Schema 1 to 2: each run's ``quality_weights`` and each scorer's ``weight`` go (a
+    formula of the weights, if any run had some, becomes ``quality_formula``); a missing
+    ``"about"`` block is described now from the runs, as a schema-1 reader did.
+
+    Raises:
+        ValidationError: not a results file of either schema.
+    """
+    if not isinstance(data, dict) or data.get("schema_version") != 1:
+        return _ResultsFile.model_validate(data), None
+    runs = data.get("results")
+    runs = runs if isinstance(runs, list) else []  # validation below says what is wrong
+    formula = _weights_formula([r for r in runs if isinstance(r, dict)])
+    results = [
+        {k: v for k, v in r.items() if k != "quality_weights"} if isinstance(r, dict) else r
+        for r in runs
+    ]
+    about = data.get("about")
+    if about is None:
+        checked = TypeAdapter(list[RunResult]).validate_python(results)
+        described = describe(checked)
+        if formula is not None:
+            described = replace(described, quality_formula=formula)
+        return _ResultsFile(schema_version=2, results=checked, about=described), 1
+    if isinstance(about, dict):
+        scorers = about.get("scorers")
+        if isinstance(scorers, list):
+            about = {
+                **about,
+                "scorers": [
+                    {k: v for k, v in s.items() if k != "weight"} if isinstance(s, dict) else s
+                    for s in scorers
+                ],
+            }
+        if formula is not None:
+            about = {**about, "quality_formula": formula}
+    upgraded = {"schema_version": 2, "results": results, "about": about}
+    return _ResultsFile.model_validate(upgraded), 1
 
 
 def known_metrics(results: Sequence[RunResult]) -> list[str]:
@@ -180,18 +244,16 @@ def known_metrics(results: Sequence[RunResult]) -> list[str]:
 
 
 def write_results(
-    directory: Path, results: Sequence[RunResult], about: ResultsAbout | None = None
+    directory: Path, results: Sequence[RunResult], about: ResultsAbout
 ) -> tuple[Path, Path]:
     """Write ``results.json`` and ``results.csv`` into ``directory``; returns both paths.
 
-    ``about`` is the report's block (by default :func:`describe` of ``results``: the scorer
-    registry and the shipped variants, no sampling settings).
+    ``about`` is the report's block, built by :func:`evals.results.finish.finish_run`
+    (which calls this).
     """
     directory.mkdir(parents=True, exist_ok=True)
     document = _ResultsFile(
-        schema_version=RESULTS_SCHEMA_VERSION,
-        results=list(results),
-        about=about or describe(results),
+        schema_version=RESULTS_SCHEMA_VERSION, results=list(results), about=about
     )
     json_path = directory / RESULTS_FILE_NAME
     # Results come from redacted traces; redacting again covers traces from elsewhere.
@@ -232,21 +294,15 @@ def read_results(path: Path) -> list[RunResult]:
 
 
 def read_document(path: Path) -> ResultsDocument:
-    """One ``results.json``: its runs and its ``"about"`` block.
-
-    A file written before the block has none; then :func:`describe` stands in for it (the
-    scorer registry and shipped variants of this code, no sampling settings), which is what
-    scored the file unless scorers changed since.
+    """One ``results.json``: its runs and its ``"about"`` block, upgraded from schema 1 when
+    it is older (:func:`_upgrade`).
 
     Raises:
         ResultsError: unreadable, not JSON, or not of this schema (a malformed block too).
     """
     try:
-        data = load_input(path, "json", RESULTS_LIMITS)
-        file = _ResultsFile.model_validate(data)
-        if file.about is not None:
-            return ResultsDocument(tuple(file.results), file.about, True)
-        return ResultsDocument(tuple(file.results), describe(file.results), False)
+        file, old = _upgrade(load_input(path, "json", RESULTS_LIMITS))
+        return ResultsDocument(tuple(file.results), file.about, old)
     except InputFileError as exc:
         raise ResultsError(path, f"cannot be read: {exc.problem}") from None
     except ValidationError as exc:
@@ -254,7 +310,7 @@ def read_document(path: Path) -> ResultsDocument:
         where = ".".join(str(p) for p in first["loc"])
         raise ResultsError(
             path,
-            f"not a results file of schema_version {RESULTS_SCHEMA_VERSION} ({where}: "
+            f"not a results file of schema_version 1 or {RESULTS_SCHEMA_VERSION} ({where}: "
             f"{first['msg']}); re-create it with `memeval score RUN_DIR`",
         ) from None
 

@@ -2,7 +2,7 @@
 
 The pure scorers (:mod:`evals.scorers`) do the judging; this module finds traces, embeds
 each run's texts once and builds the results. Reading results never writes: a caller that
-wants what it scored saved calls :func:`~evals.results.results.write_results` (the CLI does, with
+wants what it scored saved calls :func:`~evals.results.finish.finish_run` (the CLI does, with
 :func:`save_scored`).
 """
 
@@ -15,7 +15,8 @@ from typing import Literal
 
 from evals.errors import ResultsError
 from evals.results._staleness import stale_cells
-from evals.results.about import ResultsAbout
+from evals.results.about import ResultsAbout, VariantText
+from evals.results.finish import about_for, finish_run
 from evals.results.replies import reply_tallies
 from evals.results.results import (
     RESULTS_FILE_NAME,
@@ -24,18 +25,17 @@ from evals.results.results import (
     load_results,
     read_document,
     read_results,
-    write_results,
 )
 from evals.results.transcript import build_transcript
 from evals.scorers import (
     DEFAULT_SCORER_SETTINGS,
     ScorerSettings,
     embed_run,
-    quality_weights,
     run_data,
     score_run,
 )
 from evals.scorers.provenance import file_lines, label_writers
+from evals.trace import RunStart, TraceRecord
 from evals.trace.trace import TRACE_FILE_NAME, read_records
 from memsys.search.embedder import Embedder, default_embedder
 
@@ -91,10 +91,25 @@ def score_trace(
         errors=run.errors,
         scorer_settings=settings,
         transcript=build_transcript(records),
-        quality_weights=dict(quality_weights()),
         lines=(lines := file_lines(run)),
         label_writers=label_writers(lines),
         replies=reply_tallies(records),
+        variant_text=_variant_text(records[0].record),
+    )
+
+
+def _variant_text(start: TraceRecord) -> VariantText | None:
+    """The variant as the run's ``run_start`` recorded it (None in older traces)."""
+    if not isinstance(start, RunStart) or start.variant_text is None:
+        return None
+    recorded = start.variant_text
+    return VariantText(
+        start.variant,
+        recorded.summary,
+        recorded.source,
+        recorded.extends,
+        dict(recorded.texts),
+        start.variant_digest,
     )
 
 
@@ -127,9 +142,9 @@ class Collected:
     """Every result, in trace order."""
     scored: tuple[tuple[Path, tuple[RunResult, ...]], ...]
     """``(run directory, results)`` of the traces that had no ``results.json`` (not saved)."""
-    about: ResultsAbout | None = None
-    """The ``"about"`` block of the one ``results.json`` read, when that was all and it has
-    one; else None (a report describes the results with this code's registry instead)."""
+    about: ResultsAbout
+    """The ``"about"`` block of the one ``results.json`` read, when that was all; else the
+    block :func:`~evals.results.finish.about_for` builds for the results now."""
 
 
 def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collected:
@@ -146,12 +161,13 @@ def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collect
         if path.name == RESULTS_FILE_NAME:
             return _read_one(path)
         fresh = tuple(score_run_dir(path, embedder))
-        return Collected(fresh, ((path.parent, fresh),))
+        return Collected(fresh, ((path.parent, fresh),), about_for(fresh))
     if (path / RESULTS_FILE_NAME).is_file():
         return _read_one(path / RESULTS_FILE_NAME)
     traces = sorted(path.rglob(TRACE_FILE_NAME)) if path.is_dir() else []
     if not traces:
-        return Collected(tuple(load_results(path)), ())
+        found = tuple(load_results(path))
+        return Collected(found, (), about_for(found))
     chosen = default_embedder() if embedder == "default" else embedder
     results: list[RunResult] = []
     scored: list[tuple[Path, tuple[RunResult, ...]]] = []
@@ -165,13 +181,13 @@ def collect_results(path: Path, embedder: EmbedderChoice = "default") -> Collect
             fresh = (score_trace(trace, chosen),)
             scored.append((trace.parent, fresh))
             results += fresh
-    return Collected(tuple(results), tuple(scored))
+    return Collected(tuple(results), tuple(scored), about_for(results))
 
 
 def _read_one(path: Path) -> Collected:
     document = read_document(path)
     _check_current(path, document.results)
-    return Collected(document.results, (), document.about if document.recorded else None)
+    return Collected(document.results, (), document.about)
 
 
 def _check_current(path: Path, results: Sequence[RunResult]) -> None:
@@ -197,5 +213,5 @@ def save_scored(collected: Collected) -> list[RunResult]:
     """Write a ``results.json`` beside each trace :func:`collect_results` scored, so the next
     command reads it instead of scoring again; returns every result."""
     for directory, results in collected.scored:
-        write_results(directory, results)
+        finish_run(directory, results)
     return list(collected.results)

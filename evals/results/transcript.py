@@ -30,7 +30,7 @@ from evals.trace import (
     TraceRecord,
     record_fields,
 )
-from memsys.app import user_message
+from memsys.app_messages import user_message
 from memsys.compaction import CompactionOutcome
 from memsys.events import Archived, CompactionAttempted, Decided, Flushed, Promoted, TriggerFired
 from memsys.outcomes import FlushOutcome

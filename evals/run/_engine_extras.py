@@ -9,11 +9,9 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from pathlib import Path
 
 from evals.scenario import Burst, ManualEdit, Scenario, SearchProbeSpec
 from evals.trace.trace_records import (
@@ -27,9 +25,7 @@ from evals.trace.trace_records import (
     SearchProbe,
     ToolCallRecord,
 )
-from memsys._backups import write_ledger
 from memsys.agent import TurnResult
-from memsys.clock import ManualClock
 from memsys.compaction import CompactionOutcome, MemoryCompactor
 from memsys.events import CompactionAttempted, CompactionTrigger
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, Message, ModelKind, Purpose, Role
@@ -37,7 +33,6 @@ from memsys.manager import MemoryManager
 from memsys.policies import WritePolicy
 from memsys.search.hits import SearchHit
 from memsys.sessions import Session, SessionStore
-from memsys.storage import MemoryFileStorage
 
 __all__ = [
     "HookedClient",
@@ -161,29 +156,14 @@ def probe_record(
     )
 
 
-def backup_states(storage: MemoryFileStorage, now: ManualClock) -> list[BackupState]:
+def backup_states(manager: MemoryManager) -> list[BackupState]:
     """Every backup on disk, newest first, each restored in a scratch directory (the real
     memory directory is not touched)."""
-    states = []
-    with tempfile.TemporaryDirectory(prefix="memeval-restore-") as scratch:
-        for name in storage.list_backups():
-            try:
-                text = storage.backup_path(name).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                states.append(BackupState(name, 0, False))
-                continue
-            target = Path(scratch) / name.removesuffix(".md")
-            target.mkdir()
-            (target / name).write_text(text, encoding="utf-8")
-            write_ledger(target, [name])  # a backup of ours there too: no "not ours" warning
-            copy = MemoryFileStorage(target, ManualClock(now.now()))
-            ok = copy.restore_from_backup(name) and copy.read_memory_file() == text
-            states.append(BackupState(name, len(text), ok))
-    return states
+    return [BackupState(c.name, c.chars, c.restores) for c in manager.check_backups()]
 
 
 def daily_log_days(
-    storage: MemoryFileStorage,
+    manager: MemoryManager,
     sessions: Iterable[Session],
     dates: Sequence[date],
     wanted: Mapping[str, list[object]] | None = None,
@@ -198,11 +178,11 @@ def daily_log_days(
                 day = logged.at.date()
                 chars[day] = chars.get(day, 0) + len(logged.message.content)
                 count[day] = count.get(day, 0) + 1
-    logged_dates = {date.fromisoformat(p.stem) for p in storage.list_daily_logs()}
+    logged_dates = {date.fromisoformat(p.stem) for p in manager.list_daily_logs()}
     return [
         DailyLog(
             date=day.isoformat(),
-            log=storage.read_daily_log(day) or "",
+            log=manager.read_daily_log(day) or "",
             transcript_chars=chars.get(day, 0),
             messages=count.get(day, 0),
             expect_facts=(wanted or {}).get(day.isoformat(), []),
@@ -212,7 +192,7 @@ def daily_log_days(
 
 
 def daily_log_records(
-    scenario: Scenario, storage: MemoryFileStorage, sessions: Iterable[Session]
+    scenario: Scenario, manager: MemoryManager, sessions: Iterable[Session]
 ) -> list[DailyLog]:
     """``daily_log`` trace records: each date's log and transcript, and the highlights the
     scenario's day asks that log to mention (``log_facts``)."""
@@ -221,7 +201,7 @@ def daily_log_records(
         d.isoformat(): [f.model_dump() for f in day.log_facts]
         for d, day in zip(dates, scenario.days, strict=True)
     }
-    return daily_log_days(storage, sessions, dates, wanted)
+    return daily_log_days(manager, sessions, dates, wanted)
 
 
 def add_burst(sessions: SessionStore, session: Session, burst: Burst, now: datetime) -> None:

@@ -39,7 +39,7 @@ class WriteRecorder:
 
     def memory_changed(self, path: Path) -> None:
         """Record what ``path`` (when it is MEMORY.md) gained and lost, and who wrote it."""
-        if path != self._manager.storage.memory_file:
+        if path != self._manager.memory_file:
             return
         with self._lock:
             now = self._read()

@@ -34,15 +34,14 @@ from evals.scenario import CompactSpec, check_complete
 from evals.scenario import events as ev
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceRecord, TraceWriter
 from evals.trace import trace_records as rec
-from memsys._safe_files import check_output_dir
 from memsys.app import Runtime, RuntimeConfig, build_runtime, model_switch_notice, user_message
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
 from memsys.events import CompactionAttempted, DeletionGuarded, MemoryEvent, TriggerFired
 from memsys.llm import LLMClient, LLMError, Message, Purpose, Role, make_client
 from memsys.provenance import WriterKind, writing
+from memsys.safe_io import check_output_dir
 from memsys.search.embedder import Embedder
-from memsys.tools import load_variant
 from memsys.triggers import Trigger, should_fire_switch
 
 __all__ = ["DAY_START", "HANDLERS", "DayHook", "RunSpec", "no_day_hook", "run_scenario"]
@@ -86,7 +85,7 @@ class _Run:
 
     def _backup_state(self) -> None:
         # Retention is measured where it can fail: after every compaction attempt.
-        states = backup_states(self.rt.manager.storage, self.rt.clock)
+        states = backup_states(self.rt.manager)
         self.write(rec.BackupStateRecord(backups=states))
 
     @contextlib.contextmanager
@@ -124,14 +123,14 @@ class _Run:
                     self.rt.triggers.on_app_background()
                     self.rt.runner.drain()
                     self._snapshot()
-            self.spec.between_days(self.day, self.rt.manager.storage.memory_dir)
+            self.spec.between_days(self.day, self.rt.manager.memory_dir)
         self._daily_logs()
 
     def _daily_logs(self) -> None:
         """Each date's log beside its transcript, with the highlights it should mention."""
         self.step = "end"
-        storage, sessions = self.rt.manager.storage, self.rt.sessions.sessions.values()
-        for record in daily_log_records(self.spec.scenario, storage, sessions):
+        manager, sessions = self.rt.manager, self.rt.sessions.sessions.values()
+        for record in daily_log_records(self.spec.scenario, manager, sessions):
             self.write(record)
 
     def _advance(self, event: ev.BaseEvent | None, at: dtime | None = None) -> None:
@@ -161,15 +160,15 @@ class _Run:
             self.write(rec.ErrorRecord(where=where, message=str(exc)))
 
     def _snapshot(self) -> None:
-        storage = self.rt.manager.storage
+        manager = self.rt.manager
         memory = self.memory_md()
         self.write(
             rec.Snapshot(
                 date=self.rt.clock.now().date().isoformat(),
                 memory_md=memory,
                 chars=len(memory),
-                backups=storage.list_backups(),
-                daily_logs=[p.name for p in storage.list_daily_logs()],
+                backups=manager.list_backups(),
+                daily_logs=[p.name for p in manager.list_daily_logs()],
             )
         )
 
@@ -281,18 +280,18 @@ class _Run:
             self.rt.policy.on_manual_edit()
 
     def _restore(self, event: ev.RestoreBackupEvent) -> None:
-        storage = self.rt.manager.storage
-        backups = storage.list_backups()
+        manager = self.rt.manager
+        backups = manager.list_backups()
         name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
         if not name or name == "latest":
             self.write(rec.RestoreAttempt(name=None, ok=False, reason="no backups"))
             return
-        path = storage.memory_dir / name  # a byte copy of a broken file: restore refuses it
+        path = manager.memory_dir / name  # a byte copy of a broken file: restore refuses it
         expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
         with writing(WriterKind.RESTORE):
-            ok = self.rt.manager.restore_from_backup(name)
+            ok = manager.restore_from_backup(name)
             self.rt.policy.on_manual_edit()
-        restored = self.rt.manager.read_long_term_memory()
+        restored = manager.read_long_term_memory()
         self.write(rec.RestoreAttempt(name=name, ok=ok, round_trip=ok and restored == expected))
 
     def _search(self, event: ev.SearchEvent) -> None:
@@ -342,7 +341,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
         hooks = HookedClient(client or make_client(cell.model))
-        variant = load_variant(spec.variant_file or cell.variant)  # the cell's one copy
+        variant = spec.variant  # loaded once where the run was planned
         config = RuntimeConfig(
             memory_dir=spec.out_dir / "memory",
             clock=ManualClock(start),
@@ -365,6 +364,12 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
                 policy=cell.policy,
                 variant=cell.variant,
                 variant_digest=variant.digest(),
+                variant_text=rec.RunVariant(
+                    variant.summary,
+                    str(variant.path) if variant.path else variant.name,
+                    variant.extends,
+                    variant.texts(),
+                ),
                 repeat=cell.repeat_number,
                 start_date=scenario.start_date.isoformat(),
                 cassette=spec.cassette,
@@ -376,12 +381,12 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             run.step = "end"
             if hooks.pending:
                 run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
-            storage = rt.manager.storage
+            manager = rt.manager
             run.write(
                 rec.RunEnd(
                     memory_md=run.memory_md(),
-                    backups=storage.list_backups(),
-                    daily_logs=[p.name for p in storage.list_daily_logs()],
+                    backups=manager.list_backups(),
+                    daily_logs=[p.name for p in manager.list_daily_logs()],
                     counters=dict(rt.policy.counters),
                     policy_stats=dict(rt.policy.stats()),
                     errors=run.errors,

@@ -193,6 +193,13 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
 
     cells = _cells(request)
     shipped, unshipped = set(available_variants()), set[str]()
+    loaded: dict[str, Variant] = {v.name: v for v in request.variants}
+
+    def variant(source: str) -> Variant:  # each variant loaded once, then travels in specs
+        if source not in loaded:
+            loaded[source] = load_variant(source)
+        return loaded[source]
+
     resolve_models([m for m, _ in cells])
     resolve_policies([p for _, p in cells if p is not None])
     runs: list[PlannedRun] = []
@@ -201,23 +208,24 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
             chosen_policy = policy or scenario.defaults.policy
             resolve_policies([chosen_policy])
             real = is_real(model)
-            for variant in request.variants or [load_variant(scenario.defaults.variant)]:
+            for chosen in request.variants or [variant(scenario.defaults.variant)]:
                 for r in range(1, request.repeat + 1):
                     repeat = r if request.repeat > 1 else None
-                    cell = Cell(scenario.name, model, chosen_policy, variant.name, repeat)
-                    runs.append(_planned(cell, scenario, path, variant_file(variant), real))
+                    cell = Cell(scenario.name, model, chosen_policy, chosen.name, repeat)
+                    runs.append(_planned(cell, scenario, path, chosen, real))
         if request.models or request.policies or request.variants or not request.include_recorded:
             continue
         for cell in recorded_cells(request.cassettes):
             if cell.scenario != scenario.name:
                 continue
-            source = None
+            source = cell.variant
             if cell.variant not in shipped:  # recorded from a .toml: is its file still here?
-                source = _recorded_variant_file(cell, request.cassettes)
-                if source is None:
+                found = _recorded_variant_file(cell, request.cassettes)
+                if found is None:
                     unshipped.add(cell.variant)
                     continue
-            runs.append(_planned(cell, scenario, path, source, True))
+                source = found
+            runs.append(_planned(cell, scenario, path, variant(source), True))
     if unshipped:
         _log.warning(
             "not replayed: recorded cells of variant(s) %s, which are .toml files rather than "
@@ -240,7 +248,14 @@ def _recorded_variant_file(cell: Cell, root: Path) -> str | None:
 
 
 def _planned(
-    cell: Cell, scenario: Scenario, path: Path, variant_file: str | None, real: bool
+    cell: Cell, scenario: Scenario, path: Path, variant: Variant, real: bool
 ) -> PlannedRun:
-    spec = RunSpec(cell, scenario, path, cell.run_dir(Path()), variant_file=variant_file)
+    spec = RunSpec(
+        cell,
+        scenario,
+        path,
+        cell.run_dir(Path()),
+        variant_file=variant_file(variant),
+        variant=variant,
+    )
     return PlannedRun(spec, real)

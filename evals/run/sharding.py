@@ -27,8 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from evals.errors import UsageError
-from memsys._parse_limits import ParseLimits, load_input
-from memsys._safe_files import write_output
+from memsys.safe_io import ParseLimits, load_input, write_output
 
 __all__ = ["SHARD_FILE", "Shard", "check_shards", "plan_digest", "shard_from_env", "write_shard"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from memsys._parse_limits import ParseLimitError, ParseLimits, compose_yaml
+from memsys.safe_io import ParseLimitError, ParseLimits, compose_yaml
 
 __all__ = ["DATA_FILE_LIMITS", "YAMLLimitError", "YAMLLimits", "load_data", "load_limited"]
 

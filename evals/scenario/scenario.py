@@ -58,8 +58,8 @@ from evals.scenario.events import (
     check_complete,
     parse_event,
 )
-from memsys._safe_files import read_input_text
 from memsys.clock import LATEST, out_of_range
+from memsys.safe_io import read_input_text
 
 __all__ = [
     "EVENT_CLASSES",

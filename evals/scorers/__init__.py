@@ -2,8 +2,7 @@
 
 Each scorer is registered by name with :func:`scorer`; :func:`score_run` applies them all
 and the composite ``quality`` (:mod:`evals.scorers.quality`: recall x precision over the line
-labels of :mod:`evals.scorers.labels`; no scorer is weighted into it, so
-:data:`QUALITY_WEIGHTS` is empty). Matching thresholds and
+labels of :mod:`evals.scorers.labels`; no scorer is weighted into it). Matching thresholds and
 their calibration are documented in :mod:`evals.scorers._matching`.
 """
 
@@ -26,11 +25,9 @@ from evals.scorers._matching import (
     values_conflict,
 )
 from evals.scorers._registry import (
-    QualityPart,
     ScorerFn,
     ScorerInfo,
     get_scorer,
-    quality_weights,
     registered_scorers,
     scorer,
 )
@@ -49,19 +46,14 @@ from evals.scorers._types import (
 from evals.scorers.labels import FileLabels, LineLabel, label_target
 from evals.scorers.quality import QUALITY_FORMULA, composite_quality, quality_from_labels
 
-QUALITY_WEIGHTS = quality_weights()
-"""Weight of each ``quality`` component, derived from the scorer registrations above."""
-
 __all__ = [
     "DEFAULT_SCORER_SETTINGS",
     "DUPLICATE_THRESHOLD",
     "FACT_THRESHOLD",
     "QUALITY_FORMULA",
-    "QUALITY_WEIGHTS",
     "FileLabels",
     "LineLabel",
     "Match",
-    "QualityPart",
     "RunData",
     "Score",
     "ScorerArgError",
@@ -87,7 +79,6 @@ __all__ = [
     "ops",
     "parse_scorer_args",
     "quality_from_labels",
-    "quality_weights",
     "registered_scorers",
     "run_data",
     "score_run",

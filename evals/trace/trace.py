@@ -58,9 +58,9 @@ from typing import BinaryIO
 from evals.errors import TraceError
 from evals.trace._record_check import build_record, record_fields, record_problem
 from evals.trace.trace_records import HEADER_FIELDS, TraceLine, TraceRecord
-from memsys._parse_limits import ParseLimitError, ParseLimits, parse_json
 from memsys.errors import MemoryFileError
 from memsys.redact import redact_data
+from memsys.safe_io import ParseLimitError, ParseLimits, parse_json
 
 __all__ = [
     "TRACE_FILE_NAME",

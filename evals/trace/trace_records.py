@@ -40,6 +40,7 @@ __all__ = [
     "RestoreAttempt",
     "RunEnd",
     "RunStart",
+    "RunVariant",
     "SearchProbe",
     "Snapshot",
     "ToolCallRecord",
@@ -82,6 +83,22 @@ def _kind(cls: type[RecordBody]) -> type[RecordBody]:
     return cls
 
 
+@dataclass(frozen=True)
+class RunVariant:
+    """The variant a run used, in its ``run_start`` record (checked like a record): what the
+    report shows of it comes from here, not from the file, which may have changed since."""
+
+    summary: str
+    """Its one-line summary."""
+    source: str
+    """The file it was read from."""
+    extends: str | None
+    """The variant it extends, or None for a root."""
+    texts: Mapping[str, str]
+    """Every text by where it goes (``save_memory``, ``prompts.compaction``...; see
+    ``memsys.tools.Variant.texts``)."""
+
+
 @_kind
 @dataclass(frozen=True)
 class RunStart(RecordBody):
@@ -102,6 +119,8 @@ class RunStart(RecordBody):
     expect: Mapping[str, JSON]
     variant_digest: str | None = None
     """SHA-256 of the variant's text (``Variant.digest``); None in older traces."""
+    variant_text: RunVariant | None = None
+    """The variant's texts as the run gave them to the model; None in older traces."""
 
 
 @_kind

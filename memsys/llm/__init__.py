@@ -4,7 +4,7 @@ Importing this package registers the built-in providers (``openai``, ``openai-co
 ``anthropic`` and the simulated ``sim``) with :func:`make_client`.
 """
 
-from memsys.llm._http import HTTPConfig
+from memsys.llm._http import HTTPConfig, is_retryable
 from memsys.llm._sim_provider import make_sim
 from memsys.llm.anthropic import AnthropicClient
 from memsys.llm.base import (
@@ -53,6 +53,7 @@ __all__ = [
     "StopReason",
     "ToolCall",
     "Usage",
+    "is_retryable",
     "make_client",
     "make_sim",
     "model_kind",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from evals.scenario.scenario import Expectations
 from evals.trace.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from memsys.tools import DEFAULT_VARIANT, load_variant
 
 Record = Mapping[str, object]
 
@@ -107,8 +108,10 @@ def write_trace(
     records: Sequence[tuple[str, Record]] = (),
     backups: Sequence[str] = (),
     errors: Sequence[str] = (),
+    start: Mapping[str, object] | None = None,
 ) -> Path:
-    """Write ``directory/trace.jsonl``: run_start, ``records`` (kind, fields), run_end."""
+    """Write ``directory/trace.jsonl``: run_start (with ``start``'s further fields),
+    ``records`` (kind, fields), run_end."""
     path = directory / TRACE_FILE_NAME
     with TraceWriter(path) as trace:
         trace.write(
@@ -128,6 +131,7 @@ def write_trace(
             start_date="2026-03-02",
             cassette=None,
             expect=expect.model_dump(by_alias=True),
+            **(start or {}),
         )
         for number, (kind, fields) in enumerate(records, start=1):
             day = int(str(fields.get("day", 1)))
@@ -232,3 +236,17 @@ def standard_records(memory_md: str) -> list[tuple[str, Record]]:
             },
         ),
     ]
+
+
+def recorded_variant(name: str, text: str, digest: str) -> dict[str, object]:
+    """The run_start fields of a run of variant ``name`` whose save_memory text is ``text``."""
+    texts = load_variant(DEFAULT_VARIANT).texts() | {"save_memory": text}
+    return {
+        "variant_digest": digest,
+        "variant_text": {
+            "summary": f"{name}, as run",
+            "source": f"/nowhere/{name}.toml",  # gone since: the trace is what is shown
+            "extends": DEFAULT_VARIANT,
+            "texts": texts,
+        },
+    }

@@ -54,7 +54,7 @@ def test_an_injected_wipe_keeps_user_requested_entries_and_backs_up_first(
     # The backup holds MEMORY.md as the turn found it, every entry included.
     assert turn is not None and turn.backup is not None and turn.removed == 3
     assert len(turn.refused) == 2
-    assert manager.storage.backup_path(turn.backup).read_text() == MEMORY
+    assert manager.backup_path(turn.backup).read_text() == MEMORY
 
 
 def test_the_user_naming_the_entry_may_delete_it(manager: MemoryManager) -> None:

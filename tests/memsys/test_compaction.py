@@ -43,7 +43,7 @@ def test_below_threshold_skips_without_backup_or_call(manager: MemoryManager) ->
     llm = FakeLLM([])
     result = MemoryCompactor(manager, llm).compact_if_needed()
     assert result.outcome is CompactionOutcome.SKIPPED_BELOW_THRESHOLD
-    assert manager.storage.list_backups() == [] and llm.requests == []
+    assert manager.list_backups() == [] and llm.requests == []
 
 
 def test_above_threshold_backs_up_calls_model_and_overwrites(manager: MemoryManager) -> None:
@@ -55,10 +55,10 @@ def test_above_threshold_backs_up_calls_model_and_overwrites(manager: MemoryMana
     result = MemoryCompactor(manager, llm).compact_if_needed()
     assert result.compacted
     assert result.backup == "MEMORY_backup_2026-03-02_14-30-00.md"
-    assert (manager.storage.memory_dir / result.backup).read_text() == original
+    assert (manager.memory_dir / result.backup).read_text() == original
     assert manager.read_long_term_memory() == COMPACTED
     assert "MERGE duplicate entries" in llm.requests[0].messages[0].content
-    assert listener.paths == [manager.storage.memory_file]  # reindexed after the overwrite
+    assert listener.paths == [manager.memory_file]  # reindexed after the overwrite
 
 
 def test_empty_result_keeps_original_and_backup(manager: MemoryManager) -> None:
@@ -66,7 +66,7 @@ def test_empty_result_keeps_original_and_backup(manager: MemoryManager) -> None:
     result = MemoryCompactor(manager, FakeLLM([reply("   ")])).compact_if_needed()
     assert result.outcome is CompactionOutcome.REJECTED_SHORT
     assert manager.read_long_term_memory() == big_memory()
-    assert manager.storage.list_backups() == [result.backup]
+    assert manager.list_backups() == [result.backup]
 
 
 def test_very_short_result_keeps_original(manager: MemoryManager) -> None:
@@ -86,7 +86,7 @@ def test_model_failure_keeps_original(manager: MemoryManager) -> None:
 def test_force_compact_on_empty_memory_does_nothing(manager: MemoryManager) -> None:
     llm = FakeLLM([])
     assert MemoryCompactor(manager, llm).force_compact().outcome is CompactionOutcome.SKIPPED_EMPTY
-    assert llm.requests == [] and manager.storage.list_backups() == []
+    assert llm.requests == [] and manager.list_backups() == []
 
 
 def test_force_compact_runs_regardless_of_size(manager: MemoryManager) -> None:
@@ -100,13 +100,13 @@ def test_success_prunes_backups_to_five(manager: MemoryManager, clock: ManualClo
     names = []
     for i in range(6):
         manager.write_long_term_memory(f"- old {i}\n")
-        names.append(manager.storage.create_backup())
+        names.append(manager.create_backup())
         clock.advance(timedelta(minutes=1))
-    assert manager.storage.list_backups() == list(reversed(names[1:]))  # each backup prunes
+    assert manager.list_backups() == list(reversed(names[1:]))  # each backup prunes
     manager.write_long_term_memory(big_memory())
     result = MemoryCompactor(manager, FakeLLM([reply(COMPACTED)])).compact_if_needed()
     assert result.pruned == (names[1],)
-    backups = manager.storage.list_backups()
+    backups = manager.list_backups()
     assert backups == [result.backup, *reversed(names[2:])]
 
 
@@ -210,7 +210,7 @@ def test_compaction_preserves_the_latest_contradictory_fact_feat049_compaction_r
     memory = manager.read_long_term_memory()
     assert "light mode" in memory and "dark mode" not in memory
     assert result.backup is not None
-    assert "Prefers dark mode" in (manager.storage.memory_dir / result.backup).read_text()
+    assert "Prefers dark mode" in (manager.memory_dir / result.backup).read_text()
 
 
 def test_failed_and_rejected_compactions_leave_at_most_five_backups(
@@ -223,9 +223,9 @@ def test_failed_and_rejected_compactions_leave_at_most_five_backups(
     for _ in range(8):
         result = compactor.compact_if_needed()
         assert not result.compacted and result.backup is not None
-        assert manager.storage.list_backups()[0] == result.backup
+        assert manager.list_backups()[0] == result.backup
         clock.advance(timedelta(minutes=1))
-    assert len(manager.storage.list_backups()) == 5
+    assert len(manager.list_backups()) == 5
 
 
 def test_result_that_repeats_a_header_is_rejected(manager: MemoryManager) -> None:

@@ -60,7 +60,7 @@ def test_a_thousand_message_session_is_logged_in_segments(
     assert all(len(r.messages[0].content) < SEGMENT_CHARS + 2_000 for r in llm.requests)
     assert (result.outcome, result.messages) == (FlushOutcome.WRITTEN, 1040)
     assert session.last_logged_message_id == session.messages[-1].id
-    log = manager.storage.read_daily_log(clock.now().date()) or ""
+    log = manager.read_daily_log(clock.now().date()) or ""
     assert log.count("session s") == expected
 
 
@@ -77,5 +77,5 @@ def test_a_failed_segment_keeps_the_earlier_ones_and_resumes_after_them(
     result = writer.flush(session)
     assert result.outcome is FlushOutcome.WRITTEN
     assert result.messages == 1040 - len(runs[0])
-    log = manager.storage.read_daily_log(clock.now().date()) or ""
+    log = manager.read_daily_log(clock.now().date()) or ""
     assert log.count("session s") == len(runs)

@@ -30,9 +30,9 @@ for i in range(count):
     if what == "save":
         manager.save_to_long_term_memory(f"fact {worker}-{i}", "Notes")
     elif what == "daily":
-        manager.storage.append_daily_log(date(2026, 3, 2), f"- line {worker}-{i}")
+        manager.append_daily_log(date(2026, 3, 2), f"- line {worker}-{i}")
     else:
-        print(manager.storage.create_backup(), flush=True)
+        print(manager.create_backup(), flush=True)
 """
 
 
@@ -90,7 +90,7 @@ def test_threads_with_separate_managers_lose_nothing(tmp_path: Path, clock: Manu
         start.wait()
         for i in range(25):
             manager.save_to_long_term_memory(f"fact {worker}-{i}", "Notes")
-            manager.storage.append_daily_log(date(2026, 3, 2), f"- line {worker}-{i}")
+            manager.append_daily_log(date(2026, 3, 2), f"- line {worker}-{i}")
 
     threads = [threading.Thread(target=writer, args=(w,)) for w in range(4)]
     for thread in threads:
@@ -108,7 +108,7 @@ def test_lock_is_reentrant_and_shared_by_managers_of_one_directory(
 ) -> None:
     a = MemoryManager(tmp_path / "memory", clock)
     b = MemoryManager(tmp_path / "memory" / ".." / "memory", clock)
-    assert a.longterm.lock is b.longterm.lock
-    with a.longterm.lock, b.longterm.lock:  # nested, same thread: no deadlock
+    assert a.lock is b.lock
+    with a.lock, b.lock:  # nested, same thread: no deadlock
         b.save_to_long_term_memory("Prefers tea", "Preferences")
     assert "- Prefers tea" in a.read_long_term_memory()

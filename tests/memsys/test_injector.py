@@ -16,11 +16,11 @@ BASE = "You are a helpful assistant."
 
 
 def _daily(manager: MemoryManager, day: date, *entries: str) -> None:
-    manager.storage.append_daily_log(day, "\n".join(f"- {e}" for e in entries))
+    manager.append_daily_log(day, "\n".join(f"- {e}" for e in entries))
 
 
 def _injector(manager: MemoryManager, budget: int = 2000) -> MemoryInjector:
-    search = MemorySearch(manager.storage.memory_dir, default_embedder())
+    search = MemorySearch(manager.memory_dir, default_embedder())
     manager.add_listener(search)
     return MemoryInjector(manager, search, budget_tokens=budget)
 
@@ -109,10 +109,10 @@ def test_a_pathological_memory_md_is_cut_at_50000_chars(manager: MemoryManager) 
 def test_failure_sends_the_message_without_memory(
     manager: MemoryManager, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    manager.storage.memory_dir.mkdir(parents=True)
-    manager.storage.memory_file.mkdir()  # a directory where MEMORY.md should be: unreadable
+    manager.memory_dir.mkdir(parents=True)
+    manager.memory_file.mkdir()  # a directory where MEMORY.md should be: unreadable
     result = MemoryInjector(
-        manager, MemorySearch(manager.storage.memory_dir, HashEmbedder())
+        manager, MemorySearch(manager.memory_dir, HashEmbedder())
     ).build_system_prompt(BASE, "hello", TODAY)
     assert result == Injection(BASE, False, (), (), 0, result.error)
     assert result.error is not None and "MemoryFileError" in result.error

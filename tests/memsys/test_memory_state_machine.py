@@ -36,7 +36,7 @@ from memsys.compaction import CompactionOutcome, MemoryCompactor, user_requested
 from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
 from memsys.sections import STANDARD_SECTIONS, LineKind, line_kind, parse_entries
-from memsys.storage import MAX_BACKUPS
+from memsys.storage import MAX_BACKUPS, MemoryFileStorage
 from memsys.tools import SaveMemoryTool, UpdateMemoryTool, load_variant
 from tests.helpers.compactors import COMPACTORS, compactor_model
 from tests.helpers.crash import CrashPoint, SimulatedCrash, crash_at
@@ -106,10 +106,10 @@ class MemoryDirMachine(RuleBasedStateMachine):
         return self.raw() is None or self.text() is not None
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.raw(), self.text(), frozenset(self.manager.storage.list_backups()))
+        return Snapshot(self.raw(), self.text(), frozenset(self.manager.list_backups()))
 
     def note_new_backups(self, before: Snapshot) -> None:
-        for name in sorted(set(self.manager.storage.list_backups()) - before.backups):
+        for name in sorted(set(self.manager.list_backups()) - before.backups):
             self.made.append((name, before.raw or b"", frozenset(self.confirmed)))
 
     # -- operations; after a crash (``crashed``) each learns what survived ------------------
@@ -150,7 +150,7 @@ class MemoryDirMachine(RuleBasedStateMachine):
 
     def do_backup(self, before: Snapshot, crashed: bool) -> None:
         if not crashed:
-            name = self.manager.storage.create_backup()
+            name = self.manager.create_backup()
             assert (name is None) == (before.raw is None or not before.raw.strip())
         self.note_new_backups(before)
 
@@ -170,8 +170,8 @@ class MemoryDirMachine(RuleBasedStateMachine):
 
     def do_daily(self, day: date, line: str, crashed: bool) -> None:
         if not crashed:
-            self.manager.storage.append_daily_log(day, line)
-        path = self.manager.storage.daily_log_path(day)
+            self.manager.append_daily_log(day, line)
+        path = self.manager.daily_log_path(day)
         appended = [*self.daily.get(day, []), line]
         survived = path.exists() and path.read_text("utf-8") == "".join(f"{x}\n" for x in appended)
         if not crashed or survived:
@@ -262,10 +262,10 @@ class MemoryDirMachine(RuleBasedStateMachine):
     def backup(self) -> None:
         self.do_backup(self.snapshot(), crashed=False)
 
-    @precondition(lambda self: bool(self.manager.storage.list_backups()))
+    @precondition(lambda self: bool(self.manager.list_backups()))
     @rule(data=st.data())
     def restore(self, data: st.DataObject) -> None:
-        name = data.draw(st.sampled_from(self.manager.storage.list_backups()))
+        name = data.draw(st.sampled_from(self.manager.list_backups()))
         self.do_restore(name, self.snapshot(), crashed=False)
 
     @rule(compactor=st.sampled_from(COMPACTORS))
@@ -294,7 +294,7 @@ class MemoryDirMachine(RuleBasedStateMachine):
         path.write_bytes(content)
         os.utime(path, (946_684_800, 946_684_800))  # 2000-01-01
         self.planted[name] = content
-        self.manager.storage.prune_old_backups()  # what the next operation would do
+        MemoryFileStorage(self.dir, self.clock)  # opening prunes: what the next operation does
 
     @rule(minutes=st.integers(0, 90))
     def tick(self, minutes: int) -> None:
@@ -331,8 +331,8 @@ class MemoryDirMachine(RuleBasedStateMachine):
             return lambda before, crashed: self.do_delete(entry, before, crashed)
         if op == "backup":
             return self.do_backup
-        if op == "restore" and self.manager.storage.list_backups():
-            name = data.draw(st.sampled_from(self.manager.storage.list_backups()))
+        if op == "restore" and self.manager.list_backups():
+            name = data.draw(st.sampled_from(self.manager.list_backups()))
             return lambda before, crashed: self.do_restore(name, before, crashed)
         if op == "daily":
             line, day = "- " + data.draw(one_line_text), date(2026, 3, 2)
@@ -354,7 +354,7 @@ class MemoryDirMachine(RuleBasedStateMachine):
 
     @invariant()
     def backups_are_the_newest_five_and_unchanged(self) -> None:
-        listed = self.manager.storage.list_backups()
+        listed = self.manager.list_backups()
         ours = [n for n, _, _ in reversed(self.made) if (self.dir / n).exists()]
         old = sorted(self.planted, reverse=True)
         assert len(listed) <= MAX_BACKUPS
@@ -368,7 +368,7 @@ class MemoryDirMachine(RuleBasedStateMachine):
     @invariant()
     def daily_logs_hold_every_line(self) -> None:
         for day, lines in self.daily.items():
-            path = self.manager.storage.daily_log_path(day)
+            path = self.manager.daily_log_path(day)
             assert path.read_text(encoding="utf-8") == "".join(f"{line}\n" for line in lines)
 
     @invariant()

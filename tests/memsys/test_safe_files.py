@@ -49,7 +49,7 @@ def test_memory_file_symlink_is_refused_before_reading_or_writing(
         manager.read_long_term_memory,
         lambda: manager.save_to_long_term_memory("Prefers tea", "Preferences"),
         lambda: manager.write_long_term_memory("- replaced\n"),
-        manager.storage.create_backup,
+        manager.create_backup,
     ):
         with pytest.raises(MemoryFileError) as err:
             action()
@@ -59,7 +59,7 @@ def test_memory_file_symlink_is_refused_before_reading_or_writing(
         assert SECRET not in message
     assert outside.read_text() == SECRET
     assert (memory_dir / "MEMORY.md").is_symlink()
-    assert manager.storage.list_backups() == []
+    assert manager.list_backups() == []
 
 
 def test_backup_symlink_is_not_restored(

@@ -53,7 +53,7 @@ class Harness:
         self.policy = make_policy(policy, ctx)
         self.sessions = SessionStore()
         self.runner = runner or DeferredRunner()
-        self.prefs = TriggerPrefs(self.manager.storage.memory_dir)
+        self.prefs = TriggerPrefs(self.manager.memory_dir)
         self.triggers = MemoryTriggerManager(
             TriggerWiring(
                 sessions=self.sessions,
@@ -95,7 +95,7 @@ def test_switch_flushes_the_previous_session(tmp_path: Path, clock: ManualClock)
     h.drain()
     [flush] = h.kinds("flush")
     assert (flush["session"], flush["outcome"]) == ("a", "written")
-    log = h.manager.storage.read_daily_log(clock.now().date()) or ""
+    log = h.manager.read_daily_log(clock.now().date()) or ""
     assert "- Talked about the API design" in log and "session a" in log
     assert "- Uses JWT with RS256" in h.manager.read_long_term_memory()
 
@@ -127,12 +127,12 @@ def test_model_failure_skips_the_write_and_retries_later(
     h.say("a", "important message")
     h.triggers.on_app_background()
     h.drain()
-    assert h.manager.storage.list_daily_logs() == []
+    assert h.manager.list_daily_logs() == []
     assert h.sessions.get("a").last_logged_message_id == 0  # type: ignore[union-attr]
     h.triggers.on_app_background()
     h.drain()
     assert [f["outcome"] for f in h.kinds("flush")][-1] == "written"
-    assert h.manager.storage.list_daily_logs() != []
+    assert h.manager.list_daily_logs() != []
 
 
 def test_first_launch_stores_the_date_without_flushing(tmp_path: Path, clock: ManualClock) -> None:
@@ -210,7 +210,7 @@ def test_auto_compaction_runs_on_day_change_at_most_once_a_day(
     h.drain()
     outcomes = [c["outcome"] for c in h.kinds("compaction")]
     assert outcomes == ["compacted", "already_today"]
-    assert len(h.manager.storage.list_backups()) == 1
+    assert len(h.manager.list_backups()) == 1
 
 
 def test_background_never_compacts(tmp_path: Path, clock: ManualClock) -> None:
@@ -218,7 +218,7 @@ def test_background_never_compacts(tmp_path: Path, clock: ManualClock) -> None:
     h.manager.write_long_term_memory("- filler entry about the user\n" * 120)
     h.triggers.on_app_background()
     h.drain()
-    assert h.kinds("compaction") == [] and h.manager.storage.list_backups() == []
+    assert h.kinds("compaction") == [] and h.manager.list_backups() == []
 
 
 def test_append_policy_never_compacts(tmp_path: Path, clock: ManualClock) -> None:
@@ -228,7 +228,7 @@ def test_append_policy_never_compacts(tmp_path: Path, clock: ManualClock) -> Non
     clock.advance(timedelta(days=1))
     h.triggers.on_app_foreground()
     h.drain()
-    assert h.manager.storage.list_backups() == []
+    assert h.manager.list_backups() == []
 
 
 @pytest.mark.parametrize("trigger", ["session_switch", "app_background"])
@@ -239,8 +239,8 @@ def test_daily_log_write_failure_is_logged_and_the_run_continues_feat013_feat023
     FEAT-023 error scenario 1 (session-switch flush I/O error: logged, switch proceeds)."""
     h = Harness(tmp_path, clock, FakeLLM([reply(SUMMARY), reply(SUMMARY)]))
     h.say("a", "Let's design the API with JWT")
-    h.manager.storage.memory_dir.mkdir(parents=True)
-    h.manager.storage.daily_dir.write_text("not a directory")  # every daily-log write fails
+    h.manager.memory_dir.mkdir(parents=True)
+    (h.manager.memory_dir / "daily").write_text("not a directory")  # every daily-log write fails
     if trigger == "session_switch":
         h.sessions.open("b")
 
@@ -257,7 +257,7 @@ def test_daily_log_write_failure_is_logged_and_the_run_continues_feat013_feat023
     assert "daily log for a not written" in caplog.text
     session = h.sessions.get("a")
     assert session is not None and session.last_logged_message_id == 0  # retried later
-    h.manager.storage.daily_dir.unlink()
+    (h.manager.memory_dir / "daily").unlink()
     fire()
     h.drain()
     assert h.kinds("flush")[-1]["outcome"] == "written"

@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from memsys.app import SCREENSHOT_PREFIX
+from memsys.app_messages import SCREENSHOT_PREFIX
 from memsys.decisions import DecisionPrompt, read_decision_prompt
 from memsys.injector import MEMORY_HEADER, RELEVANT_HEADER
 from memsys.llm.base import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from memsys.app import APP_NOTICE_PREFIX, SCREENSHOT_PREFIX
+from memsys.app_messages import APP_NOTICE_PREFIX, SCREENSHOT_PREFIX
 
 __all__ = [
     "Kind",

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from memsys.app import APP_NOTICE_PREFIX
+from memsys.app_messages import APP_NOTICE_PREFIX
 from memsys.llm.base import ChatRequest
 from memsys.llm.sim._base import (
     SIM_MODELS,

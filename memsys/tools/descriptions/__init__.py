@@ -133,6 +133,18 @@ class Variant:
         canonical = json.dumps(text, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
+    def texts(self) -> dict[str, str]:
+        """Every text the variant gives a model, by where it goes (``save_memory``,
+        ``save_memory.content``, ``prompts.daily_summary``...); a prompt slot it does not
+        set is ``(built-in)``."""
+        out: dict[str, str] = {}
+        for tool, text in self.tools.items():
+            out[tool] = text.description
+            out.update({f"{tool}.{name}": desc for name, desc in text.parameters})
+        for slot in PROMPT_SLOTS:
+            out[f"prompts.{slot}"] = getattr(self.prompts, slot) or "(built-in)"
+        return out
+
     def contract_problems(self) -> list[str]:
         """Each prompt slot this variant sets (itself or through ``extends``) whose text
         never names the reply format its parser reads, one sentence each naming the format

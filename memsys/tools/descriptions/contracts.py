@@ -70,7 +70,7 @@ def _builtin_decision() -> str:
 
 
 def _builtin_chat() -> str:
-    from memsys.app import BASE_PROMPT
+    from memsys.app_messages import BASE_PROMPT
 
     return BASE_PROMPT
 

@@ -8,7 +8,13 @@ import pytest
 from markupsafe import escape
 
 from evals.cli.main import main
-from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
+from tests.helpers.traces import (
+    GOOD_MEMORY,
+    NOISY_MEMORY,
+    recorded_variant,
+    standard_records,
+    write_trace,
+)
 
 SCENARIOS = [f"week-{i:02d}" for i in range(11)]
 
@@ -193,3 +199,36 @@ def test_compare_json_is_one_document_with_the_numbers_the_tables_print(
     # The same sentence the text output prints.
     assert main(argv) == 0
     assert comparison["sentence"] in capsys.readouterr().out
+
+
+def test_compare_refuses_one_variant_name_with_two_texts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for where, text, digest in (("one", "Save facts.", "1" * 64), ("two", "Save all.", "2" * 64)):
+        for scenario in SCENARIOS[:2]:
+            write_trace(
+                tmp_path / where / scenario,
+                NOISY_MEMORY,
+                scenario=scenario,
+                variant="v-noisy",
+                start=recorded_variant("v-noisy", text, digest),
+            )
+    out = tmp_path / "cmp.html"
+    argv = ["compare", str(tmp_path / "one"), str(tmp_path / "two"), "--keywords-only"]
+    assert main([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "variant 'v-noisy' is 2 different texts" in err
+    assert f"digest 111111111111 in {tmp_path / 'one'}" in err
+    assert f"digest 222222222222 in {tmp_path / 'two'}" in err
+    assert "rename one variant's file" in err
+    assert not out.exists()  # refused before anything is written
+    # The same text under the same name in both directories compares.
+    for scenario in SCENARIOS[:2]:
+        write_trace(
+            tmp_path / "three" / scenario,
+            GOOD_MEMORY,
+            scenario=scenario,
+            start=recorded_variant("v049-guardrails", "x", "3" * 64),
+        )
+    argv = ["compare", str(tmp_path / "one"), str(tmp_path / "three"), "--keywords-only"]
+    assert main([*argv, "--out", str(out)]) == 0

@@ -42,6 +42,7 @@ def test_only_verbose_runs_log_each_compaction_warning(
 def test_verdict_lines_put_real_models_first_with_their_sentence(tmp_path: Path) -> None:
     from evals.cli._run_notes import verdict_lines
     from evals.report import verdicts
+    from evals.results import about_for
     from evals.results.scoring import score_run_dir
     from memsys.search.embedder import HashEmbedder
     from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
@@ -57,7 +58,7 @@ def test_verdict_lines_put_real_models_first_with_their_sentence(tmp_path: Path)
                     where, memory, model=model, model_kind=kind, variant=variant, scenario=scenario
                 )
     results = score_run_dir(tmp_path, HashEmbedder())
-    lines = verdict_lines(verdicts(results), results)
+    lines = verdict_lines(verdicts(results, about=about_for(results)), results)
     assert len(lines) == 3  # the heading and one line per compared cell
     assert lines[0].startswith("verdicts against the baseline (variant v049-guardrails)")
     assert lines[1].startswith("  q · guardrails · v-loose [real]: Worse on quality")
@@ -65,12 +66,12 @@ def test_verdict_lines_put_real_models_first_with_their_sentence(tmp_path: Path)
     assert all(line.endswith("(11 scenarios).") for line in lines[1:])
     # One variant only: no verdict, and the line says what would give one.
     alone = [r for r in results if r.variant == "v049-guardrails"]
-    assert verdict_lines(verdicts(alone), alone) == [
+    assert verdict_lines(verdicts(alone, about=about_for(alone)), alone) == [
         "no verdicts: every run uses the baseline variant v049-guardrails; add another "
         "--variant (beside --variant v049-guardrails) to compare it against the baseline"
     ]
     loose = [r for r in results if r.variant == "v-loose"]
-    assert verdict_lines(verdicts(loose), loose) == [
+    assert verdict_lines(verdicts(loose, about=about_for(loose)), loose) == [
         "no verdicts: no cell pairs with the baseline (variant v049-guardrails); these runs "
         "use v-loose (add --variant v049-guardrails to compare them against it)"
     ]
@@ -81,6 +82,7 @@ def test_verdict_lines_say_which_replies_went_unparsed_beside_the_cell(tmp_path:
     # terminal said nothing. Now the cell's verdict line is followed by the count.
     from evals.cli._run_notes import verdict_lines
     from evals.report import verdicts
+    from evals.results import about_for
     from evals.results.scoring import score_run_dir
     from memsys.events import Flushed, Trigger
     from memsys.outcomes import FlushOutcome
@@ -107,7 +109,7 @@ def test_verdict_lines_say_which_replies_went_unparsed_beside_the_cell(tmp_path:
                 records=records,
             )
     results = score_run_dir(tmp_path, None)
-    lines = verdict_lines(verdicts(results), results)
+    lines = verdict_lines(verdicts(results, about=about_for(results)), results)
     assert lines[1].startswith("  q · guardrails · v-prose [real]: Too few scenarios")
     assert lines[2] == (
         "    9 of 9 daily summaries unparsed: MEMORY.md got nothing from them (nor the daily log)"

@@ -77,12 +77,12 @@ def test_unknown_scorer_setting_exits_2_before_scoring(
 def test_rescoring_a_run_keeps_the_results_that_report_compare_and_gate_read_current(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from evals.results import finish_run
     from evals.results.history import run_results
-    from evals.results.results import write_results
 
     write_trace(tmp_path / "run" / "cell" / "repeat-1", GOOD_MEMORY)
     assert main(["score", str(tmp_path / "run"), "--keywords-only"]) == 0
-    write_results(tmp_path / "run", read_results(tmp_path / "run/cell/repeat-1/results.json"))
+    finish_run(tmp_path / "run", read_results(tmp_path / "run/cell/repeat-1/results.json"))
     [before] = run_results(tmp_path / "run").results
     assert before.scorer_settings.label() == "defaults"
     argv = ["score", str(tmp_path / "run"), "--keywords-only", "-S", "fact_threshold=0.8"]

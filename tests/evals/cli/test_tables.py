@@ -11,7 +11,8 @@ import pytest
 
 from evals.cli.main import main
 from evals.report.markdown import TABLES
-from evals.results.results import read_results, write_results
+from evals.results import finish_run
+from evals.results.results import read_results
 from memsys.llm.base import ModelKind
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,7 +63,7 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     results = read_results(run / "results.json")
     main_model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
     real_run = next(r for r in results if r.model == main_model)
-    write_results(tmp_path / "two", [*results, dataclasses.replace(real_run, model="openai/x")])
+    finish_run(tmp_path / "two", [*results, dataclasses.replace(real_run, model="openai/x")])
     assert main(["tables", str(tmp_path / "two"), "--kind", "real"]) == 0
     captured = capsys.readouterr()
     assert captured.out == real and "openai/x; --model M" in captured.err
@@ -72,7 +73,7 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     others = [dataclasses.replace(real_run, model=m) for m in ("openai/x", "openai/y")]
     sims = [r for r in results if r.model_kind is ModelKind.SIMULATED]
     assert real_run.model_kind is ModelKind.REAL
-    write_results(tmp_path / "three", [*sims, *others])
+    finish_run(tmp_path / "three", [*sims, *others])
     assert main(["tables", str(tmp_path / "three"), "--kind", "real"]) == 2
     assert "choose it with --model" in capsys.readouterr().err
 

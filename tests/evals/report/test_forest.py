@@ -10,6 +10,7 @@ from evals.report._forest import FOREST_WIDTH, forest_svg
 from evals.results import RunResult
 from evals.scorers import Score
 from memsys.llm.base import ModelKind
+from tests.helpers.reports import compare
 
 BASE = "v049-guardrails"
 
@@ -28,7 +29,7 @@ def test_each_metric_is_a_row_with_its_interval_verdict_and_detectable_band() ->
         results.append(_run(BASE, f"s{i}", 0.5, 1000.0))
         # Quality wobbles around 0; memory size grows by about 1,500 bytes everywhere.
         results.append(_run("v-new", f"s{i}", 0.5 + (0.05 if i % 2 else -0.04), 2500.0 + i))
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+    [comparison] = compare(results, Reference(variant=BASE))
     svg = forest_svg(comparison)
     root = ET.fromstring(svg)  # well-formed, inline-able markup
     assert root.get("width") == str(FOREST_WIDTH)
@@ -58,7 +59,7 @@ def test_better_is_to_the_right_on_every_row_and_each_row_labels_its_own_scale()
         results.append(_run(BASE, f"s{i}", 0.5, 1000.0))
         # Quality up by about 0.04 (better), memory size down by about 438 chars (better too).
         results.append(_run("v-new", f"s{i}", 0.54 + i / 1000, 562.0 - i))
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+    [comparison] = compare(results, Reference(variant=BASE))
     quality, size = comparison.diffs
     assert size.diff is not None and size.diff < 0 < (quality.diff or 0)
     svg = forest_svg(comparison)

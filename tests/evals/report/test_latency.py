@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from evals.report import build_report, write_report
+from evals.report import write_report
 from evals.report._latency import MIN_PROBES, latency_rows
 from tests.evals.report.test_report import results_of
+from tests.helpers.reports import report_of
 
 
 def test_rows_pool_every_scenario_of_a_cell_and_judge_the_target(tmp_path: Path) -> None:
@@ -26,5 +27,5 @@ def test_rows_pool_every_scenario_of_a_cell_and_judge_the_target(tmp_path: Path)
     assert rows[naive.label].verdict.startswith("too few probes")
     slow = dataclasses.replace(careful, search_latencies_ms=(600.0,) * MIN_PROBES)
     assert latency_rows([slow])[0].verdict == "missed"
-    html = write_report(build_report(timed), tmp_path / "r.html").read_text(encoding="utf-8")
+    html = write_report(report_of(timed), tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="search-latency"' in html and "&lt; 500 ms" in html and "<td>met</td>" in html

@@ -15,7 +15,6 @@ from evals.cli._sampling import sampling
 from evals.cli.main import main
 from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_SUITE, Cell
-from evals.report import compare_to_baseline
 from evals.report._diffs import PairedDiff, Verdict
 from evals.report._paired import Reference
 from evals.report.markdown import (
@@ -26,12 +25,12 @@ from evals.report.markdown import (
     difference_text,
     real_table,
     simulated_table,
-    table_model,
     thousands,
 )
 from evals.results import RunRecording, RunResult, read_results, recordings
 from evals.scorers import Score
 from memsys.llm.base import ModelKind
+from tests.helpers.reports import compare, table_of
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = ("chitchat-transient", "bad-compaction-restore")
@@ -83,14 +82,14 @@ def test_simulated_cells_that_differ_show_all_three_in_suite_order(
     values = _sim_values(results, "chitchat-transient", "quality")
     texts = [f"{v:.2f}" for v in values if v is not None]
     assert len(set(texts)) > 1  # sim/naive keeps the chit-chat: a lower quality
-    row = _rows(simulated_table(table_model(results)))["chitchat-transient"]
+    row = _rows(simulated_table(table_of(results)))["chitchat-transient"]
     assert row["quality"] == " / ".join(texts)
 
 
 def test_three_equal_simulated_values_collapse_to_one(results: list[RunResult]) -> None:
     values = _sim_values(results, "chitchat-transient", "facts_recall")
     assert len(set(values)) == 1 and values[0] is not None  # precondition: all cells agree
-    assert _rows(simulated_table(table_model(results)))["chitchat-transient"]["facts recall"] == (
+    assert _rows(simulated_table(table_of(results)))["chitchat-transient"]["facts recall"] == (
         f"{values[0]:.2f}"
     )
 
@@ -98,7 +97,7 @@ def test_three_equal_simulated_values_collapse_to_one(results: list[RunResult]) 
 def test_a_missing_score_shows_a_dash_alone_or_in_its_place(results: list[RunResult]) -> None:
     # chitchat-transient has no contradictions to resolve: None in every cell.
     assert _sim_values(results, "chitchat-transient", "contradictions_resolved") == [None] * 3
-    row = _rows(simulated_table(table_model(results)))["chitchat-transient"]
+    row = _rows(simulated_table(table_of(results)))["chitchat-transient"]
     assert row["contradictions resolved"] == "-"
     # One cell unscored, the others scored: the dash takes that cell's place.
     values = _sim_values(results, "chitchat-transient", "noise")
@@ -109,14 +108,14 @@ def test_a_missing_score_shows_a_dash_alone_or_in_its_place(results: list[RunRes
     )
     unified = dataclasses.replace(careful_unified, scores=(Score("noise", None, "not scored"),))
     changed = [unified if r.cell == unified.cell else r for r in results]
-    row = _rows(simulated_table(table_model(changed)))["chitchat-transient"]
+    row = _rows(simulated_table(table_of(changed)))["chitchat-transient"]
     assert row["noise entries"] == f"{compact(values[0] or 0)} / - / {compact(values[2] or 0)}"
 
 
 def test_the_simulated_table_has_a_row_per_scenario_and_no_real_value(
     results: list[RunResult],
 ) -> None:
-    table = simulated_table(table_model(results))
+    table = simulated_table(table_of(results))
     assert list(_rows(table)) == sorted(SCENARIOS)
     assert (
         table.splitlines()[0]
@@ -124,7 +123,7 @@ def test_the_simulated_table_has_a_row_per_scenario_and_no_real_value(
     )
     # Without the simulated runs nothing is left: the real runs never reach this table.
     assert (
-        _rows(simulated_table(table_model([r for r in results if r.model_kind is ModelKind.REAL])))
+        _rows(simulated_table(table_of([r for r in results if r.model_kind is ModelKind.REAL])))
         == {}
     )
 
@@ -133,13 +132,13 @@ def test_a_simulated_cell_under_two_variants_is_refused(results: list[RunResult]
     sim = next(r for r in results if r.model == "sim/careful")
     other = dataclasses.replace(sim, variant="v023-vague")
     with pytest.raises(UsageError, match="sim/careful under guardrails ran with variants"):
-        simulated_table(table_model([*results, other]))
+        simulated_table(table_of([*results, other]))
 
 
 def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     results: list[RunResult],
 ) -> None:
-    rows = _rows(real_table(table_model(results)))
+    rows = _rows(real_table(table_of(results)))
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
@@ -155,7 +154,7 @@ def test_real_values_are_means_over_the_samples(results: list[RunResult]) -> Non
         if (r.scenario, r.policy, r.variant) == ("chitchat-transient", "guardrails", "v023-vague")
     ]
     assert len(samples) == 3
-    row = _rows(real_table(table_model(results)))["chitchat-transient|guardrails|v023-vague"]
+    row = _rows(real_table(table_of(results)))["chitchat-transient|guardrails|v023-vague"]
     assert row["samples"] == "3"
     for header, metric, fmt in (
         ("quality", "quality", compact),
@@ -190,7 +189,7 @@ def _labels(results: list[RunResult]) -> dict[Cell, RunRecording | None]:
 
 def test_recording_minutes_are_the_mean_of_the_samples_labels(results: list[RunResult]) -> None:
     labels = _labels(results)
-    row = _rows(real_table(table_model(results), labels))[
+    row = _rows(real_table(table_of(results), labels))[
         "chitchat-transient|guardrails|v049-guardrails"
     ]
     minutes = [
@@ -209,13 +208,13 @@ def test_a_cell_recorded_without_text_tool_call_recovery_is_starred(
 ) -> None:
     labels = _labels(results)
     assert all(label is not None and label.text_tool_calls for label in labels.values())
-    assert not any(key.endswith("\\*") for key in _rows(real_table(table_model(results), labels)))
+    assert not any(key.endswith("\\*") for key in _rows(real_table(table_of(results), labels)))
     # One sample's label written before the option existed: its cell is marked.
     cell = Cell("chitchat-transient", REAL, "guardrails", "v023-vague", 2)
     old = labels[cell]
     assert old is not None
     labels[cell] = dataclasses.replace(old, text_tool_calls=None)
-    starred = [key for key in _rows(real_table(table_model(results), labels)) if "\\*" in key]
+    starred = [key for key in _rows(real_table(table_of(results), labels)) if "\\*" in key]
     assert starred == ["chitchat-transient \\*|guardrails|v023-vague"]
 
 
@@ -224,7 +223,7 @@ def test_real_results_of_two_models_are_refused(results: list[RunResult]) -> Non
     other = dataclasses.replace(real, model="openai/gpt-test")
     for build in (real_table, compare_table):
         with pytest.raises(UsageError, match="choose it with --model"):
-            build(table_model([*results, other]))
+            build(table_of([*results, other]))
 
 
 def _compare_rows(table: str) -> dict[tuple[str, str], dict[str, str]]:
@@ -240,7 +239,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
 ) -> None:
     real = [r for r in results if r.model_kind is ModelKind.REAL]
     settings = sampling(real, ROOT / "cassettes")
-    table = compare_table(table_model(results, sampling=settings))
+    table = compare_table(table_of(results, sampling=settings))
     rows = _compare_rows(table)
     policy_row = "policy unified (against guardrails)"
     names = list(dict.fromkeys(name for name, _ in rows))
@@ -268,9 +267,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     )
     (vague,) = [
         c
-        for c in compare_to_baseline(
-            real, Reference(variant="v049-guardrails"), COMPARE_METRICS, settings
-        )
+        for c in compare(real, Reference(variant="v049-guardrails"), COMPARE_METRICS, settings)
         if c.compared[2] == "v023-vague"
     ]
     headers = {"quality": "quality", "noise": "noise", "tool_errors": "tool errors"}

@@ -11,7 +11,6 @@ from evals.report import (
     ComparisonError,
     Reference,
     Verdict,
-    compare_to_baseline,
     comparison_text,
     verdict_sentence,
 )
@@ -19,6 +18,7 @@ from evals.results.results import RunResult
 from evals.scorers import Score
 from evals.stats import Adjustment, permutation_p
 from memsys.errors import UnknownNameError
+from tests.helpers.reports import compare
 
 
 def run(
@@ -52,7 +52,7 @@ def grid(compared: list[tuple[float, float]]) -> list[RunResult]:
 
 def test_a_clear_improvement_is_better_in_each_metrics_direction() -> None:
     values = [(0.7, 0), (0.8, 1), (0.75, 0), (0.7, 1), (0.72, 0), (0.78, 1), (0.7, 0), (0.9, 1)]
-    [comparison] = compare_to_baseline(grid(values), Reference(variant=BASE))
+    [comparison] = compare(grid(values), Reference(variant=BASE))
     quality, noise = comparison.diffs
     assert quality.metric == "quality" and noise.metric == "noise"
     assert (quality.n, comparison.scenarios) == (8, tuple(SCENARIOS))
@@ -77,7 +77,7 @@ def test_repeats_are_averaged_within_a_scenario_before_pairing() -> None:
         results += [
             run("v-new", q, 2, scenario=s, repeat=r) for r, q in ((1, 0.8), (2, 0.5), (3, 0.5))
         ]
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE), ["quality"])
+    [comparison] = compare(results, Reference(variant=BASE), ["quality"])
     [quality] = comparison.diffs
     assert quality.n == 6 and comparison.runs == 18
     assert quality.diff == pytest.approx(0.1)
@@ -94,7 +94,7 @@ def test_scenarios_sampled_differently_are_left_out_and_named() -> None:
     results += [*sampled, run("v-new", 0.9, 0, scenario="s09")]
     sampling = {**greedy, **{r.cell: "temperature 0.7" for r in sampled}}
     sampling[results[-1].cell] = "greedy (temperature 0)"
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE), sampling=sampling)
+    [comparison] = compare(results, Reference(variant=BASE), sampling=sampling)
     assert comparison.scenarios == tuple(SCENARIOS[:4])
     [left] = comparison.left_out
     assert left.scenario == "s09"
@@ -109,7 +109,7 @@ def test_scenarios_sampled_differently_are_left_out_and_named() -> None:
 
 def test_no_detectable_change_says_what_could_have_been_detected() -> None:
     values = [(0.6, 3), (0.4, 4), (0.55, 3), (0.45, 5), (0.5, 3), (0.52, 4), (0.5, 4), (0.48, 3)]
-    [comparison] = compare_to_baseline(grid(values), Reference(variant=BASE))
+    [comparison] = compare(grid(values), Reference(variant=BASE))
     quality, noise = comparison.diffs
     assert quality.verdict is Verdict.NO_CHANGE and quality.mde is not None
     assert quality.mde > abs(quality.diff or 0)
@@ -127,11 +127,11 @@ def test_holm_can_withdraw_a_raw_finding() -> None:
     # Five of six scenarios up, one down: p = 4 / 64 raw; with a second tested metric
     # Holm doubles the smaller p, and BH keeps it as the largest one.
     values = [(0.6, 2), (0.7, 2.5), (0.6, 2), (0.65, 2.5), (0.7, 2), (0.45, 2.5)]
-    [holm] = compare_to_baseline(grid(values), Reference(variant=BASE))
+    [holm] = compare(grid(values), Reference(variant=BASE))
     quality = holm.diffs[0]
     assert quality.p is not None and quality.p_adjusted is not None
     assert quality.p_adjusted >= quality.p
-    [bh] = compare_to_baseline(grid(values), Reference(variant=BASE), adjustment=Adjustment.BH)
+    [bh] = compare(grid(values), Reference(variant=BASE), adjustment=Adjustment.BH)
     assert bh.adjustment is Adjustment.BH and "Benjamini-Hochberg" in comparison_text(
         [bh], Reference(variant=BASE)
     )
@@ -139,14 +139,14 @@ def test_holm_can_withdraw_a_raw_finding() -> None:
 
 def test_one_scenario_gives_no_interval_and_no_verdict() -> None:
     results = [run(BASE, 0.5, 2), run("v-new", 0.9, 0)]
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+    [comparison] = compare(results, Reference(variant=BASE))
     assert comparison.diffs[0].verdict is Verdict.TOO_FEW
     assert comparison.diffs[0].interval() == "-" and comparison.diffs[0].p is None
 
 
 def test_scenarios_without_a_baseline_are_left_out() -> None:
     results = [*grid([(0.6, 2)] * 3), run("v-new", 0.1, 2, scenario="lonely")]
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE), ["quality"])
+    [comparison] = compare(results, Reference(variant=BASE), ["quality"])
     assert [(lo.scenario, lo.reason) for lo in comparison.left_out] == [
         ("lonely", "no baseline run")
     ]
@@ -161,12 +161,12 @@ def test_each_model_and_policy_pairs_with_itself_unless_the_baseline_fixes_it() 
         run("v-new", 0.2, 2),
         run(BASE, 0.4, 2, policy="unified"),  # no v-new under unified: nothing to compare
     ]
-    comparisons = compare_to_baseline(results, Reference(variant=BASE), ["quality"])
+    comparisons = compare(results, Reference(variant=BASE), ["quality"])
     assert {(c.compared[0], c.compared_kind) for c in comparisons} == {
         ("sim/careful", "simulated"),
         ("m/real", "real"),
     }
-    by_model = compare_to_baseline(results, Reference(model="sim/careful"), ["quality"])
+    by_model = compare(results, Reference(model="sim/careful"), ["quality"])
     assert {(c.compared, c.baseline) for c in by_model} == {
         (("m/real", "guardrails", BASE), ("sim/careful", "guardrails", BASE)),
         (("m/real", "guardrails", "v-new"), ("sim/careful", "guardrails", "v-new")),
@@ -176,25 +176,25 @@ def test_each_model_and_policy_pairs_with_itself_unless_the_baseline_fixes_it() 
 
 def test_a_sub_metric_takes_its_scores_direction() -> None:
     results = grid([(0.5, 3), (0.5, 3.5), (0.5, 3), (0.5, 4), (0.5, 3), (0.5, 5)])
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE), ["noise.lines"])
+    [comparison] = compare(results, Reference(variant=BASE), ["noise.lines"])
     assert comparison.diffs[0].verdict is Verdict.WORSE
 
 
 def test_bad_requests_are_errors_naming_what_exists() -> None:
     results = grid([(0.5, 2)] * 4)
     with pytest.raises(UnknownNameError, match=r"unknown metric 'bogus'.*noise.lines"):
-        compare_to_baseline(results, Reference(variant=BASE), ["bogus"])
+        compare(results, Reference(variant=BASE), ["bogus"])
     with pytest.raises(ComparisonError, match=r"no run has variant 'v999'.*v-new"):
-        compare_to_baseline(results, Reference(variant="v999"))
+        compare(results, Reference(variant="v999"))
     with pytest.raises(ComparisonError, match="appears twice"):
         again = dataclasses.replace(results[0], run_dir="elsewhere")
-        compare_to_baseline([*results, again], Reference(variant=BASE))
+        compare([*results, again], Reference(variant=BASE))
 
 
 def test_the_text_table_has_raw_and_adjusted_p_and_the_method() -> None:
     values = [(0.7, 0), (0.8, 1), (0.75, 0), (0.7, 1), (0.72, 0), (0.78, 1), (0.7, 0), (0.9, 1)]
     reference = Reference(variant=BASE)
-    comparisons = compare_to_baseline(grid(values), reference)
+    comparisons = compare(grid(values), reference)
     text = comparison_text(comparisons, reference, {"quality": 0.05})
     assert "m/real · guardrails · v-new [real] vs m/real · guardrails · v049-guardrails" in text
     quality = next(line for line in text.splitlines() if line.startswith("quality "))

@@ -7,11 +7,12 @@ import re
 from html import unescape
 from pathlib import Path
 
-from evals.report import build_report, render_report, write_report
+from evals.report import render_report, write_report
 from evals.results.results import RunResult
 from evals.results.scoring import score_run_dir
 from memsys.llm import ModelKind
 from memsys.search.embedder import HashEmbedder
+from tests.helpers.reports import report_of
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
 _CACHE: dict[int, list[RunResult]] = {}
@@ -43,7 +44,7 @@ def results_of(repeats: int = 1, tmp: Path | None = None) -> list[RunResult]:
 
 def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
     results = results_of(repeats=2)
-    html = write_report(build_report(results), tmp_path / "r.html").read_text(encoding="utf-8")
+    html = write_report(report_of(results), tmp_path / "r.html").read_text(encoding="utf-8")
     assert html.count('<span class="kind kind-simulated">simulated</span>') >= 2
     assert "model kind: simulated" in html
     assert "± " in html and "(n=2)" in html  # repeats show a CI
@@ -59,19 +60,19 @@ def test_report_labels_kinds_and_has_every_section(tmp_path: Path) -> None:
 
 def test_real_model_kind_is_shown() -> None:
     real = [dataclasses.replace(results_of()[0], model_kind=ModelKind.REAL)]
-    html = render_report(build_report(real))
+    html = render_report(report_of(real))
     assert "kind-real" in html and "model kind: real" in html
 
 
 def test_scorer_settings_are_stated() -> None:
     from evals.scorers import ScorerSettings
 
-    assert "Scorer settings: defaults." in render_report(build_report(results_of()))
+    assert "Scorer settings: defaults." in render_report(report_of(results_of()))
     strict = [
         dataclasses.replace(r, scorer_settings=ScorerSettings(fact_threshold=0.8))
         for r in results_of()
     ]
-    assert "Scorer settings: fact_threshold=0.8." in render_report(build_report(strict))
+    assert "Scorer settings: fact_threshold=0.8." in render_report(report_of(strict))
 
 
 def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
@@ -83,7 +84,7 @@ def test_each_scenario_gets_its_own_chart_labelled_with_scenario_and_cells(
                 tmp_path / scenario / policy, memory, scenario=scenario, model=model, policy=policy
             )
     results = score_run_dir(tmp_path, HashEmbedder())
-    html = render_report(build_report(results))
+    html = render_report(report_of(results))
     for scenario in ("week-of-noise", "compaction-pressure"):
         what = "metrics per model, policy and variant (model kind: simulated)"
         alt = f"aria-label='{scenario}: {what}'"
@@ -100,7 +101,7 @@ def test_the_diff_can_pair_any_two_runs() -> None:
     import json
 
     results = results_of(repeats=2)
-    html = render_report(build_report(results), diff_pair=(results[3], results[0]))
+    html = render_report(report_of(results), diff_pair=(results[3], results[0]))
     data = json.loads(re.search(r'<script id="diff-data"[^>]*>(.*?)</script>', html, re.S)[1])
     assert len(data["options"]) == 4
     labels = {o["id"]: o["label"] for o in data["options"]}
@@ -129,7 +130,7 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
                     variant=variant,
                     scenario=scenario,
                 )
-    html = render_report(build_report(score_run_dir(tmp_path, HashEmbedder())))
+    html = render_report(report_of(score_run_dir(tmp_path, HashEmbedder())))
     section = html[html.index('id="verdicts"') : html.index('id="scenario-')]
     assert "Against the baseline (variant v049-guardrails)" in section
     real = section.index("qwen · guardrails · v-loose")  # the short model name
@@ -150,41 +151,18 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
 
 
 def test_runs_of_one_variant_have_no_verdict_section() -> None:
-    assert 'id="verdicts"' not in render_report(build_report(results_of()))
+    assert 'id="verdicts"' not in render_report(report_of(results_of()))
 
 
-def test_the_quality_weights_and_tool_errors_are_shown() -> None:
+def test_the_quality_formula_and_tool_errors_are_shown() -> None:
     from evals.report import summary_text
-    from evals.scorers import QUALITY_WEIGHTS
-
-    html = render_report(build_report(results_of()))
-    line = re.search(r'<p id="quality-weights">(.*?)</p>', html, re.S)
-    assert line is not None
-    for name, weight in QUALITY_WEIGHTS.items():
-        assert f"{name} {weight:.2f}" in line.group(1)
-    assert '<th title="tool_errors">tool_<wbr>errors</th>' in html
-    assert "tool_errors" in summary_text(build_report(results_of())).splitlines()[0]
-
-
-def _weights_line(results: list[RunResult]) -> str:
-    line = re.search(
-        r'<p id="quality-weights">(.*?)</p>', render_report(build_report(results)), re.S
-    )
-    assert line is not None
-    return line.group(1)
-
-
-def test_the_quality_formula_or_the_recorded_weights_are_shown() -> None:
     from evals.scorers import QUALITY_FORMULA
 
-    careful, naive = results_of()
-    # Scored now: quality is recall x precision over the line labels, no weights.
-    assert careful.quality_weights == naive.quality_weights == {}
-    assert _weights_line([careful, naive]).startswith(QUALITY_FORMULA)
-    # Results scored with the former weighted mean still say how they were weighted.
-    changed = dataclasses.replace(naive, quality_weights={"facts_recall": 0.6, "noise": 0.4})
-    line = _weights_line([changed])
-    assert "weighted mean of facts_recall 0.60, noise 0.40" in line
+    html = render_report(report_of(results_of()))
+    line = re.search(r'<p id="quality-formula">(.*?)</p>', html, re.S)
+    assert line is not None and line.group(1) == QUALITY_FORMULA
+    assert '<th title="tool_errors">tool_<wbr>errors</th>' in html
+    assert "tool_errors" in summary_text(report_of(results_of())).splitlines()[0]
 
 
 def test_the_facts_a_file_misses_are_listed_under_it() -> None:
@@ -192,7 +170,7 @@ def test_the_facts_a_file_misses_are_listed_under_it() -> None:
     missed = {r.policy: [i for s in r.scores if s.name == "facts_recall" for i in s.items]
               for r in results}  # fmt: skip
     assert any(missed.values()), "no run misses a fact: the test would prove nothing"
-    html = render_report(build_report(results))
+    html = render_report(report_of(results))
     blocks = re.findall(r'<p class="missing">Expected, and not in the file: (.*?)</p>', html)
     assert len(blocks) == sum(1 for items in missed.values() if items)
     for items in missed.values():

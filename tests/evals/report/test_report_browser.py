@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from evals.cli.main import main
-from evals.report import build_report, write_report
+from evals.report import write_report
 from evals.results.results import RunResult, load_results
+from tests.helpers.reports import report_of
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "week-of-noise.yaml"
 FLAGS = [
@@ -107,7 +108,7 @@ def _sim_results(tmp: Path) -> list[RunResult]:
 
 @pytest.mark.slow
 def test_report_renders_in_headless_chromium(chromium: str, tmp_path: Path) -> None:
-    report = write_report(build_report(_sim_results(tmp_path)), tmp_path / "report.html")
+    report = write_report(report_of(_sim_results(tmp_path)), tmp_path / "report.html")
     html = report.read_text(encoding="utf-8")
     page = tmp_path / "probe.html"
     page.write_text(html.replace("</body>", PROBE + "</body>"), encoding="utf-8")
@@ -132,7 +133,7 @@ def test_report_renders_in_headless_chromium(chromium: str, tmp_path: Path) -> N
 def test_a_screenshot_of_the_report_shows_the_page(chromium: str, tmp_path: Path) -> None:
     from PIL import Image
 
-    report = write_report(build_report(_sim_results(tmp_path)), tmp_path / "report.html")
+    report = write_report(report_of(_sim_results(tmp_path)), tmp_path / "report.html")
     shot = tmp_path / "report.png"
     _run(
         chromium,
@@ -197,7 +198,7 @@ def _attribute(dom: str, name: str) -> str:
 def test_the_comparison_opens_with_verdicts_that_fit_a_1280_px_window(
     chromium: str, tmp_path: Path
 ) -> None:
-    report = write_report(build_report(_sim_results(tmp_path)), tmp_path / "report.html")
+    report = write_report(report_of(_sim_results(tmp_path)), tmp_path / "report.html")
     page = tmp_path / "layout.html"
     html = report.read_text(encoding="utf-8")
     page.write_text(html.replace("</body>", LAYOUT_PROBE + "</body>"), encoding="utf-8")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.report import LABEL_STYLES, build_report, write_report
+from evals.report import LABEL_STYLES, write_report
 from evals.results.results import RunResult
 from tests.evals.report.test_report_browser import (
     _console_errors,
@@ -22,6 +22,7 @@ from tests.evals.report.test_report_browser import (
     _sim_results,
     find_chromium,
 )
+from tests.helpers.reports import report_of
 
 # Unfolds everything (and lays out every scenario), then measures; the numbers land in a
 # data-probe attribute of <body> that --dump-dom prints.
@@ -88,7 +89,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     find_chromium()  # skip before running anything when there is no browser
     tmp = tmp_path_factory.mktemp("layout")
     results: list[RunResult] = _sim_results(tmp)
-    return write_report(build_report(results), tmp / "report.html")
+    return write_report(report_of(results), tmp / "report.html")
 
 
 def _measure(report: Path, probe: str, width: int, attribute: str) -> dict[str, object]:

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from evals.report import build_report, write_report
+from evals.report import write_report
 from evals.results import ReplyTally
 from evals.results.results import RunResult
 from evals.scorers import Score
 from memsys.llm.base import ModelKind
 from tests.evals.report.test_report_browser import _console_errors, _run, find_chromium
+from tests.helpers.reports import report_of
 
 VARIANTS = ("v049-guardrails", "summary-keep-everything", "v049-user-requested", "save-everything")
 MODEL = "openai-compatible/qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -77,7 +78,7 @@ def _results() -> list[RunResult]:
 
 
 def test_a_cell_with_unparsed_replies_says_so_beside_it(tmp_path: Path) -> None:
-    html = write_report(build_report(_results()), tmp_path / "r.html").read_text("utf-8")
+    html = write_report(report_of(_results()), tmp_path / "r.html").read_text("utf-8")
     summary = html.split('id="summary"')[1].split("</table>")[0]
     notes = re.findall(r'<span class="unparsed">([^<]+)</span>', summary)
     # One per summary row of the control (three scenarios: 3 of 3 each), and none else.
@@ -95,7 +96,7 @@ def test_a_cell_with_unparsed_replies_says_so_beside_it(tmp_path: Path) -> None:
 @pytest.mark.parametrize("width", [1280, 800])
 def test_no_name_in_the_summary_is_broken_inside_a_word(tmp_path: Path, width: int) -> None:
     browser = find_chromium()
-    report = write_report(build_report(_results()), tmp_path / "r.html")
+    report = write_report(report_of(_results()), tmp_path / "r.html")
     page = tmp_path / "probe.html"
     page.write_text(
         report.read_text("utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8"

@@ -9,13 +9,14 @@ import json
 import re
 from pathlib import Path
 
-from evals.report import build_report, render_comparison, render_report
+from evals.report import render_comparison, render_report
 from evals.report._memory_view import LABEL_STYLES, highlighted_lines, line_label
 from evals.results.results import RunResult
 from evals.results.scoring import score_run_dir
 from evals.scorers import registered_scorers
 from memsys.search.embedder import HashEmbedder
 from tests.evals.report.test_report import results_of
+from tests.helpers.reports import report_of
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
 
 
@@ -49,7 +50,7 @@ def _variant_runs(tmp_path: Path, scenarios: int = 3) -> list[RunResult]:
 
 
 def test_contents_and_every_in_page_link_resolve(tmp_path: Path) -> None:
-    html = render_report(build_report(_variant_runs(tmp_path)))
+    html = render_report(report_of(_variant_runs(tmp_path)))
     toc = html[html.index('<nav class="toc"') : html.index("</nav>")]
     for target in ("verdicts", "cmp-1", "cmp-2", "summary-section", "variants", "diff"):
         assert f'href="#{target}"' in toc
@@ -62,7 +63,7 @@ def test_contents_and_every_in_page_link_resolve(tmp_path: Path) -> None:
 
 def test_each_verdict_links_to_its_cells_and_its_variant(tmp_path: Path) -> None:
     results = _variant_runs(tmp_path)
-    html = render_report(build_report(results))
+    html = render_report(report_of(results))
     block = html[html.index('id="cmp-1"') : html.index('id="cmp-2"')]
     cells = re.search(r'<p class="cells">Its cells: (.*?)</p>', block)
     assert cells is not None
@@ -84,7 +85,7 @@ def test_each_verdict_links_to_its_cells_and_its_variant(tmp_path: Path) -> None
 
 def test_the_page_is_light_runs_folded_transcripts_drawn_when_opened(tmp_path: Path) -> None:
     results = _variant_runs(tmp_path)
-    html = render_report(build_report(results))
+    html = render_report(report_of(results))
     assert "<img" not in html and "base64," not in html  # every chart inline SVG
     runs = re.findall(r'<details class="run"[^>]*>', html)
     assert len(runs) == len(results) and not any(" open" in tag for tag in runs)
@@ -129,7 +130,7 @@ def test_a_repeated_injected_memory_is_not_repeated_on_the_page() -> None:
 
 
 def test_the_summary_shows_chosen_columns_short_models_and_folds_the_rest(tmp_path: Path) -> None:
-    html = render_report(build_report(_variant_runs(tmp_path, scenarios=1)))
+    html = render_report(report_of(_variant_runs(tmp_path, scenarios=1)))
     table = html[html.index('id="summary"') : html.index("</table>", html.index('id="summary"'))]
     headers = re.findall(r'<th title="([a-z_]+)">', table)
     # The columns are the scorers registered with summary=True, in registration order.
@@ -157,7 +158,7 @@ def test_each_line_is_painted_by_its_one_label_never_noise_as_a_fact() -> None:
     assert lines["- Wants to clean promotional emails from Gmail every week."].label == "repeat"
     assert line_label(["junk: placeholder"]) == "junk" and line_label(["invented"]) == "invented"
     assert line_label(["wrong section"]) == "" and line_label(["something new"]) == ""
-    html = render_report(build_report(results_of()))
+    html = render_report(report_of(results_of()))
     legend = html[html.index('id="legend"') : html.index("</p>", html.index('id="legend"'))]
     for style in LABEL_STYLES:  # a legend entry and a rule per label, one colour each
         assert f'<span class="l-{style.label}">{style.legend}</span>' in legend
@@ -174,7 +175,7 @@ def test_the_variant_text_is_shown_against_its_parent(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     ours = [dataclasses.replace(r, variant="mine") for r in results if r.variant == "v023-vague"]
-    html = render_report(build_report([*results, *ours], variant_sources={"mine": mine}))
+    html = render_report(report_of([*results, *ours], variant_sources={"mine": mine}))
     section = html[html.index('id="variants"') : html.index('id="scenarios"')]
     vague = section[section.index('id="variant-v023-vague"') : section.index('id="variant-v049')]
     assert "against v049-guardrails" in vague and "Save important information to long-term" in vague
@@ -183,12 +184,12 @@ def test_the_variant_text_is_shown_against_its_parent(tmp_path: Path) -> None:
     assert '<span class="add">+Never save model names.</span>' in own
     assert "Changes save_memory." in own
     # Without its file the page says why the text is missing instead of showing nothing.
-    assert "its text is not shown" in render_report(build_report([*results, *ours]))
+    assert "its text is not shown" in render_report(report_of([*results, *ours]))
 
 
 def test_compare_page_is_the_comparison_alone(tmp_path: Path) -> None:
     results = _variant_runs(tmp_path)
-    page, report = render_comparison(build_report(results)), render_report(build_report(results))
+    page, report = render_comparison(report_of(results)), render_report(report_of(results))
     assert page.count("<svg class='forest'") == report.count("<svg class='forest'") == 2
     assert 'id="scenario-' not in page and "transcript-" not in page and 'id="summary"' not in page
     assert [link for link in _links(page) if link not in _ids(page)] == []
@@ -209,4 +210,4 @@ def test_each_line_says_its_label_evidence_and_writer() -> None:
     switched = lines["- Switched the default model from Claude Sonnet to Claude Haiku"]
     # A hand-built trace records no writes: the page says so rather than guess.
     assert switched.notes == "model_name: names 'Claude' · written by unknown"
-    assert 'title="model_name: ' in render_report(build_report([naive]))
+    assert 'title="model_name: ' in render_report(report_of([naive]))

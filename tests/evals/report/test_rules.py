@@ -22,7 +22,7 @@ ALLOWED_MEMSYS = {
     # The error class for a name not known (a metric), which the CLI maps to exit code 2.
     ("memsys.errors", "UnknownNameError"),
     # Not data: the one safe writer every output goes through (never through a link).
-    ("memsys._safe_files", "write_output"),
+    ("memsys.safe_io", "write_output"),
     # Not data: the secret redactor every page passes before it is written.
     ("memsys.redact", "redact"),
 }

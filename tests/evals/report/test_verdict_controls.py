@@ -17,9 +17,10 @@ import numpy as np
 import pytest
 
 from evals.cli.main import main
-from evals.report import Reference, Verdict, compare_to_baseline
+from evals.report import Reference, Verdict
 from evals.results import RunResult, load_results
 from evals.scorers import Score
+from tests.helpers.reports import compare
 
 BASE, SAME = "v049-guardrails", "v-same"
 SCENARIOS_DIR = Path(__file__).resolve().parents[3] / "scenarios"
@@ -50,7 +51,7 @@ def _runs(rng: np.random.Generator, n: int, samples: int, shift: float = 0.0) ->
 
 
 def _any_verdict(results: list[RunResult]) -> bool:
-    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+    [comparison] = compare(results, Reference(variant=BASE))
     return any(d.significant() for d in comparison.diffs)
 
 
@@ -70,7 +71,7 @@ def test_a_variant_against_itself_has_a_family_wise_false_positive_rate_below_5_
 
 def test_a_large_synthetic_effect_is_found_and_only_where_it_is() -> None:
     rng = np.random.default_rng(11)
-    [comparison] = compare_to_baseline(_runs(rng, 20, 1, shift=4.0), Reference(variant=BASE))
+    [comparison] = compare(_runs(rng, 20, 1, shift=4.0), Reference(variant=BASE))
     verdicts = {d.metric: d.verdict for d in comparison.diffs}
     assert verdicts["noise"] is Verdict.WORSE
     noise = next(d for d in comparison.diffs if d.metric == "noise")
@@ -90,9 +91,7 @@ def test_the_simulated_naive_model_under_append_is_worse_on_noise(
     results = load_results(out / "results.json")
     reference = Reference(model="sim/careful", policy="guardrails")
     [comparison] = [
-        c
-        for c in compare_to_baseline(results, reference)
-        if c.compared[:2] == ("sim/naive", "append")
+        c for c in compare(results, reference) if c.compared[:2] == ("sim/naive", "append")
     ]
     diffs = {d.metric: d for d in comparison.diffs}
     assert len(comparison.scenarios) == len(list(SCENARIOS_DIR.glob("*.yaml")))

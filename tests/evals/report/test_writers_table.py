@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evals.report.writers_table import writers_table
-from evals.results import RunResult
+from evals.results import RunResult, about_for
 from evals.scorers.provenance import FileLine
 from memsys.llm.base import ModelKind
 
@@ -33,9 +33,11 @@ def test_lines_are_summed_per_writer_with_struck_ones_by_label() -> None:
         ),
         _result(2, [("noise", "daily_summary"), ("extra", "daily_summary")]),
     ]
-    rows = writers_table(results).splitlines()
+    rows = writers_table(results, about_for(results)).splitlines()
     assert rows[2] == (
         "| real | guardrails | v049-guardrails | daily_summary | 2 | 4 | 1 | noise 2, junk 1 |"
     )
     assert rows[3] == "| real | guardrails | v049-guardrails | save_memory | 2 | 1 | 1 | - |"
-    assert writers_table(results, kind="simulated").startswith("(no per-line writers")
+    assert writers_table(results, about_for(results), kind="simulated").startswith(
+        "(no per-line writers"
+    )

@@ -1,6 +1,7 @@
-"""The ``"about"`` block of ``results.json`` (issue 23, item 6): scorer names, order,
-directions and weights, the quality formula, the default variant and the variants' texts,
-written with the results and read back checked; files without it still read and render."""
+"""The ``"about"`` block of ``results.json`` (issue 23, item 6; issue 39, item 3): scorer
+names, order and directions, the quality formula, the default variant and the variants'
+texts, built once by finish_run, written with the results and read back checked; schema-1
+files (without it, or with the old weights) are upgraded when read."""
 
 from __future__ import annotations
 
@@ -18,14 +19,21 @@ from evals.results import (
     RESULTS_FILE_NAME,
     RunResult,
     describe,
+    finish_run,
     read_document,
     read_results,
     score_run_dir,
-    write_results,
 )
 from evals.scorers import QUALITY_FORMULA, Score, registered_scorers
-from memsys.tools import DEFAULT_VARIANT
-from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
+from memsys.tools import DEFAULT_VARIANT, load_variant
+from tests.helpers.reports import report_of
+from tests.helpers.traces import (
+    GOOD_MEMORY,
+    NOISY_MEMORY,
+    recorded_variant,
+    standard_records,
+    write_trace,
+)
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +45,12 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> list[RunResult]:
 
 
 def _written(tmp_path: Path, results: list[RunResult]) -> tuple[Path, dict[str, object]]:
-    path, _ = write_results(tmp_path, results)
+    finish_run(tmp_path, results)
+    path = tmp_path / RESULTS_FILE_NAME
     return path, json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_the_block_names_every_scorer_in_score_order_with_direction_and_weight(
+def test_the_block_names_every_scorer_in_score_order_with_its_direction(
     tmp_path: Path, results: list[RunResult]
 ) -> None:
     path, data = _written(tmp_path, results)
@@ -57,13 +66,13 @@ def test_the_block_names_every_scorer_in_score_order_with_direction_and_weight(
         valued = [s for s in scores if s is not None and s.value is not None]
         assert all(entry["better"] == ("higher" if s.higher_is_better else "lower") for s in valued)
     assert {s["name"]: s["better"] for s in about["scorers"]}["churn"] == "lower"
-    assert {s["name"]: s["weight"] for s in about["scorers"]}["quality"] is None
+    assert all("weight" not in s for s in about["scorers"])  # schema 2: no weights
     assert about["quality_formula"] == QUALITY_FORMULA
     assert about["default_variant"] == DEFAULT_VARIANT
     assert set(about["variants"]) >= {DEFAULT_VARIANT, "v023-vague"}
     assert about["variants"]["v023-vague"]["texts"]["save_memory"]
     document = read_document(path)
-    assert document.recorded and document.about == describe(results)
+    assert document.upgraded_from is None and document.about == describe(results)
     assert list(document.results) == read_results(path) == results
 
 
@@ -83,18 +92,60 @@ def test_the_report_shows_the_formula_and_variant_text_the_file_records(
     assert QUALITY_FORMULA not in html
 
 
-def test_a_file_written_before_the_block_reads_and_renders_as_before(
+def _schema_1(data: dict[str, object], weights: dict[str, float] | None = None) -> None:
+    """``data`` as schema 1 wrote it: each run's quality weights, each scorer's weight."""
+    data["schema_version"] = 1
+    for run in data["results"]:  # type: ignore[attr-defined]
+        run["quality_weights"] = dict(weights or {})
+    about = data.get("about")
+    if isinstance(about, dict):
+        for entry in about["scorers"]:
+            entry["weight"] = None
+
+
+def test_a_schema_1_file_without_the_block_is_upgraded_and_renders_as_before(
     tmp_path: Path, results: list[RunResult]
 ) -> None:
     path, data = _written(tmp_path, results)
     del data["about"]
+    _schema_1(data)
     path.write_text(json.dumps(data), encoding="utf-8")
     document = read_document(path)
-    assert not document.recorded
+    assert document.upgraded_from == 1
     assert document.about == describe(list(document.results))  # this code's registry
+    assert list(document.results) == results
     old = render_report(build_report(list(document.results), document.about), title="t")
-    assert old == render_report(build_report(results, describe(results)), title="t")
+    assert old == render_report(report_of(results), title="t")
     assert "quality = recall" in old
+
+
+def test_a_schema_1_file_with_its_block_and_weights_keeps_what_they_said(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    path, data = _written(tmp_path, results)
+    _schema_1(data, {"facts_recall": 0.6, "noise": 0.4})
+    data["about"]["variants"]["v023-vague"]["texts"]["save_memory"] = "Kept."  # type: ignore[index]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    document = read_document(path)
+    assert document.upgraded_from == 1 and list(document.results) == results
+    # The results scored with the former weighted mean still say how they were weighted.
+    assert document.about.quality_formula == (
+        "quality = weighted mean of facts_recall 0.60, noise 0.40"
+    )
+    assert document.about.variants["v023-vague"].texts["save_memory"] == "Kept."
+    html = render_report(build_report(list(document.results), document.about))
+    assert "weighted mean of facts_recall 0.60, noise 0.40" in html
+
+
+def test_a_file_of_schema_2_without_the_block_is_refused(
+    tmp_path: Path, results: list[RunResult]
+) -> None:
+    path, data = _written(tmp_path, results)
+    assert data["schema_version"] == 2
+    del data["about"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ResultsError, match="about"):
+        read_document(path)
 
 
 @pytest.mark.parametrize(
@@ -164,7 +215,7 @@ def test_merge_keeps_each_shards_variant_texts_and_recordings(
     merged = tmp_path / "merged"
     assert main(["merge", *shards, "--out", str(merged)]) == 0
     document = read_document(merged / RESULTS_FILE_NAME)
-    assert document.recorded
+    assert document.upgraded_from is None
     texts = {name: v.texts["save_memory"] for name, v in document.about.variants.items()}
     assert texts[ordered[0].variant] == "Shard 1's own text."
     assert texts[ordered[1].variant] == "Shard 2's own text."
@@ -200,5 +251,27 @@ def test_a_block_written_before_the_summary_field_reads_without_it(
         del entry["summary"]
     path.write_text(json.dumps(data), encoding="utf-8")
     document = read_document(path)
-    assert document.recorded and document.about.summary_names() is None
+    assert document.about.summary_names() is None
     assert [s.name for s in document.about.scorers] == [s["name"] for s in about["scorers"]]
+
+
+def test_the_variant_block_comes_from_the_runs_not_from_the_file(tmp_path: Path) -> None:
+    start = recorded_variant("mine", "Text the run gave the model.", "ab" * 32)
+    write_trace(tmp_path / "mine", GOOD_MEMORY, variant="mine", start=start)
+    [result] = score_run_dir(tmp_path, embedder=None)
+    assert result.variant_text is not None and result.variant_text.digest == "ab" * 32
+    finish_run(tmp_path, [result])
+    about = read_document(tmp_path / RESULTS_FILE_NAME).about
+    mine = about.variants["mine"]
+    assert mine.texts["save_memory"] == "Text the run gave the model."
+    assert (mine.summary, mine.source, mine.digest) == (
+        "mine, as run",
+        "/nowhere/mine.toml",
+        "ab" * 32,
+    )
+    # Its parent, which no run used, is read from its file (with its digest) for the diff.
+    parent = about.variants[DEFAULT_VARIANT]
+    assert mine.extends == DEFAULT_VARIANT
+    assert parent.digest == load_variant(DEFAULT_VARIANT).digest()
+    html = render_report(build_report([result], about))
+    assert "Text the run gave the model." in html

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from evals.results import CSV_FILE_NAME, write_results
+from evals.results import CSV_FILE_NAME, finish_run
 from evals.results._csv_cells import FORMULA_STARTS, csv_text, neutral_cell
 from evals.results.results import RunResult
 from evals.scorers import Score
@@ -53,7 +53,7 @@ def _hostile_result() -> RunResult:
 
 
 def test_every_column_of_results_csv_is_neutralised_and_numbers_stay(tmp_path: Path) -> None:
-    write_results(tmp_path, [_hostile_result()])
+    finish_run(tmp_path, [_hostile_result()])
     path = tmp_path / CSV_FILE_NAME
     rows = _cells(path)
     assert len(rows) == 1

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from evals.errors import ResultsError, UsageError
+from evals.results.finish import finish_run
 from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
-from evals.results.results import RunResult, read_results, write_results
+from evals.results.results import RunResult, read_results
 from evals.scorers import Score, ScorerSettings
 from memsys.errors import MemoryFileError
 from memsys.llm import ModelKind
@@ -88,7 +89,7 @@ def _shard(root: Path, *results: RunResult) -> Path:
         cell = root / r.scenario / "sim__careful" / "guardrails" / "v049-guardrails"
         (cell / f"repeat-{r.repeat}").mkdir(parents=True)
         (cell / f"repeat-{r.repeat}" / "trace.jsonl").write_text(r.scenario)
-    write_results(root, list(results))
+    finish_run(root, list(results))
     return root
 
 
@@ -101,7 +102,7 @@ def test_merge_combines_disjoint_shards_and_copies_their_cells(tmp_path: Path) -
     s3 = next(r for r in merged if r.scenario == "s3")
     assert Path(s3.run_dir) == out / "s3/sim__careful/guardrails/v049-guardrails/repeat-1"
     assert (Path(s3.run_dir) / "trace.jsonl").read_text() == "s3"
-    write_results(out, merged)
+    finish_run(out, merged)
     assert len(read_results(out / "results.json")) == 3
 
 

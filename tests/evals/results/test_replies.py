@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from evals.results import ReplyTally, reply_tallies, unparsed_notes
-from evals.results.results import read_results, write_results
+from evals.results.finish import finish_run
+from evals.results.results import read_results
 from evals.results.scoring import score_trace
 from evals.trace import TraceLine, TraceRecord
 from memsys.clock import ManualClock
@@ -70,7 +71,7 @@ def test_unparsed_summaries_are_counted_through_the_trace_into_results(
         "1 of 1 unified decisions unparsed: each was a no-op: MEMORY.md did not change",
     ]
     # results.json carries it, so the report needs nothing else.
-    write_results(tmp_path / "out", [result])
+    finish_run(tmp_path / "out", [result])
     [read] = read_results(tmp_path / "out" / "results.json")
     assert read.replies == result.replies
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from evals.results.finish import finish_run
 from evals.results.results import (
     RESULTS_SCHEMA_VERSION,
     ResultsError,
     load_results,
     read_results,
-    write_results,
 )
 from evals.results.scoring import score_run_dir
 from evals.trace.trace import TraceError
@@ -45,7 +45,8 @@ def test_score_run_dir_finds_every_trace_without_a_model(tmp_path: Path) -> None
 def test_json_and_csv_round_trip(tmp_path: Path) -> None:
     _runs(tmp_path)
     results = score_run_dir(tmp_path)  # the real MiniLM embedder
-    json_path, csv_path = write_results(tmp_path / "out", results)
+    json_path, csv_path = tmp_path / "out/results.json", tmp_path / "out/results.csv"
+    finish_run(tmp_path / "out", results)
     assert json.loads(json_path.read_text())["schema_version"] == RESULTS_SCHEMA_VERSION
     assert read_results(json_path) == results
     frame = pd.read_csv(csv_path)
@@ -59,7 +60,7 @@ def test_json_and_csv_round_trip(tmp_path: Path) -> None:
 
 def test_malformed_results_name_the_problem(tmp_path: Path) -> None:
     bad = tmp_path / "results.json"
-    bad.write_text('{"schema_version": 2, "results": []}')
+    bad.write_text('{"schema_version": 3, "results": []}')
     with pytest.raises(ResultsError, match="schema_version"):
         read_results(bad)
     bad.write_text("{")

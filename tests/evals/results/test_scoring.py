@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from evals.cli._common import run_results_saving_scored
-from evals.results.results import read_results, write_results
+from evals.results.finish import finish_run
+from evals.results.results import read_results
 from evals.results.scoring import collect_results, results_for, save_scored
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
@@ -36,7 +37,7 @@ def test_reading_results_never_writes(tmp_path: Path) -> None:
 def test_saved_results_are_read_back_instead_of_scored(tmp_path: Path) -> None:
     _runs(tmp_path)
     [(directory, results), _] = collect_results(tmp_path, None).scored
-    write_results(directory, results)
+    finish_run(directory, results)
     collected = collect_results(tmp_path, None)
     assert [d.parent.name for d, _ in collected.scored] == ["b"]  # only b is scored now
     assert list(collected.results) == results_for(tmp_path, None)
@@ -45,7 +46,7 @@ def test_saved_results_are_read_back_instead_of_scored(tmp_path: Path) -> None:
 def test_a_run_directory_with_its_own_results_is_read_not_scored(tmp_path: Path) -> None:
     _runs(tmp_path)
     everything = results_for(tmp_path, None)
-    write_results(tmp_path, everything[:1])  # the run's own results.json wins over its traces
+    finish_run(tmp_path, everything[:1])  # the run's own results.json wins over its traces
     collected = collect_results(tmp_path, None)
     assert collected.scored == ()
     assert list(collected.results) == everything[:1]

@@ -258,3 +258,26 @@ def test_a_variants_prompts_reach_every_request_of_a_run(
         load_variant(str(variant)).digest(),
     )
     assert start["variant_digest"] != load_variant("summary-worked-example").digest()
+
+
+def test_run_start_carries_the_variants_texts_and_digest_as_the_run_gave_them(
+    tmp_path: Path, embedder: Embedder | None
+) -> None:
+    custom = tmp_path / "terse.toml"
+    custom.write_text(
+        'extends = "v049-guardrails"\nsummary = "terse"\n'
+        '[save_memory]\ndescription = "Save one fact the user will want later."\n',
+        encoding="utf-8",
+    )
+    variant = load_variant(str(custom))
+    loaded = load_scenario(WEEK)
+    cell = Cell(loaded.name, "sim/careful", "guardrails", "terse")
+    spec = RunSpec(cell, loaded, WEEK, tmp_path / "run", variant_file=str(custom), variant=variant)
+    custom.unlink()  # the run uses the object it was given, not the file
+    trace = run_scenario(spec, embedder)
+    start = json.loads(trace.read_text().splitlines()[0])
+    assert start["variant_digest"] == variant.digest()
+    recorded = start["variant_text"]
+    assert recorded["texts"] == variant.texts() and recorded["summary"] == "terse"
+    assert recorded["texts"]["save_memory"] == "Save one fact the user will want later."
+    assert recorded["extends"] == "v049-guardrails" and recorded["source"] == str(custom.resolve())

@@ -37,12 +37,12 @@ def test_backup_states_restore_in_a_scratch_dir_and_flag_a_blank_backup(
     manager: MemoryManager, clock: ManualClock
 ) -> None:
     manager.write_long_term_memory("# Long-term Memory\n\n## Notes\n- Likes tea\n")
-    good = manager.storage.create_backup()
+    good = manager.create_backup()
     clock.set(datetime(2026, 3, 3, 9, 0))
-    blank = manager.storage.create_backup()
+    blank = manager.create_backup()
     assert good and blank
-    manager.storage.backup_path(blank).write_text("   \n")
-    states = backup_states(manager.storage, clock)
+    manager.backup_path(blank).write_text("   \n")
+    states = backup_states(manager)
     assert [(s.name, s.restorable) for s in states] == [(blank, False), (good, True)]
     assert manager.read_long_term_memory().endswith("- Likes tea\n")  # untouched
 
@@ -55,8 +55,8 @@ def test_daily_log_days_pair_each_log_with_that_dates_transcript(
     sessions.add(session, Message(Role.USER, "12345"), datetime(2026, 3, 2, 23, 59))
     sessions.add(session, Message(Role.ASSISTANT, "123"), datetime(2026, 3, 3, 0, 1))
     sessions.add(session, Message(Role.TOOL, "ignored", name="save_memory"), datetime(2026, 3, 3))
-    manager.storage.append_daily_log(date(2026, 3, 3), "## 23:59-00:01\n- talked\n")
-    days = daily_log_days(manager.storage, sessions.sessions.values(), [date(2026, 3, 2)])
+    manager.append_daily_log(date(2026, 3, 3), "## 23:59-00:01\n- talked\n")
+    days = daily_log_days(manager, sessions.sessions.values(), [date(2026, 3, 2)])
     assert [(d.date, bool(d.log), d.transcript_chars, d.messages) for d in days] == [
         ("2026-03-02", False, 5, 1),
         ("2026-03-03", True, 3, 1),

@@ -19,6 +19,7 @@ from evals.run.plan import (
 )
 from evals.scenario.scenario import load_scenario
 from memsys.errors import UnknownNameError
+from memsys.tools import load_variant
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[3] / "scenarios").glob("*.yaml"))
 
@@ -56,6 +57,9 @@ def test_variants_and_repeats_multiply_and_name_the_cell_paths(tmp_path: Path) -
     }
     mine = next(r for r in runs if r.spec.cell.variant == "mine")
     assert mine.spec.variant_file == str(custom.resolve())
+    # The loaded variant travels in every spec: one object per variant, never parsed again.
+    for name, variant in (("mine", variants[1]), ("v049-guardrails", variants[0])):
+        assert all(r.spec.variant is variant for r in runs if r.spec.cell.variant == name)
     placed = mine.under(tmp_path / "run")
     assert placed.spec.out_dir == tmp_path / "run" / mine.cell_path
 
@@ -137,3 +141,20 @@ def test_recorded_cells_of_a_variant_file_are_left_out_of_the_default_run_with_a
     assert [r.spec.cell.variant for r in runs if r.real] == ["v049-user-requested"]
     assert "not replayed: recorded cells of variant(s) terse" in caplog.text
     assert "--variant FILE.toml" in caplog.text
+
+
+def test_a_scenarios_default_variant_is_loaded_once_for_all_its_cells(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import evals.run.plan as plan
+
+    loads: list[str] = []
+
+    def counted(source: str) -> object:
+        loads.append(source)
+        return load_variant(source)
+
+    monkeypatch.setattr(plan, "load_variant", counted)
+    runs = plan_runs(_request(models=["sim/careful", "sim/naive"], policies=["guardrails"]))
+    assert len(runs) > len(loads) and len(loads) == len(set(loads))  # each default once
+    assert len({id(r.spec.variant) for r in runs}) == len(loads)

@@ -54,7 +54,7 @@ def test_a_promoted_batch_that_deletes_many_is_backed_up_first(manager: MemoryMa
     (guarded,) = [e for e in h.events if isinstance(e, DeletionGuarded)]
     assert guarded.removed == 3 and guarded.entries_at_start == 4 and not guarded.refused
     assert guarded.backup is not None
-    assert manager.storage.backup_path(guarded.backup).read_text() == before
+    assert manager.backup_path(guarded.backup).read_text() == before
     assert not manager.guard.in_turn  # the batch's turn ended with it
 
 

@@ -134,7 +134,7 @@ def test_manager_changes_reindex_only_what_changed(memory_dir: Path) -> None:
     assert embedder.texts[:-1] == ["Owns a cat named Miso"]  # the others kept their vectors
     manager.update_long_term_memory("Owns a cat named Miso", "Owns a dog named Miso")
     assert all("cat" not in h.text for h in search.search("Miso", TODAY))
-    backup = manager.storage.create_backup()
+    backup = manager.create_backup()
     assert backup is not None
     manager.write_long_term_memory("- Lives in Lisbon\n")
     assert search.search("Lisbon", TODAY)[0].source == "MEMORY.md"

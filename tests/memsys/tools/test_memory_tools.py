@@ -46,7 +46,7 @@ def test_save_appends_to_memory_and_reindexes(manager: MemoryManager) -> None:
     assert tool.execute({"content": "Project uses PostgreSQL 16"}).ok
     assert tool.execute({"content": "Runs on Ubuntu 22.04"}).ok
     assert manager.read_long_term_memory() == "Project uses PostgreSQL 16\n\nRuns on Ubuntu 22.04\n"
-    assert listener.paths == [manager.storage.memory_file] * 2
+    assert listener.paths == [manager.memory_file] * 2
 
 
 @pytest.mark.parametrize("content", ["", "   \n\t", None, 42, ["list"]])
@@ -54,7 +54,7 @@ def test_save_rejects_empty_or_non_string_content(manager: MemoryManager, conten
     result = save_tool(manager).execute({"content": content})
     assert (result.ok, result.code) == (False, ToolErrorCode.VALIDATION_ERROR)
     assert result.message == "Parameter 'content' is required and must be non-empty."
-    assert not manager.storage.memory_file.exists()
+    assert not manager.memory_file.exists()
 
 
 def test_save_rejects_content_over_5000_chars(manager: MemoryManager) -> None:
@@ -63,7 +63,7 @@ def test_save_rejects_content_over_5000_chars(manager: MemoryManager) -> None:
     assert result.message == (
         "Parameter 'content' must be 5000 characters or less. Current length: 5001."
     )
-    assert not manager.storage.memory_file.exists()
+    assert not manager.memory_file.exists()
 
 
 def test_save_accepts_exactly_5000_chars(manager: MemoryManager) -> None:
@@ -74,17 +74,17 @@ def test_save_accepts_exactly_5000_chars(manager: MemoryManager) -> None:
 
 
 def test_first_save_creates_memory_file(manager: MemoryManager) -> None:
-    assert not manager.storage.memory_file.exists()
+    assert not manager.memory_file.exists()
     result = save_tool(manager).execute({"content": "Software engineer"})
     assert result.ok
-    assert manager.storage.memory_file.is_file()
+    assert manager.memory_file.is_file()
     assert "- Software engineer" in manager.read_long_term_memory()
 
 
 def test_save_unicode_content_round_trips(manager: MemoryManager) -> None:
     content = "Prefers 日本語 UI, café ☕ names, emoji 🦀, and ß"
     assert save_tool(manager).execute({"content": content}).ok
-    assert f"- {content}" in manager.storage.memory_file.read_text(encoding="utf-8")
+    assert f"- {content}" in manager.memory_file.read_text(encoding="utf-8")
 
 
 def test_save_detects_existing_content_case_insensitively(manager: MemoryManager) -> None:
@@ -140,18 +140,18 @@ def test_save_with_category_places_entry_in_section(
     if category is not None:
         args["category"] = category
     assert save_tool(manager).execute(args).ok
-    sections = manager.longterm.read_sections()
+    sections = manager.read_sections()
     assert sections[section] == "- An entry"
     assert [s for s, body in sections.items() if body] == [section]
 
 
 def test_save_failure_returns_save_failed_and_keeps_file(manager: MemoryManager) -> None:
-    manager.storage.memory_dir.mkdir(parents=True)
-    manager.storage.memory_file.write_bytes(b"\xff not utf-8")
+    manager.memory_dir.mkdir(parents=True)
+    manager.memory_file.write_bytes(b"\xff not utf-8")
     result = save_tool(manager).execute({"content": "Something new"})
     assert result.code == ToolErrorCode.SAVE_FAILED
     assert result.message.startswith("Failed to save memory: ")
-    assert manager.storage.memory_file.read_bytes() == b"\xff not utf-8"
+    assert manager.memory_file.read_bytes() == b"\xff not utf-8"
 
 
 def test_index_failure_does_not_fail_the_save(manager: MemoryManager) -> None:
@@ -193,7 +193,7 @@ def test_update_replaces_target_text(update: UpdateMemoryTool, manager: MemoryMa
     result = update.execute({"old_text": "dark mode", "new_text": "light mode"})
     assert (result.ok, result.message) == (True, "Memory entry updated successfully.")
     assert "- Prefers light mode in all apps" in manager.read_long_term_memory()
-    assert listener.paths == [manager.storage.memory_file]
+    assert listener.paths == [manager.memory_file]
 
 
 def test_update_with_empty_new_text_deletes(
@@ -283,12 +283,12 @@ def test_update_identical_texts(update: UpdateMemoryTool) -> None:
 
 
 def test_update_failure_returns_update_failed(manager: MemoryManager) -> None:
-    manager.storage.memory_dir.mkdir(parents=True)
-    manager.storage.memory_file.write_bytes(b"- dark mode \xff")
+    manager.memory_dir.mkdir(parents=True)
+    manager.memory_file.write_bytes(b"- dark mode \xff")
     result = UpdateMemoryTool(manager, V049).execute({"old_text": "dark", "new_text": "light"})
     assert result.code == ToolErrorCode.UPDATE_FAILED
     assert result.message.startswith("Failed to update memory: ")
-    assert manager.storage.memory_file.read_bytes() == b"- dark mode \xff"
+    assert manager.memory_file.read_bytes() == b"- dark mode \xff"
 
 
 # -- read_memory ---------------------------------------------------------------------------

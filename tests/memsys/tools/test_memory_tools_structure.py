@@ -57,7 +57,7 @@ def test_save_cannot_create_headers_or_extra_bullets(
     assert "Parameter 'content'" in result.message
     assert "on a line of its own" in result.message or "starts with '#'" in result.message
     assert seeded.read_long_term_memory() == DOC
-    assert seeded.longterm.read_sections()["Preferences"].count("\n") == 1
+    assert seeded.read_sections()["Preferences"].count("\n") == 1
 
 
 @pytest.mark.parametrize("sectioned", [True, False])
@@ -77,7 +77,7 @@ def test_save_accepts_one_line_with_its_own_bullet_and_inner_hashes(
 ) -> None:
     tool = SaveMemoryTool(seeded, V049, sectioned=True)
     assert tool.execute({"content": "- Writes C# and F#", "category": "workflow"}).ok
-    assert seeded.longterm.read_sections()["Workflow"] == "- Uses vim\n- Writes C# and F#"
+    assert seeded.read_sections()["Workflow"] == "- Uses vim\n- Writes C# and F#"
 
 
 def test_save_rejects_an_unpaired_surrogate(seeded: MemoryManager) -> None:

@@ -10,7 +10,7 @@ from memsys.tools import DEFAULT_VARIANT, SearchMemoryTool, ToolErrorCode, load_
 
 
 def _tool(manager: MemoryManager) -> SearchMemoryTool:
-    search = MemorySearch(manager.storage.memory_dir, None)
+    search = MemorySearch(manager.memory_dir, None)
     manager.add_listener(search)
     return SearchMemoryTool(search, load_variant(DEFAULT_VARIANT), lambda: date(2026, 3, 2))
 
@@ -26,7 +26,7 @@ def test_returns_ranked_hits_with_sources(manager: MemoryManager) -> None:
     # Okapi BM25 (as rank-bm25) gives idf 0 to a term in half the chunks: use a few.
     for fact in ("Prefers concise answers", "Lives in Lisbon", "Plays the piano"):
         manager.save_to_long_term_memory(fact, "Notes")
-    manager.storage.append_daily_log(date(2026, 3, 1), "- Reviewed the API design doc")
+    manager.append_daily_log(date(2026, 3, 1), "- Reviewed the API design doc")
     result = tool.execute({"query": "API design"})
     assert result.ok
     assert "1. [daily/2026-03-01.md:1, 2026-03-01] (score 0.99) Reviewed the API design doc" in (
@@ -45,7 +45,7 @@ def test_no_hits_and_bad_arguments(manager: MemoryManager) -> None:
 def test_hits_are_reported_for_reinforcement(manager: MemoryManager) -> None:
     """seed 004 Tier 3 "reinforce on recall": the tool reports the MEMORY.md passages it
     returned (not daily-log ones) to whoever keeps scores (the unified policy)."""
-    search = MemorySearch(manager.storage.memory_dir, None)
+    search = MemorySearch(manager.memory_dir, None)
     manager.add_listener(search)
     seen: list[list[str]] = []
     tool = SearchMemoryTool(
@@ -56,7 +56,7 @@ def test_hits_are_reported_for_reinforcement(manager: MemoryManager) -> None:
     )
     for fact in ("Prefers concise answers", "Lives in Lisbon", "Plays the piano"):
         manager.save_to_long_term_memory(fact, "Notes")
-    manager.storage.append_daily_log(date(2026, 3, 1), "- Booked a flight to Porto")
+    manager.append_daily_log(date(2026, 3, 1), "- Booked a flight to Porto")
     assert "Plays the piano" in tool.execute({"query": "piano"}).message
     assert "Porto" in tool.execute({"query": "Porto"}).message
     assert seen == [["Plays the piano"], []]  # a daily-log hit is not a stored memory
