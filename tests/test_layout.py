@@ -79,19 +79,6 @@ def _memsys_private_imports(source: str) -> list[str]:
     return sorted(set(found))
 
 
-PRIVATE_MEMSYS_IMPORTS_LEFT = {
-    "evals/bench/decisions.py": "memsys._parse_limits: use memsys.safe_io",
-    "evals/cassettes/_cassette_file.py": "memsys._safe_files, memsys.llm._http: use "
-    "memsys.safe_io and memsys.llm.is_retryable",
-    "evals/cassettes/_cassette_scrub.py": "memsys.llm._http: use memsys.llm.is_retryable",
-    "evals/cassettes/labels.py": "memsys._safe_files: use memsys.safe_io",
-    "evals/cli/run.py": "memsys._dirlock: use memsys.safe_io",
-    "evals/record/recorder.py": "memsys.llm._http: use memsys.llm.HTTPConfig",
-}
-"""Modules another change owned this round, each with the public import that replaces its
-private one; the list only shrinks (a fixed module fails the test until it is removed)."""
-
-
 def problems(stage: str | None, source: str) -> list[str]:
     """What is wrong with the imports of one module (its source) of a stage package."""
     if stage is None:
@@ -126,15 +113,7 @@ _MODULES = sorted(p for p in EVALS.rglob("*.py"))
 @pytest.mark.parametrize("path", _MODULES, ids=lambda p: str(p.relative_to(REPO)))
 def test_imports_follow_the_flow(path: Path) -> None:
     found = problems(_stage(path), path.read_text(encoding="utf-8"))
-    if path.relative_to(REPO).as_posix() in PRIVATE_MEMSYS_IMPORTS_LEFT:
-        found = [p for p in found if "private module of memsys" not in p]
     assert found == [], f"{path.relative_to(REPO)}: {found}"
-
-
-@pytest.mark.parametrize("name", sorted(PRIVATE_MEMSYS_IMPORTS_LEFT))
-def test_the_private_imports_left_are_still_there(name: str) -> None:
-    source = (REPO / name).read_text(encoding="utf-8")
-    assert _memsys_private_imports(source), f"{name} is fixed: remove it from the list"
 
 
 def test_every_stage_is_a_package_with_all() -> None:

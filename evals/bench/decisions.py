@@ -44,7 +44,6 @@ from evals.bench._decision_cases import (
 )
 from evals.errors import UsageError
 from evals.scenario import DATA_FILE_LIMITS
-from memsys._parse_limits import load_input
 from memsys.app import open_memory, policy_context
 from memsys.clock import ManualClock
 from memsys.decisions import SimilarMemory, decision_request, parse_decision
@@ -53,6 +52,7 @@ from memsys.events import discard
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
 from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
+from memsys.safe_io import load_input
 from memsys.tools.descriptions import DEFAULT_VARIANT
 
 __all__ = [

@@ -24,11 +24,10 @@ from vcr.serializers import compat, yamlserializer
 
 from evals.errors import CassetteFileError, CassetteSaveError, CassetteTooLargeError
 from evals.scenario import YAMLLimitError, YAMLLimits, load_limited
-from memsys._parse_limits import ParseLimitError, ParseLimits, parse_json
-from memsys._safe_files import read_input_text, write_output
 from memsys.errors import MemoryFileError
-from memsys.llm._http import is_retryable
+from memsys.llm import is_retryable
 from memsys.redact import redact
+from memsys.safe_io import ParseLimitError, ParseLimits, parse_json, read_input_text, write_output
 
 __all__ = [
     "CASSETTE_LIMITS",

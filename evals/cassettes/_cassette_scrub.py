@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memsys.llm._http import is_retryable
+from memsys.llm import is_retryable
 from memsys.redact import redact
 
 __all__ = ["SECRET_RESPONSE_HEADERS", "failure_of", "scrub_response"]

@@ -15,10 +15,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from evals.errors import CassetteFileError
-from memsys._parse_limits import ParseLimits, parse_json
-from memsys._safe_files import read_input_text, write_output
 from memsys.llm.base import ModelKind
 from memsys.redact import redact_data
+from memsys.safe_io import ParseLimits, parse_json, read_input_text, write_output
 
 __all__ = [
     "LABEL_SCHEMA_VERSION",

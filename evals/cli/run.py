@@ -143,7 +143,7 @@ def _handle(args: argparse.Namespace) -> int:
 def _run_lock(out: Path) -> Iterator[None]:
     """One ``memeval run`` at a time per ``--out`` (issue 28: four runs into one directory
     ended in "Directory not empty"); the second is refused, naming the first's PID."""
-    from memsys._dirlock import dir_lock, lock_holder
+    from memsys.safe_io import dir_lock, lock_holder
 
     lock = dir_lock(out)
     if not lock.acquire(blocking=False):
@@ -170,7 +170,7 @@ def _run_into(
     from evals.cli._run_cells import execute
     from evals.cli._run_notes import compaction_note, quiet_compaction_warnings, verdict_lines
     from evals.report import build_report, summary_text, write_report
-    from evals.results import describe, write_results
+    from evals.results.finish import finish_run
     from evals.results.history import point_latest
     from evals.trace import TRACE_FILE_NAME
 
@@ -200,8 +200,8 @@ def _run_into(
         )
     cells_done = time.monotonic()
     sources = {r.spec.cell.variant: r.spec.variant_file for r in runs if r.spec.variant_file}
-    about = describe(results, sources, DEFAULT_CASSETTE_ROOT)  # what the report reads
-    write_results(out, results, about)
+    # The one owner of the about block, the files and what the report reads.
+    about = finish_run(out, results, variant_sources=sources, cassette_root=DEFAULT_CASSETTE_ROOT)
     model = build_report(results, about)  # the terminal and the page render this one model
     if args.table:
         print(summary_text(model) + "\n")

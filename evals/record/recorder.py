@@ -21,7 +21,7 @@ from evals.cassettes import DEFAULT_ROOT, CassetteMode, ResponsePool
 from evals.errors import CassetteMissError
 from evals.record.recording import PlannedCell, RecordingDetails
 from evals.scenario import load_scenario
-from memsys._parse_limits import ParseLimits, load_input
+from memsys.safe_io import ParseLimits, load_input
 
 _SERVER_INFO_LIMITS = ParseLimits(max_bytes=64 << 10, max_nodes=1_000, max_depth=4)
 """``python -m evals.record.local_server FILE`` writes a small flat object."""
@@ -148,7 +148,7 @@ class CellRecorder:
     def __call__(self, planned: PlannedCell, base_url: str, out: Path, hosted: bool) -> None:
         """Record ``planned`` against ``base_url``; run directories go under ``out``."""
         from evals.run.runner import run_cell
-        from memsys.llm._http import HTTPConfig
+        from memsys.llm import HTTPConfig
 
         spec = spec_of(planned, out)
         # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it.
