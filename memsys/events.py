@@ -5,7 +5,7 @@ whose ``KIND`` is that kind (:data:`EVENT_TYPES` checks there is exactly one per
 An emitter builds the type of what happened, so a payload of the wrong shape is a type
 error, and a reader sees typed fields. :meth:`MemoryEvent.fields` gives the fields that
 apply, JSON-ready, in the order the trace has always written them: the engine writes
-each event as the trace record of its kind (``evals.trace.trace_records``).
+each event as the trace record of its kind (``evals.trace.records``).
 """
 
 from __future__ import annotations

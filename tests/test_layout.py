@@ -179,3 +179,22 @@ def test_forward_imports_and_shared_modules_pass() -> None:
         "from memsys.llm import HTTPConfig\n"
     )
     assert problems("trace", source) == []
+
+
+def _stutters(package: str, module: str) -> bool:
+    """A module named as its package is (``trace/trace.py``) or prefixed by it
+    (``trace/trace_records.py``, ``cassettes/_cassette_file.py``)."""
+    stem = module.lstrip("_")
+    singular = package.removesuffix("s")
+    return stem in {package, singular} or stem.startswith((f"{package}_", f"{singular}_"))
+
+
+def test_no_module_name_repeats_its_package() -> None:
+    found = [
+        path.relative_to(REPO).as_posix()
+        for path in sorted(EVALS.rglob("*.py"))
+        if path.parent != EVALS and _stutters(path.parent.name, path.stem)
+    ]
+    assert found == [], f"names that repeat their folder: {found}"
+    assert _stutters("trace", "trace_records") and _stutters("cassettes", "_cassette_file")
+    assert not _stutters("record", "recorder") and not _stutters("cassettes", "cache")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes.cassette_audit import recorded_cells
+from evals.cassettes.audit import recorded_cells
 from evals.cli.main import main
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import QWEN_0_5B, QWEN_1_5B

@@ -155,6 +155,6 @@ def test_no_module_is_over_the_line_limit(path: Path) -> None:
 def test_the_import_check_sees_function_level_imports(tmp_path: Path) -> None:
     sneaky = tmp_path / "m.py"
     sneaky.write_text(
-        "def f():\n    from evals.results.results import RunResult\n    return RunResult\n"
+        "def f():\n    from evals.results.store import RunResult\n    return RunResult\n"
     )
-    assert "evals.results.results" in _imported(sneaky)
+    assert "evals.results.store" in _imported(sneaky)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from evals.results.history import run_results
-from evals.results.results import RunResult
+from evals.results.store import RunResult
 from evals.scenario import DATA_FILE_LIMITS
 from memsys.errors import InputFileError
 from memsys.safe_io import load_input

@@ -161,7 +161,7 @@ def cassette_for(model: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark; exit 0 when the target is met, 1 otherwise."""
-    from evals.cassettes.cassettes import (
+    from evals.cassettes.replay import (
         CassetteLabel,
         CassetteMode,
         read_label,

@@ -22,7 +22,7 @@ import httpx
 import vcr
 
 from evals.cassettes import json_body
-from evals.cassettes.cassettes import CassetteLabel, CassetteMode, use_cassette
+from evals.cassettes.replay import CassetteLabel, CassetteMode, use_cassette
 from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient, Role
 from memsys.llm.openai import request_body
 from memsys.tools import load_variant

@@ -4,13 +4,13 @@ checked, their labels, and the audit of the committed cassettes.
 
 from __future__ import annotations
 
-from evals.cassettes._cassette_file import (
+from evals.cassettes._file import (
     CASSETTE_LIMITS,
     CassetteFileProblem,
     interaction_problems,
     read_cassette,
 )
-from evals.cassettes._cassette_match import (
+from evals.cassettes._match import (
     VCRPY_INTERNALS,
     IndexedCassette,
     body_text,
@@ -20,8 +20,7 @@ from evals.cassettes._cassette_match import (
     nearest_diff,
     request_key,
 )
-from evals.cassettes.cache import CachingCassette, ResponsePool
-from evals.cassettes.cassette_audit import (
+from evals.cassettes.audit import (
     CassetteInfo,
     CassetteProblem,
     check_cassette,
@@ -29,7 +28,9 @@ from evals.cassettes.cassette_audit import (
     find_cassettes,
     recorded_cells,
 )
-from evals.cassettes.cassettes import (
+from evals.cassettes.cache import CachingCassette, ResponsePool
+from evals.cassettes.labels import ServerTimings
+from evals.cassettes.replay import (
     DEFAULT_ROOT,
     SECRET_HEADERS,
     SECRET_QUERY_PARAMETERS,
@@ -46,7 +47,6 @@ from evals.cassettes.cassettes import (
     use_cassette,
     write_label,
 )
-from evals.cassettes.labels import ServerTimings
 
 __all__ = [
     "CASSETTE_LIMITS",

@@ -29,8 +29,8 @@ from vcr.errors import UnhandledHTTPRequestError
 from vcr.request import Request
 from vcr.serializers import compat
 
-from evals.cassettes._cassette_file import SafePersister, read_cassette
-from evals.cassettes._cassette_match import IndexedCassette, request_key
+from evals.cassettes._file import SafePersister, read_cassette
+from evals.cassettes._match import IndexedCassette, request_key
 from evals.cassettes.labels import ServerTimings, read_label, reply_timings
 from evals.errors import CassetteFileError
 

@@ -35,9 +35,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from evals.results.results import RunResult
     from evals.results.scoring import Collected
-    from evals.scenario.scenario import Scenario
+    from evals.results.store import RunResult
+    from evals.scenario.load import Scenario
     from evals.scorers import ScorerSettings
 
 EXIT_OK = 0
@@ -169,7 +169,7 @@ def load_scenarios(args: argparse.Namespace) -> list[tuple[Path, Scenario]]:
         UsageError: no scenario file at all (memeval runs from the repository root).
         ScenarioError: a file that does not load.
     """
-    from evals.scenario.scenario import load_scenario
+    from evals.scenario.load import load_scenario
 
     paths = [Path(p) for p in args.scenario] or sorted(Path("scenarios").glob("*.yaml"))
     if not paths:

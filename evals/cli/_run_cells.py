@@ -20,15 +20,15 @@ from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
 from evals.errors import CassetteMissError
-from evals.results.results import RunResult
 from evals.results.scoring import score_trace
+from evals.results.store import RunResult
 from evals.run import shared_embedder
 from evals.run.runner import run_cell
 from evals.trace import TRACE_FILE_NAME
 
 if TYPE_CHECKING:
     from evals.run.plan import PlannedRun
-    from evals.run.run_spec import RunSpec
+    from evals.run.spec import RunSpec
     from evals.scorers import ScorerSettings
 
 __all__ = ["execute", "run_and_score"]

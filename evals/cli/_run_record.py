@@ -19,7 +19,7 @@ from evals.errors import CassetteMissError
 from memsys.errors import RunFailure
 
 if TYPE_CHECKING:
-    from evals.results.results import RunResult
+    from evals.results.store import RunResult
     from evals.run.plan import PlannedRun
     from evals.scorers import ScorerSettings
 

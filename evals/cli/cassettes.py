@@ -6,8 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from evals.cassettes.cassette_audit import CassetteInfo, check_cassette, describe, find_cassettes
-from evals.cassettes.cassettes import DEFAULT_ROOT
+from evals.cassettes.audit import CassetteInfo, check_cassette, describe, find_cassettes
+from evals.cassettes.replay import DEFAULT_ROOT
 from evals.cli._common import EXIT_FAIL, EXIT_OK
 from evals.cli.commands import command_help
 

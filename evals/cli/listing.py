@@ -17,7 +17,7 @@ Row = dict[str, str]
 
 def _scenarios(args: argparse.Namespace) -> list[Row]:
     from evals.run.plan import filter_scenarios
-    from evals.scenario.scenario import load_scenario
+    from evals.scenario.load import load_scenario
 
     files = sorted(Path(args.dir).glob("*.yaml"))
     loaded = filter_scenarios([(p, load_scenario(p)) for p in files], args.filter)
@@ -39,7 +39,7 @@ def _clip(text: str, width: int) -> str:
 def _models(args: argparse.Namespace) -> list[Row]:
     from collections import Counter
 
-    from evals.cassettes.cassette_audit import recorded_cells
+    from evals.cassettes.audit import recorded_cells
     from evals.grid.cell import DEFAULT_CASSETTE_ROOT as DEFAULT_ROOT
     from memsys.llm import ModelKind
     from memsys.llm.registry import model_kind, registered_providers

@@ -193,7 +193,7 @@ def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace
 def _unparsed(trace: Path) -> list[str]:
     """What a recorded cell's parsers rejected, from its trace (nothing if unreadable)."""
     from evals.results.replies import reply_tallies, unparsed_notes
-    from evals.trace.trace import read_trace, typed_lines
+    from evals.trace.jsonl import read_trace, typed_lines
     from memsys.errors import MemEvalError
 
     try:

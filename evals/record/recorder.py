@@ -27,7 +27,7 @@ _SERVER_INFO_LIMITS = ParseLimits(max_bytes=64 << 10, max_nodes=1_000, max_depth
 """``python -m evals.record.local_server FILE`` writes a small flat object."""
 
 if TYPE_CHECKING:
-    from evals.run.run_spec import RunSpec
+    from evals.run.spec import RunSpec
 
 HOSTED_PROVIDERS = ("openai", "anthropic")
 """Providers whose client knows its own base URL and reads its key from the environment."""
@@ -105,7 +105,7 @@ def recording_server(
 
 def spec_of(planned: PlannedCell, out: Path) -> RunSpec:
     """The run of a planned cell: into its own run directory, or ``out``'s cell directory."""
-    from evals.run.run_spec import RunSpec
+    from evals.run.spec import RunSpec
 
     cell = planned.cell
     return RunSpec(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evals.cassettes import read_cassette
-from evals.cassettes.cassettes import (
+from evals.cassettes.replay import (
     DEFAULT_ROOT,
     CassetteLabel,
     read_label,
@@ -26,7 +26,7 @@ from evals.cassettes.cassettes import (
 )
 from evals.errors import CassetteFileError
 from evals.grid.cell import Cell
-from evals.scenario.scenario import Scenario
+from evals.scenario.load import Scenario
 
 __all__ = [
     "RECORD_MATRIX",

@@ -41,7 +41,17 @@ from evals.results.history import (
     run_results,
 )
 from evals.results.replies import ReplyTally, reply_tallies, unparsed_notes
-from evals.results.results import (
+from evals.results.scoring import (
+    Collected,
+    EmbedderChoice,
+    collect_results,
+    find_traces,
+    results_for,
+    save_scored,
+    score_run_dir,
+    score_trace,
+)
+from evals.results.store import (
     CSV_FILE_NAME,
     RESULTS_FILE_NAME,
     RESULTS_SCHEMA_VERSION,
@@ -54,16 +64,6 @@ from evals.results.results import (
     read_document,
     read_results,
     write_results,
-)
-from evals.results.scoring import (
-    Collected,
-    EmbedderChoice,
-    collect_results,
-    find_traces,
-    results_for,
-    save_scored,
-    score_run_dir,
-    score_trace,
 )
 from evals.results.transcript import (
     EntryKind,

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals.results.results import RunResult
-from evals.trace.trace import TRACE_FILE_NAME, TRACE_LINE_LIMITS
+from evals.results.store import RunResult
+from evals.trace.jsonl import TRACE_FILE_NAME, TRACE_LINE_LIMITS
 from memsys.safe_io import ParseLimitError, parse_json
 
 __all__ = ["stale_cells"]

@@ -17,7 +17,7 @@ files), read back checked, so ``memeval report`` renders from ``results.json`` a
 
 The block is required from ``schema_version`` 2 and built once, by
 :func:`evals.results.finish.finish_run`; a schema-1 file without it gets one described when
-read (``evals.results.results._upgrade``). Nothing downstream describes results again:
+read (``evals.results.store._upgrade``). Nothing downstream describes results again:
 the report renders the block it is given.
 """
 
@@ -32,7 +32,7 @@ from evals.grid.cell import DEFAULT_CASSETTE_ROOT, Cell
 from memsys.llm.base import ModelKind
 
 if TYPE_CHECKING:
-    from evals.results.results import RunResult
+    from evals.results.store import RunResult
     from memsys.tools import Variant
 
 __all__ = [

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.results.about import ResultsAbout, combine, describe
-from evals.results.results import RunResult, write_results
+from evals.results.store import RunResult, write_results
 
 __all__ = ["about_for", "finish_run"]
 

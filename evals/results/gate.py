@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from evals.errors import BaselineError
 from evals.grid.cell import Cell
-from evals.results.results import RunResult, known_metrics
+from evals.results.store import RunResult, known_metrics
 from evals.scenario import DATA_FILE_LIMITS, YAMLLimitError, load_data
 from evals.scorers import ScorerSettings, registered_scorers
 from memsys.safe_io import read_input_text, write_output

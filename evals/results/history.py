@@ -19,8 +19,8 @@ from pathlib import Path
 
 from evals.errors import ResultsError, UsageError
 from evals.grid.cell import Cell
-from evals.results.results import RESULTS_FILE_NAME, RunResult, read_results
 from evals.results.scoring import Collected, EmbedderChoice, collect_results
+from evals.results.store import RESULTS_FILE_NAME, RunResult, read_results
 from memsys.safe_io import check_output_dir, describe_kind
 
 __all__ = [

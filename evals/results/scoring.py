@@ -1,4 +1,4 @@
-"""Scoring: traces in, :class:`~evals.results.results.RunResult` records out. No model is called.
+"""Scoring: traces in, :class:`~evals.results.store.RunResult` records out. No model is called.
 
 The pure scorers (:mod:`evals.scorers`) do the judging; this module finds traces, embeds
 each run's texts once and builds the results. Reading results never writes: a caller that
@@ -18,7 +18,7 @@ from evals.results._staleness import stale_cells
 from evals.results.about import ResultsAbout, VariantText
 from evals.results.finish import about_for, finish_run
 from evals.results.replies import reply_tallies
-from evals.results.results import (
+from evals.results.store import (
     RESULTS_FILE_NAME,
     DayPoint,
     RunResult,
@@ -36,7 +36,7 @@ from evals.scorers import (
 )
 from evals.scorers.provenance import file_lines, label_writers
 from evals.trace import RunStart, TraceRecord
-from evals.trace.trace import TRACE_FILE_NAME, read_records
+from evals.trace.jsonl import TRACE_FILE_NAME, read_records
 from memsys.search.embedder import Embedder, default_embedder
 
 __all__ = [

@@ -24,14 +24,14 @@ from evals.run.plan import (
     resolve_variants,
     variant_file,
 )
-from evals.run.run_spec import (
-    DayHook,
-    RunSpec,
-    no_day_hook,
-)
 from evals.run.runner import (
     client_options,
     run_cell,
+)
+from evals.run.spec import (
+    DayHook,
+    RunSpec,
+    no_day_hook,
 )
 
 __all__ = [

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from evals.scenario import Burst, ManualEdit, Scenario, SearchProbeSpec
-from evals.trace.trace_records import (
+from evals.trace.records import (
     BackupState,
     DailyLog,
     ModelCallRecord,

@@ -29,11 +29,11 @@ from evals.run._engine_extras import (
     turn_records,
 )
 from evals.run._write_recorder import WriteRecorder
-from evals.run.run_spec import DayHook, RunSpec, no_day_hook
+from evals.run.spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import CompactSpec, check_complete
 from evals.scenario import events as ev
 from evals.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceRecord, TraceWriter
-from evals.trace import trace_records as rec
+from evals.trace import records as rec
 from memsys.app import Runtime, RuntimeConfig, build_runtime, model_switch_notice, user_message
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError

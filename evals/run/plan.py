@@ -189,7 +189,7 @@ def plan_runs(request: PlanRequest) -> list[PlannedRun]:
     Raises:
         UnknownNameError: a model, policy or scenario default that does not resolve.
     """
-    from evals.cassettes.cassette_audit import recorded_cells
+    from evals.cassettes.audit import recorded_cells
 
     cells = _cells(request)
     shipped, unshipped = set(available_variants()), set[str]()

@@ -21,7 +21,7 @@ from evals.errors import UsageError
 from evals.grid.cell import Cell
 from evals.run._embed_cache import shared_embedder
 from evals.run.engine import run_scenario
-from evals.run.run_spec import RunSpec
+from evals.run.spec import RunSpec
 from memsys.clock import SystemClock
 from memsys.llm import RemoteClient, make_client
 from memsys.llm.openai import BASE_URL_ENV

@@ -11,7 +11,7 @@ from evals.scenario._safe_yaml import (
     load_data,
     load_limited,
 )
-from evals.scenario.scenario import (
+from evals.scenario.load import (
     EVENT_CLASSES,
     EVENT_TYPES,
     MAX_TOTAL_TURNS,

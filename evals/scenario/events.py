@@ -22,7 +22,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails
 
-from evals.scenario._scenario_parts import (
+from evals.scenario._parts import (
     Burst,
     CheckpointSpec,
     CompactSpec,

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from evals.grid.cell import Cell
-from evals.scenario.scenario import Expectations
+from evals.scenario.load import Expectations
 from evals.scorers import _trace_parts as parts
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
-from evals.trace.trace import TraceError, read_trace, typed_lines
-from evals.trace.trace_records import (
+from evals.trace.jsonl import TraceError, read_trace, typed_lines
+from evals.trace.records import (
     BackupStateRecord,
     Checkpoint,
     DailyLog,
@@ -70,7 +70,7 @@ def load_run(path: Path) -> RunData:
 def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
     """:class:`RunData` of a trace's typed lines, read once (``path`` names it in errors).
 
-    The scorers get the trace's records themselves (:mod:`evals.trace.trace_records`): every
+    The scorers get the trace's records themselves (:mod:`evals.trace.records`): every
     field read is one the trace must have, and nothing is filled in by default.
 
     Raises:

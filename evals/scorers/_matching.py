@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from evals.scenario.scenario import FactSpec
+from evals.scenario.load import FactSpec
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS
 from evals.scorers._support import numbers_in
 from evals.scorers._types import Target, TextVectors

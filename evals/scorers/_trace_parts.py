@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from evals.trace.trace_records import EventRecord, TraceLine
+from evals.trace.records import EventRecord, TraceLine
 
 __all__ = [
     "model_names",

@@ -1,6 +1,6 @@
 """The scorers' inputs and output: a parsed trace (:class:`RunData`) and a :class:`Score`.
 
-:class:`RunData` holds the trace's own records (:mod:`evals.trace.trace_records`, and the
+:class:`RunData` holds the trace's own records (:mod:`evals.trace.records`, and the
 memory system's events, :mod:`memsys.events`), not copies of them: a record the scorers need
 with its step is kept as its :class:`~evals.trace.TraceLine`."""
 
@@ -13,9 +13,9 @@ import numpy as np
 import numpy.typing as npt
 
 from evals.grid.cell import Cell
-from evals.scenario.scenario import Expectations
+from evals.scenario.load import Expectations
 from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
-from evals.trace.trace_records import (
+from evals.trace.records import (
     BackupStateRecord,
     DailyLog,
     ModelCallRecord,

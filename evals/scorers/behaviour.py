@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 
-from evals.scenario.scenario import BackupExpect
+from evals.scenario.load import BackupExpect
 from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score
-from evals.trace.trace_records import SearchProbe, ToolCallRecord
+from evals.trace.records import SearchProbe, ToolCallRecord
 from memsys.tools import DEFAULT_VARIANT
 from memsys.tools.descriptions import load_variant
 

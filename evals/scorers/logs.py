@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from evals.scenario.scenario import FactSpec
+from evals.scenario.load import FactSpec
 from evals.scorers._detect import junk_reason
 from evals.scorers._matching import match_entries
 from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score
-from evals.trace.trace_records import DailyLog
+from evals.trace.records import DailyLog
 from memsys.sections import parse_entries
 
 __all__ = ["DUMP_FLOOR_CHARS", "DUMP_RATIO", "daily_log_quality", "is_dump", "log_facts"]

@@ -9,7 +9,7 @@ import numpy as np
 from evals.scenario import BackupExpect
 from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score
-from evals.trace.trace_records import SearchProbe
+from evals.trace.records import SearchProbe
 
 __all__ = ["backups", "cost", "probe_ranks", "search"]
 

@@ -5,7 +5,7 @@ record types its lines are read back as, checked.
 from __future__ import annotations
 
 from evals.trace._record_check import record_fields
-from evals.trace.trace import (
+from evals.trace.jsonl import (
     TRACE_FILE_NAME,
     TRACE_SCHEMA_VERSION,
     TraceError,
@@ -14,7 +14,7 @@ from evals.trace.trace import (
     read_trace,
     typed_lines,
 )
-from evals.trace.trace_records import (
+from evals.trace.records import (
     HEADER_FIELDS,
     RECORD_TYPES,
     BackupState,

@@ -17,7 +17,7 @@ import typing
 from collections.abc import Mapping
 from enum import Enum
 
-from evals.trace.trace_records import RECORD_TYPES, RecordBody, TraceRecord
+from evals.trace.records import RECORD_TYPES, RecordBody, TraceRecord
 from memsys.events import MemoryEvent
 
 __all__ = ["build_record", "record_fields", "record_problem"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evals.trace.trace_records import RECORD_TYPES, RecordBody
+from evals.trace.records import RECORD_TYPES, RecordBody
 
 __all__ = ["MemoryWrite"]
 

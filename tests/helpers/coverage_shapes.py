@@ -17,7 +17,7 @@ from datetime import date
 from itertools import pairwise
 
 from evals.scenario._coverage import Coverage
-from evals.scenario._scenario_parts import CompactSpec, ManualEdit
+from evals.scenario._parts import CompactSpec, ManualEdit
 from evals.scenario.events import (
     AppBackgroundEvent,
     BaseEvent,
@@ -28,7 +28,7 @@ from evals.scenario.events import (
     SearchEvent,
     UserEvent,
 )
-from evals.scenario.scenario import Scenario
+from evals.scenario.load import Scenario
 from evals.scorers._detect import junk_reason, model_name_in
 from evals.scorers._matching import keyword_match
 from memsys.compaction import MIN_RESULT_CHARS, SIZE_THRESHOLD_CHARS

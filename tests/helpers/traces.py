@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evals.scenario.scenario import Expectations
-from evals.trace.trace import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
+from evals.scenario.load import Expectations
+from evals.trace.jsonl import TRACE_FILE_NAME, TRACE_SCHEMA_VERSION, TraceWriter
 from memsys.tools import DEFAULT_VARIANT, load_variant
 
 Record = Mapping[str, object]

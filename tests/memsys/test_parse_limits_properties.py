@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evals.cassettes.cassette_audit import check_cassette
+from evals.cassettes.audit import check_cassette
 from evals.results.gate import load_baseline
 from evals.scenario import load_scenario
 from memsys._parse_limits import ParseLimits, load_input

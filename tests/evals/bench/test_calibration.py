@@ -9,7 +9,7 @@ import pytest
 
 from evals.bench.calibration import reader_score
 from evals.cli.main import main
-from evals.results.results import load_results
+from evals.results.store import load_results
 
 MEMORY = """# Long-term Memory
 

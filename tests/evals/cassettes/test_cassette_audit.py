@@ -10,8 +10,8 @@ import pytest
 from vcr.serializers import yamlserializer
 
 from evals.cassettes import CassetteLabel, write_label
-from evals.cassettes._cassette_file import read_cassette
-from evals.cassettes.cassette_audit import (
+from evals.cassettes._file import read_cassette
+from evals.cassettes.audit import (
     check_cassette,
     describe,
     find_cassettes,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes._cassette_file import read_cassette
-from evals.cassettes.cassette_audit import check_cassette
+from evals.cassettes._file import read_cassette
+from evals.cassettes.audit import check_cassette
 from tests.evals.cassettes.test_cassette_audit import interaction, write_cassette
 from tests.helpers.filesystem import REPO
 

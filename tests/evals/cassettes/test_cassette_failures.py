@@ -8,9 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from evals.cassettes import _cassette_file
-from evals.cassettes._cassette_file import read_cassette
-from evals.cassettes.cassettes import CassetteMode, read_label, use_cassette
+from evals.cassettes import _file as _cassette_file
+from evals.cassettes._file import read_cassette
+from evals.cassettes.replay import CassetteMode, read_label, use_cassette
 from evals.errors import CassetteFailedCallsError, CassetteTooLargeError, UsageError
 from evals.scenario import YAMLLimits
 from memsys.llm import LLMError

@@ -15,8 +15,8 @@ import httpx
 import pytest
 import yaml
 
-from evals.cassettes._cassette_file import read_cassette
-from evals.cassettes.cassettes import CassetteLabel, CassetteMissError, CassetteMode, use_cassette
+from evals.cassettes._file import read_cassette
+from evals.cassettes.replay import CassetteLabel, CassetteMissError, CassetteMode, use_cassette
 from evals.errors import CassetteFileError, CassetteSaveError
 from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient, Role
 

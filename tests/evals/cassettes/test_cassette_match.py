@@ -10,8 +10,8 @@ import pytest
 from vcr.cassette import Cassette
 from vcr.record_mode import RecordMode
 
-import evals.cassettes._cassette_match as match
-from evals.cassettes._cassette_match import IndexedCassette, check_vcrpy_internals, json_body
+import evals.cassettes._match as match
+from evals.cassettes._match import IndexedCassette, check_vcrpy_internals, json_body
 
 ROOT = Path(__file__).resolve().parents[3] / "cassettes"
 CASSETTES = sorted(ROOT.rglob("*.yaml"))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes import _cassette_file
-from evals.cassettes._cassette_file import read_cassette
-from evals.cassettes.cassettes import CassetteMode, read_label, use_cassette, write_label
+from evals.cassettes import _file as _cassette_file
+from evals.cassettes._file import read_cassette
+from evals.cassettes.replay import CassetteMode, read_label, use_cassette, write_label
 from evals.errors import CassetteFileError, CassetteSaveError
 from evals.scenario import YAMLLimits
 from memsys.errors import MemEvalError

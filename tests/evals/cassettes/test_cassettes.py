@@ -11,7 +11,7 @@ import httpx
 import pytest
 import yaml
 
-from evals.cassettes.cassettes import (
+from evals.cassettes.replay import (
     CassetteLabel,
     CassetteMissError,
     CassetteMode,
@@ -229,7 +229,7 @@ def test_a_failed_label_write_keeps_the_old_label(recorded: Path) -> None:
     before = label.read_bytes()
     code = (
         "import sys; from pathlib import Path\n"
-        "from evals.cassettes.cassettes import CassetteLabel, write_label\n"
+        "from evals.cassettes.replay import CassetteLabel, write_label\n"
         "flags = tuple(f'--flag-{n}' for n in range(100))\n"
         "write_label(Path(sys.argv[1]), CassetteLabel('m/x', 'http://h/v1', '2026-01-01',"
         " server_flags=flags))\n"

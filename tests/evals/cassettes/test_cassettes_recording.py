@@ -10,7 +10,7 @@ import httpx
 import pytest
 import yaml
 
-from evals.cassettes.cassettes import (
+from evals.cassettes.replay import (
     CassetteLabel,
     CassetteMissError,
     CassetteMode,

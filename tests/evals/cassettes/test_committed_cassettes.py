@@ -9,19 +9,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evals.cassettes.cassette_audit import (
+from evals.cassettes.audit import (
     check_cassette,
     describe,
     find_cassettes,
     recorded_cells,
 )
-from evals.cassettes.cassettes import CassetteMode, read_label
+from evals.cassettes.replay import CassetteMode, read_label
 from evals.cli.main import main
 from evals.grid.cell import Cell
 from evals.grid.local_model import LOCAL_MODELS, MODEL_NAME
 from evals.run import run_cell
 from evals.run.engine import RunSpec
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from memsys.llm import ModelKind
 
 REPO = Path(__file__).resolve().parents[3]

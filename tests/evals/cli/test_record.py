@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes.cassettes import CassetteLabel, read_label
+from evals.cassettes.replay import CassetteLabel, read_label
 from evals.cli.main import main
 from tests.helpers.fake_server_process import served_requests, start_fake_server
 

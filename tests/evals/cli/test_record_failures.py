@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes import _cassette_file
-from evals.cassettes.cassettes import read_label
+from evals.cassettes import _file as _cassette_file
+from evals.cassettes.replay import read_label
 from evals.cli.main import main
 from evals.scenario import YAMLLimits
 from tests.helpers.fake_server_process import served_requests, start_fake_server

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals.cli.main import main
-from evals.results.results import read_results
+from evals.results.store import read_results
 from memsys.search import default_embedder
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 

@@ -12,7 +12,7 @@ import pytest
 from evals.cli.main import main
 from evals.report.markdown import TABLES
 from evals.results import finish_run
-from evals.results.results import read_results
+from evals.results.store import read_results
 from memsys.llm.base import ModelKind
 
 ROOT = Path(__file__).resolve().parents[3]

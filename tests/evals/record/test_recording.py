@@ -7,11 +7,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from evals.cassettes.cassettes import CassetteLabel, CassetteMode, use_cassette
+from evals.cassettes.replay import CassetteLabel, CassetteMode, use_cassette
 from evals.errors import CassetteFileError
 from evals.grid.cell import Cell
 from evals.record.recording import REPEAT_TEMPERATURE, REPEATS, RecordingDetails, finish_label, plan
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient, Role
 from tests.helpers.yaml_bombs import billion_laughs
 

@@ -14,7 +14,7 @@ from evals.report import (
     comparison_text,
     verdict_sentence,
 )
-from evals.results.results import RunResult
+from evals.results.store import RunResult
 from evals.scorers import Score
 from evals.stats import Adjustment, permutation_p
 from memsys.errors import UnknownNameError

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from evals.report import Reference, Verdict, compare_to_baseline, comparison_text, verdict_sentence
 from evals.results import describe
-from evals.results.results import RunResult
+from evals.results.store import RunResult
 from evals.scorers import Score
 from evals.stats import scenarios_needed
 

@@ -8,8 +8,8 @@ from html import unescape
 from pathlib import Path
 
 from evals.report import render_report, write_report
-from evals.results.results import RunResult
 from evals.results.scoring import score_run_dir
+from evals.results.store import RunResult
 from memsys.llm import ModelKind
 from memsys.search.embedder import HashEmbedder
 from tests.helpers.reports import report_of

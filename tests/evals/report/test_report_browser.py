@@ -17,7 +17,7 @@ import pytest
 
 from evals.cli.main import main
 from evals.report import write_report
-from evals.results.results import RunResult, load_results
+from evals.results.store import RunResult, load_results
 from tests.helpers.reports import report_of
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "week-of-noise.yaml"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from evals.report import LABEL_STYLES, write_report
-from evals.results.results import RunResult
+from evals.results.store import RunResult
 from tests.evals.report.test_report_browser import (
     _console_errors,
     _run,

@@ -14,7 +14,7 @@ import pytest
 
 from evals.report import write_report
 from evals.results import ReplyTally
-from evals.results.results import RunResult
+from evals.results.store import RunResult
 from evals.scorers import Score
 from memsys.llm.base import ModelKind
 from tests.evals.report.test_report_browser import _console_errors, _run, find_chromium

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from evals.report import render_comparison, render_report
 from evals.report._memory_view import LABEL_STYLES, highlighted_lines, line_label
-from evals.results.results import RunResult
 from evals.results.scoring import score_run_dir
+from evals.results.store import RunResult
 from evals.scorers import registered_scorers
 from memsys.search.embedder import HashEmbedder
 from tests.evals.report.test_report import results_of

@@ -16,8 +16,8 @@ from evals.results.gate import (
     write_baseline,
     write_junit,
 )
-from evals.results.results import RunResult
 from evals.results.scoring import score_run_dir
+from evals.results.store import RunResult
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, write_trace
 from tests.helpers.yaml_bombs import billion_laughs
 

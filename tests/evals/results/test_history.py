@@ -13,7 +13,7 @@ import pytest
 from evals.errors import ResultsError, UsageError
 from evals.results.finish import finish_run
 from evals.results.history import merge_runs, new_run_dir, point_latest, resolve_run_dir
-from evals.results.results import RunResult, read_results
+from evals.results.store import RunResult, read_results
 from evals.scorers import Score, ScorerSettings
 from memsys.errors import MemoryFileError
 from memsys.llm import ModelKind

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from evals.results import ReplyTally, reply_tallies, unparsed_notes
 from evals.results.finish import finish_run
-from evals.results.results import read_results
 from evals.results.scoring import score_trace
+from evals.results.store import read_results
 from evals.trace import TraceLine, TraceRecord
 from memsys.clock import ManualClock
 from memsys.dailylog import DailyLogWriter

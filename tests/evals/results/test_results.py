@@ -9,14 +9,14 @@ import pandas as pd
 import pytest
 
 from evals.results.finish import finish_run
-from evals.results.results import (
+from evals.results.scoring import score_run_dir
+from evals.results.store import (
     RESULTS_SCHEMA_VERSION,
     ResultsError,
     load_results,
     read_results,
 )
-from evals.results.scoring import score_run_dir
-from evals.trace.trace import TraceError
+from evals.trace.jsonl import TraceError
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
 

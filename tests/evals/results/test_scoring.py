@@ -6,8 +6,8 @@ from pathlib import Path
 
 from evals.cli._common import run_results_saving_scored
 from evals.results.finish import finish_run
-from evals.results.results import read_results
 from evals.results.scoring import collect_results, results_for, save_scored
+from evals.results.store import read_results
 from tests.helpers.traces import GOOD_MEMORY, NOISY_MEMORY, standard_records, write_trace
 
 

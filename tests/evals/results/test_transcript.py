@@ -10,9 +10,9 @@ import pytest
 from evals.grid.cell import Cell
 from evals.results.transcript import EntryKind, TranscriptEntry, build_transcript, error_count
 from evals.run.engine import RunSpec, run_scenario
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from evals.trace import ErrorRecord, InjectionRecord, ModelSwitched, ToolCallRecord, TraceLine
-from evals.trace.trace import read_records
+from evals.trace.jsonl import read_records
 from memsys.compaction import CompactionOutcome
 from memsys.events import CompactionAttempted, CompactionTrigger
 

@@ -11,7 +11,7 @@ import pytest
 from evals.grid.cell import Cell
 from evals.run import shared_embedder
 from evals.run.engine import RunSpec, run_scenario
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from memsys.errors import UnknownNameError
 from memsys.policies import available_policies
 from memsys.search.embedder import Embedder
@@ -173,7 +173,7 @@ def test_scenario_search_settings_reach_the_run(
 ) -> None:
     """The long-horizon scenarios' old-fact probes pass with the default decay and some fail
     with the pre-issue-13 rule set in the scenario (issue 13's acceptance check)."""
-    from evals.scenario.scenario import SearchSettings
+    from evals.scenario.load import SearchSettings
     from memsys.search import DecayForm
 
     if embedder is None:

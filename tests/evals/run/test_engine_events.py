@@ -8,8 +8,8 @@ from pathlib import Path
 
 from evals.grid.cell import Cell
 from evals.run.engine import DayHook, RunSpec, no_day_hook, run_scenario
-from evals.scenario.scenario import load_scenario
-from evals.trace.trace import read_trace
+from evals.scenario.load import load_scenario
+from evals.trace.jsonl import read_trace
 
 HEAD = "name: t\ndescription: x\nstart_date: 2026-03-02\ncovers: [exact_repeats]\n"
 

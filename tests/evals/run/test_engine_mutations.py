@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from evals.grid.cell import Cell
 from evals.run.engine import DayHook, RunSpec, run_scenario
-from evals.scenario.scenario import load_scenario
-from evals.trace.trace import read_trace
+from evals.scenario.load import load_scenario
+from evals.trace.jsonl import read_trace
 from memsys.clock import ManualClock
 from memsys.compaction import USER_REQUESTED_PREFIX
 from memsys.sections import LineKind, line_kind, parse_entries

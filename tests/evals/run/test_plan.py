@@ -17,7 +17,7 @@ from evals.run.plan import (
     resolve_variants,
     select_shard,
 )
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from memsys.errors import UnknownNameError
 from memsys.tools import load_variant
 

@@ -9,8 +9,8 @@ import pytest
 
 from evals.errors import UsageError
 from evals.grid.cell import Cell
-from evals.run.run_spec import RunSpec
-from evals.scenario.scenario import load_scenario
+from evals.run.spec import RunSpec
+from evals.scenario.load import load_scenario
 from memsys.tools import load_variant
 
 WEEK = Path("scenarios/week-of-noise.yaml")

@@ -12,7 +12,7 @@ from evals.grid.cell import Cell
 from evals.run import shared_embedder
 from evals.run.engine import RunSpec, run_scenario
 from evals.scenario._coverage import Cost, Coverage
-from evals.scenario.scenario import Scenario, load_scenario
+from evals.scenario.load import Scenario, load_scenario
 from tests.helpers.coverage_shapes import MIN_SCENARIOS, SHAPE_CHECKS
 
 SCENARIOS = sorted(Path("scenarios").glob("*.yaml"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evals.scenario import EVENT_CLASSES
-from evals.scenario.scenario import EVENT_TYPES, MAX_TOTAL_TURNS, ScenarioError, load_scenario
+from evals.scenario.load import EVENT_TYPES, MAX_TOTAL_TURNS, ScenarioError, load_scenario
 from memsys.policies import available_policies
 from memsys.tools import available_variants
 

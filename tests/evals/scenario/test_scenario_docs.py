@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evals.scenario.scenario import (
+from evals.scenario.load import (
     EVENT_TYPES,
     Day,
     Expectations,

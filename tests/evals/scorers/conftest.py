@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.scenario.scenario import Expectations
+from evals.scenario.load import Expectations
 from evals.scorers import RunData, embed_run, load_run
 from memsys.search.embedder import Embedder, default_embedder
 from tests.helpers.traces import WEEK_EXPECT, Record, write_trace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.scenario.scenario import Expectations
+from evals.scenario.load import Expectations
 from evals.scorers.facts import (
     contradictions_resolved,
     facts_recall,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evals.scenario.scenario import Expectations
+from evals.scenario.load import Expectations
 from evals.scorers.hygiene import invented_entries, junk_entries, model_names, wrong_section
 from evals.scorers.memory import duplicates
 from tests.evals.scorers.conftest import BuildRun

@@ -87,7 +87,7 @@ def test_no_line_holds_two_labels_and_the_metrics_count_the_labels(
 
 
 def test_a_line_stating_two_expected_facts_credits_both(build_run: BuildRun) -> None:
-    from evals.scenario.scenario import Expectations
+    from evals.scenario.load import Expectations
 
     expect = Expectations.model_validate(
         {
@@ -117,7 +117,7 @@ def test_a_line_stating_two_expected_facts_credits_both(build_run: BuildRun) -> 
 def test_a_fuller_later_wording_takes_the_credit_from_one_without_the_values(
     build_run: BuildRun,
 ) -> None:
-    from evals.scenario.scenario import Expectations
+    from evals.scenario.load import Expectations
 
     expect = Expectations.model_validate(
         {"remember": [{"fact": "The user's standup is at 9:30", "keywords": [["standup"]]}]}

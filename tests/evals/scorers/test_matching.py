@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evals.scenario.scenario import FactSpec
+from evals.scenario.load import FactSpec
 from evals.scorers import (
     DUPLICATE_THRESHOLD,
     FACT_THRESHOLD,

@@ -11,7 +11,7 @@ from evals.grid.cell import Cell
 from evals.results.scoring import score_trace
 from evals.run import shared_embedder
 from evals.run.engine import RunSpec, run_scenario
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from evals.scorers.provenance import UNKNOWN_WRITER, label_writers, writers_of
 from evals.trace.write_records import MemoryWrite
 

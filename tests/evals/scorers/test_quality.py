@@ -85,7 +85,7 @@ def test_an_extra_line_raises_recall_and_never_lowers_it(build_run: BuildRun) ->
 
 
 def test_a_kept_line_in_the_wrong_section_is_kept_whole(build_run: BuildRun) -> None:
-    from evals.scenario.scenario import Expectations
+    from evals.scenario.load import Expectations
 
     expect = Expectations.model_validate(
         {

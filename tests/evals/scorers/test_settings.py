@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from evals.scenario.scenario import Expectations
+from evals.scenario.load import Expectations
 from evals.scorers import (
     DEFAULT_SCORER_SETTINGS,
     DUPLICATE_THRESHOLD,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from evals.grid.cell import Cell
 from evals.run.engine import RunSpec, run_scenario
-from evals.scenario.scenario import load_scenario
+from evals.scenario.load import load_scenario
 from evals.scorers import load_run, score_run
 from evals.scorers.logs import log_facts
 

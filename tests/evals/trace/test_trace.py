@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.trace.trace import TraceWriter, read_trace
+from evals.trace.jsonl import TraceWriter, read_trace
 from memsys.redact import refresh_environment_secrets
 
 KEY = "sk-trace-0123456789-secret"

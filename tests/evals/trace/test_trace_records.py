@@ -13,8 +13,8 @@ import pytest
 from evals.errors import TraceError
 from evals.scorers import load_run
 from evals.trace._record_check import build_record, record_problem
-from evals.trace.trace import TraceWriter, read_records
-from evals.trace.trace_records import (
+from evals.trace.jsonl import TraceWriter, read_records
+from evals.trace.records import (
     RECORD_TYPES,
     BackupState,
     BackupStateRecord,
@@ -81,7 +81,7 @@ def test_a_renamed_field_is_unknown_not_defaulted(tmp_path: Path) -> None:
 
 
 def test_enum_fields_read_back_as_their_enum(tmp_path: Path) -> None:
-    from evals.trace.trace_records import ModelCallRecord, RunStart
+    from evals.trace.records import ModelCallRecord, RunStart
     from memsys.compaction import CompactionOutcome
     from memsys.llm import ModelKind, Purpose
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals.trace import MemoryWrite, TraceWriter, read_records
-from evals.trace.trace_records import (
+from evals.trace.records import (
     BackupState,
     BackupStateRecord,
     DailyLog,

@@ -5,7 +5,7 @@
 :func:`check_cassette` lists what is wrong with one: YAML that does not load (or passes the
 size limits), a structure vcrpy does not write, no interactions at all, interactions of the
 wrong shape, a recorded error or non-JSON reply (the same
-checks replay makes, :mod:`evals.cassettes._cassette_file`), a missing or non-``real`` label, or a
+checks replay makes, :mod:`evals.cassettes._file`), a missing or non-``real`` label, or a
 secret the recorder should have filtered (a credential header, credentials or a key in a
 URI, a ``Bearer`` token, an ``sk-`` key, the value of an API-key variable of the
 environment: :func:`memsys.redact.find_secrets`). Nothing here touches the network.
@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals.cassettes._cassette_file import read_cassette
-from evals.cassettes.cassettes import (
+from evals.cassettes._file import read_cassette
+from evals.cassettes.labels import ServerTimings, reply_timings
+from evals.cassettes.replay import (
     SECRET_HEADERS,
     SECRET_RESPONSE_HEADERS,
     CassetteLabel,
     read_label,
 )
-from evals.cassettes.cassettes import env_secrets as current_env_secrets
-from evals.cassettes.labels import ServerTimings, reply_timings
+from evals.cassettes.replay import env_secrets as current_env_secrets
 from evals.errors import CassetteFileError, UsageError
 
 # The recorder's own lists: what use_cassette promises never to write.

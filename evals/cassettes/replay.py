@@ -8,7 +8,7 @@ request and the command that re-records. Requests match on method, path and the 
 JSON body. Nothing secret is written: credential headers are dropped, and the URI, bodies
 and response headers go through :func:`memsys.redact.redact`, the same function the LLM
 clients and the trace writer use. Only successful JSON replies are recorded, and a cassette
-is saved through a temp file and a rename (:mod:`evals.cassettes._cassette_file`). A sidecar label
+is saved through a temp file and a rename (:mod:`evals.cassettes._file`). A sidecar label
 says which real model and server produced the cassette, and when.
 """
 
@@ -30,10 +30,10 @@ import vcr
 from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.record_mode import RecordMode
 
-from evals.cassettes._cassette_failures import failed_calls_error, max_failed_share, refusal_of
-from evals.cassettes._cassette_file import SafePersister
-from evals.cassettes._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
-from evals.cassettes._cassette_scrub import SECRET_RESPONSE_HEADERS, failure_of, scrub_response
+from evals.cassettes._failures import failed_calls_error, max_failed_share, refusal_of
+from evals.cassettes._file import SafePersister
+from evals.cassettes._match import IndexedCassette, json_body, nearest_diff, request_key
+from evals.cassettes._scrub import SECRET_RESPONSE_HEADERS, failure_of, scrub_response
 from evals.cassettes.cache import CachingCassette, HeldPersister, ResponsePool, divergence
 from evals.cassettes.drift import what_changed
 from evals.cassettes.labels import CassetteLabel, label_path, read_label, write_label
@@ -187,7 +187,7 @@ def use_cassette(
             (``play_all``) recorded calls the replay never made.
         CassetteRecordError: calls failed while recording and were not recorded.
         CassetteFailedCallsError: every recorded call, or more than
-            :func:`~evals.cassettes._cassette_failures.max_failed_share` of them, got an error.
+            :func:`~evals.cassettes._failures.max_failed_share` of them, got an error.
         CassetteTooLargeError: the cassette would be past the size replay reads.
         ValueError: recording without a label.
     """

@@ -2,7 +2,7 @@
 
 One JSON object per line, each with ``kind``, ``seq`` (0, 1, ...), ``at`` (simulated
 time, ISO 8601), ``day`` (1-based scenario day) and ``step`` (e.g. ``day 2 #3 user``).
-Each kind is a frozen record type in :mod:`evals.trace.trace_records`; the memory system's own
+Each kind is a frozen record type in :mod:`evals.trace.records`; the memory system's own
 records (trigger, flush, compaction, promotion, decision, archive, deletion_guard) are its
 typed events (:mod:`memsys.events`), written and read back as themselves; the engine builds
 its own as record objects. Both go through :meth:`TraceWriter.write_record`. The writer
@@ -57,7 +57,7 @@ from typing import BinaryIO
 
 from evals.errors import TraceError
 from evals.trace._record_check import build_record, record_fields, record_problem
-from evals.trace.trace_records import HEADER_FIELDS, TraceLine, TraceRecord
+from evals.trace.records import HEADER_FIELDS, TraceLine, TraceRecord
 from memsys.errors import MemoryFileError
 from memsys.redact import redact_data
 from memsys.safe_io import ParseLimitError, ParseLimits, parse_json
@@ -119,7 +119,7 @@ class TraceWriter:
 
         Raises:
             TraceError: ``fields`` do not match the record type of ``kind``
-                (:mod:`evals.trace.trace_records`): a writer bug, caught before it reaches a file.
+                (:mod:`evals.trace.records`): a writer bug, caught before it reaches a file.
             MemoryFileError: the operating system refused the write (the trace keeps its
                 whole records before this one).
         """
@@ -154,7 +154,7 @@ class TraceWriter:
 
 
 def read_records(path: Path) -> Iterator[TraceLine[TraceRecord]]:
-    """The typed records of a trace file (see :mod:`evals.trace.trace_records`).
+    """The typed records of a trace file (see :mod:`evals.trace.records`).
 
     Raises:
         TraceError: as :func:`read_trace`.

@@ -17,8 +17,7 @@ from pydantic import Field, ValidationError, model_validator
 
 from evals.errors import ScenarioError
 from evals.scenario._coverage import LIGHT_MAX_CHAT_TURNS, Cost, Coverage
-from evals.scenario._safe_yaml import YAMLLimitError, YAMLLimits, load_limited
-from evals.scenario._scenario_parts import (
+from evals.scenario._parts import (
     BackupExpect,
     Burst,
     CheckpointSpec,
@@ -37,6 +36,7 @@ from evals.scenario._scenario_parts import (
     StrictModel,
     TurnKind,
 )
+from evals.scenario._safe_yaml import YAMLLimitError, YAMLLimits, load_limited
 from evals.scenario.events import (
     EVENT_CLASSES,
     EVENT_TYPES,

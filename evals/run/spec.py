@@ -13,7 +13,7 @@ from pathlib import Path
 
 from evals.errors import UsageError
 from evals.grid.cell import Cell
-from evals.scenario.scenario import Scenario
+from evals.scenario.load import Scenario
 from memsys.tools import Variant, load_variant
 
 __all__ = ["DayHook", "RunSpec", "no_day_hook"]

@@ -114,7 +114,7 @@ def check_vcrpy_internals() -> None:
         problems.append("Cassette.use_arg_getter is gone")
     if problems:
         raise RuntimeError(
-            "evals/cassettes/_cassette_match.py: vcrpy's private Cassette API changed ("
+            "evals/cassettes/_match.py: vcrpy's private Cassette API changed ("
             + "; ".join(problems)
             + "). Pin the vcrpy version in pyproject.toml, or drop IndexedCassette and "
             "match with vcrpy's public register_matcher (json_body) alone."
