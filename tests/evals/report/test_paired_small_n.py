@@ -84,8 +84,9 @@ def test_a_cell_with_no_pair_says_why_rather_than_blaming_the_scorers() -> None:
     greedy = _run("mine", "s0", 0.2, 5)
     sampled = [replace(_run(BASE, "s0", 0.5, 1), repeat=r) for r in (1, 2, 3)]
     sampling = {greedy.cell: "greedy", **{r.cell: "temperature 0.7" for r in sampled}}
+    runs = [greedy, *sampled]
     [comparison] = compare_to_baseline(
-        [greedy, *sampled], Reference(variant=BASE), sampling=sampling
+        runs, Reference(variant=BASE), sampling=sampling, about=describe(runs)
     )
     sentence = verdict_sentence(comparison)
     assert sentence.startswith("No scenario paired with the baseline (s0: sampling differs: ")
