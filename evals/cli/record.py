@@ -42,7 +42,7 @@ from evals.record.recording import (
 from evals.record.runtimes import RUNTIMES
 from evals.scenario import Cost
 
-__all__ = ["record_planned", "register", "stale_summary"]
+__all__ = ["record_planned", "register", "stale_summary", "unpairable"]
 
 
 def _my_shard(args: argparse.Namespace, cells: list[PlannedCell]) -> list[PlannedCell]:
@@ -92,6 +92,8 @@ def _handle(args: argparse.Namespace) -> int:
     ]
     cells = _my_shard(args, cells)
     todo = [c for c in cells if args.rerecord or not is_recorded(c.cell)]
+    for warning in unpairable(todo):
+        print(f"WARNING {warning}", file=sys.stderr)
     misses: dict[str, CassetteMissError] = {}
     if args.stale and not args.rerecord:
         from evals.record.recorder import replays
@@ -127,6 +129,36 @@ def _handle(args: argparse.Namespace) -> int:
         return EXIT_OK
     todo = todo[: args.limit] if args.limit else todo
     return record_planned(todo, model, args)
+
+
+def unpairable(todo: list[PlannedCell], baseline: str = "v049-guardrails") -> list[str]:
+    """Cells that will not pair with their baseline once recorded: the baseline cell of the
+    same scenario, model and policy is sampled (repeats at a temperature) and this one is
+    greedy, or the other way round. A comparison leaves such a scenario out, so say it
+    before the recording is spent."""
+    from evals.grid.cell import Cell
+
+    warnings = []
+    for planned in todo:
+        cell = planned.cell
+        if cell.variant == baseline:
+            continue
+        base = Cell(cell.scenario, cell.model, cell.policy, baseline)
+        single = is_recorded(base)
+        # Repeats live beside the single cassette: <variant>/repeat-N.yaml.
+        sampled = any(base.cassette_path().with_suffix("").glob("repeat-*.yaml.meta.json"))
+        if cell.repeat is None and sampled and not single:
+            warnings.append(
+                f"{cell.cassette_path()}: greedy, but its baseline {baseline} there is sampled "
+                "(repeats at a temperature): the comparison will leave this scenario out "
+                "(record it with --repeat 3 to pair)"
+            )
+        elif cell.repeat is not None and single and not sampled:
+            warnings.append(
+                f"{cell.cassette_path()}: sampled, but its baseline {baseline} there is greedy: "
+                "the comparison will leave this scenario out (record it without --repeat)"
+            )
+    return warnings
 
 
 def stale_summary(miss: CassetteMissError) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -303,3 +304,25 @@ def test_a_reply_cap_is_sent_labelled_and_replayed(
     argv = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
     assert main([*argv, "--variant", "v049-user-requested", "--out", "runs", "--no-report"]) == 0
     assert len(served_requests(log)) == len(sent)
+
+
+def test_a_greedy_cell_whose_baseline_is_sampled_is_warned_before_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evals.cassettes.labels import write_label
+
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    base = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-guardrails")
+    for r in (1, 2, 3):  # the suite samples v049 of week-of-noise at temperature 0.7
+        base.mkdir(parents=True, exist_ok=True)
+        (base / f"repeat-{r}.yaml").write_text("interactions: []\nversion: 1\n")
+        label = CassetteLabel(MODEL, "http://h/v1", "2026-11-28", temperature=0.7, seed=1)
+        write_label(base / f"repeat-{r}.yaml", replace(label, text_tool_calls=True))
+    assert (
+        _record("--policy", "guardrails", "--variant", "v023-vague", "--repeat", "1", "--list") == 0
+    )
+    err = capsys.readouterr().err
+    assert "v023-vague.yaml: greedy, but its baseline v049-guardrails there is sampled" in err
+    assert _record("--policy", "guardrails", "--variant", "v023-vague", "--list") == 0
+    assert "WARNING" not in capsys.readouterr().err  # the suite's own rule samples it too
