@@ -142,7 +142,7 @@ def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
-    assert set(rows) == real_cells and len(real_cells) == 10
+    assert set(rows) == real_cells and len(real_cells) == 11
     assert list(rows) == sorted(rows)  # by scenario, policy, variant
     assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
 
@@ -252,8 +252,9 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     ]
     # The positive control's one cell (chitchat-transient, greedy) has no greedy baseline there.
     assert rows[("summary-keep-everything", "quality")]["scenarios"] == "0 (1 left out)"
-    # bad-compaction-restore alone has the summary prompt fix: one scenario, no test.
-    assert rows[("summary-worked-example", "quality")]["scenarios"] == "1"
+    # bad-compaction-restore alone pairs for the summary prompt fix (chitchat-transient's
+    # greedy cell has a sampled baseline): one scenario, no test.
+    assert rows[("summary-worked-example", "quality")]["scenarios"] == "1 (1 left out)"
     assert rows[("summary-worked-example", "quality")]["verdict"] == "too few scenarios for a test"
     # chitchat-transient's three temperature-0.7 samples are one pair for v023-vague; the
     # greedy single samples of v049-user-requested and unified there are left out.
