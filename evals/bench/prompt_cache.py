@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals.cassettes import DEFAULT_ROOT, read_cassette, read_label
-from evals.cassettes.labels import reply_timings
+from evals.cassettes import DEFAULT_ROOT
+from evals.cassettes.labels import labelled_recordings, reply_timings
 
 __all__ = ["LayoutFigures", "add_arguments", "measure", "rendered", "run"]
 
@@ -94,14 +94,11 @@ def measure(root: Path = DEFAULT_ROOT, model: str | None = None) -> LayoutFigure
     cells = calls = now = last = 0
     prompt_ms = generation_ms = 0.0
     cached = evaluated = 0
-    for label_path in sorted(root.rglob("*.yaml.meta.json")):
-        cassette = label_path.with_name(label_path.name.removesuffix(".meta.json"))
-        label = read_label(cassette)
-        if label is None or (model is not None and label.model != model):
+    for _, label, interactions in labelled_recordings(root):
+        if model is not None and label.model != model:
             continue
-        interactions, problems = read_cassette(cassette)
         timed = [(i, reply_timings(i["response"])) for i in interactions]
-        if problems or not timed or any(t is None for _, t in timed):
+        if not timed or any(t is None for _, t in timed):
             continue
         cells += 1
         before_now = before_last = ""

@@ -17,7 +17,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.cassettes import DEFAULT_ROOT, read_cassette, read_label
+from evals.cassettes import DEFAULT_ROOT
+from evals.cassettes.labels import labelled_recordings
 
 __all__ = ["ModelReplies", "add_arguments", "loop_share", "measure", "run"]
 
@@ -64,12 +65,7 @@ class ModelReplies:
 def measure(root: Path = DEFAULT_ROOT) -> list[ModelReplies]:
     """Every labelled recording's replies, by model."""
     by_model: dict[str, list[_Reply]] = {}
-    for label_path in sorted(root.rglob("*.yaml.meta.json")):
-        cassette = label_path.with_name(label_path.name.removesuffix(".meta.json"))
-        label = read_label(cassette)
-        interactions, problems = read_cassette(cassette)
-        if label is None or problems:
-            continue
+    for _, label, interactions in labelled_recordings(root):
         for interaction in interactions:
             try:
                 reply = json.loads(interaction["response"]["body"]["string"])

@@ -29,10 +29,9 @@ from vcr.errors import UnhandledHTTPRequestError
 from vcr.request import Request
 from vcr.serializers import compat
 
-from evals.cassettes._file import SafePersister, read_cassette
+from evals.cassettes._file import SafePersister
 from evals.cassettes._match import IndexedCassette, request_key
-from evals.cassettes.labels import ServerTimings, read_label, reply_timings
-from evals.errors import CassetteFileError
+from evals.cassettes.labels import ServerTimings, labelled_recordings, reply_timings
 
 __all__ = [
     "CachingCassette",
@@ -104,6 +103,10 @@ class ResponsePool:
     def __len__(self) -> int:
         return len(self._answers)
 
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._answers
+
     def lookup(self, key: RequestKey) -> dict[str, Any] | None:
         """A copy of the answer recorded for ``key``, or None."""
         with self._lock:
@@ -123,18 +126,8 @@ def _load_answers(
     root: Path, model: str, model_sha256: str | None
 ) -> dict[RequestKey, dict[str, Any]]:
     answers: dict[RequestKey, dict[str, Any]] = {}
-    if not root.is_dir():
-        return answers
-    for label_path in sorted(root.rglob("*.yaml.meta.json")):
-        cassette = label_path.with_name(label_path.name.removesuffix(".meta.json"))
-        try:
-            label = read_label(cassette)
-        except CassetteFileError:  # a broken label: `memeval cassettes check` reports it
-            continue
-        if label is None or label.model != model or label.model_sha256 != model_sha256:
-            continue
-        interactions, problems = read_cassette(cassette)
-        if problems:
+    for _, label, interactions in labelled_recordings(root):
+        if label.model != model or label.model_sha256 != model_sha256:
             continue
         for interaction in interactions:
             request = Request._from_dict(interaction["request"])
@@ -149,6 +142,8 @@ class CachingCassette(IndexedCassette):
 
     pool: ResponsePool | None = None
     used: list[UsedCall]
+    _logging = False
+    """Set by :meth:`attach`: vcrpy's own loading of the old cassette is not logged."""
 
     def attach(self, pool: ResponsePool | None, step_of: Any) -> None:
         """Start logging calls (after vcrpy loaded the old cassette); ``step_of()`` names the
@@ -164,10 +159,10 @@ class CachingCassette(IndexedCassette):
     def can_play_response_for(self, request: Any) -> bool:
         if super().can_play_response_for(request):
             return True
-        if self.pool is None or not getattr(self, "_logging", False):
+        if self.pool is None or not self._logging:
             return False
         filtered = self._filtered(request)
-        return bool(filtered) and self.pool.lookup(request_key(filtered)) is not None
+        return bool(filtered) and request_key(filtered) in self.pool
 
     def play_response(self, request: Any) -> Any:
         filtered = self._filtered(request)
@@ -179,14 +174,14 @@ class CachingCassette(IndexedCassette):
             if found is None:
                 raise
             response, source = found, CallSource.POOL
-        if getattr(self, "_logging", False):
+        if self._logging:
             self.used.append(UsedCall(filtered, response, source, self._step_of()))
         return response
 
     def append(self, request: Any, response: Any) -> None:
         before = len(self.data)
         super().append(request, response)
-        if getattr(self, "_logging", False) and len(self.data) > before:
+        if self._logging and len(self.data) > before:
             recorded_request, recorded_response = self.data[-1]
             self.used.append(
                 UsedCall(recorded_request, recorded_response, CallSource.MODEL, self._step_of())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ __all__ = [
     "CassetteLabel",
     "ServerTimings",
     "label_path",
+    "labelled_recordings",
     "read_label",
     "reply_timings",
     "write_label",
@@ -225,3 +226,23 @@ def reply_timings(response: dict[str, Any]) -> dict[str, Any] | None:
         return None
     timings = data.get("timings") if isinstance(data, dict) else None
     return timings if isinstance(timings, dict) else None
+
+
+def labelled_recordings(root: Path) -> Iterator[tuple[Path, CassetteLabel, list[dict[str, Any]]]]:
+    """``(cassette, label, interactions)`` of every finished recording under ``root``, sorted;
+    a broken label or cassette is skipped (``memeval cassettes check`` reports it)."""
+    from evals.cassettes._file import read_cassette
+
+    if not root.is_dir():
+        return
+    for path in sorted(root.rglob("*.yaml.meta.json")):
+        cassette = path.with_name(path.name.removesuffix(".meta.json"))
+        try:
+            label = read_label(cassette)
+        except CassetteFileError:
+            continue
+        if label is None:
+            continue
+        interactions, problems = read_cassette(cassette)
+        if not problems:
+            yield cassette, label, interactions

@@ -34,19 +34,16 @@ def client_options(cell: Cell, mode: CassetteMode, options: dict[str, object]) -
     """A real model's client options: on replay, and when a cached cell is brought back, the
     sampling the recording used (so its unchanged calls are the same requests)."""
     out = dict(options)
-    if mode is CassetteMode.MISSING and (label := read_label(cell.cassette_path())) is not None:
+    reads_label = mode in (CassetteMode.REPLAY, CassetteMode.MISSING)
+    label = read_label(cell.cassette_path()) if reads_label else None
+    if label is not None:
         out.update({k: v for k, v in _sampling(label).items() if k not in out})
-        return out
     if mode is CassetteMode.REPLAY:
-        label = read_label(cell.cassette_path())
-        if label is not None:
-            out.update({k: v for k, v in _sampling(label).items() if k not in out})
-            # Replay needs no server: the recorded one is named but never called.
-            if not os.environ.get(BASE_URL_ENV):
-                out.setdefault("base_url", label.base_url or "http://replay.invalid/v1")
-        elif not os.environ.get(BASE_URL_ENV):
-            out.setdefault("base_url", "http://replay.invalid/v1")
-    elif cell.repeat is not None and isinstance(out.get("seed"), int):
+        # Replay needs no server: the recorded one is named but never called.
+        if not os.environ.get(BASE_URL_ENV):
+            recorded = label.base_url if label is not None else None
+            out.setdefault("base_url", recorded or "http://replay.invalid/v1")
+    elif label is None and cell.repeat is not None and isinstance(out.get("seed"), int):
         out["seed"] = int(out["seed"]) + cell.repeat - 1  # type: ignore[call-overload]
     return out
 
