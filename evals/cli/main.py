@@ -24,10 +24,12 @@ from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, RunFailur
 from memsys.redact import RedactingFormatter, redact, refresh_environment_secrets
 from memsys.safe_io import sqlite_refused
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "build_parser", "exit_code", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "EXIT_INTERRUPTED", "build_parser", "exit_code", "main"]
 
 EXIT_BROKEN_PIPE = 128 + 13
 """Standard output closed before everything was printed: 128 + SIGPIPE, as shells report."""
+EXIT_INTERRUPTED = 128 + 2
+"""Ctrl-C: 128 + SIGINT, as shells report."""
 EXIT_CODES: tuple[tuple[type[MemEvalError], int], ...] = (
     (Regression, EXIT_FAIL),
     (LockTimeoutError, EXIT_FAIL),
@@ -102,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 ok, 1 a regression (or a tool error), 2 a usage or configuration error (or the
     operating system refusing a file: full disk, read-only, permission, too many open files,
     as one line naming the path), 3 a failed run, 141 when standard output was closed early
-    (a pipe's reader exited).
+    (a pipe's reader exited), 130 on Ctrl-C.
     """
     refresh_environment_secrets()  # API keys as this command sees them
     words = sys.argv[1:] if argv is None else list(argv)
@@ -118,6 +120,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemEvalError as exc:
         _print_error(str(exc))
         return exit_code(exc)
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, not a traceback out of whichever wait it landed in. What was
+        # finished is on disk (writes are atomic; a recording keeps its finished cells).
+        _print_error("interrupted (Ctrl-C)")
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `memeval ... | head`: stop quietly, with the status a shell gives a writer killed
         # by SIGPIPE; the unwritten output goes nowhere, so exiting cannot raise it again.

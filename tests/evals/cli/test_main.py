@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,26 @@ def test_memory_show_does_not_wire_the_whole_system(tmp_path: Path) -> None:
     heavy = {"memsys.app", "memsys.policies", "vcr", "onnxruntime", "httpx", "scipy"}
     assert not heavy & loaded
     assert "evals.cli.memory" in loaded
+
+
+def test_ctrl_c_is_one_line_and_the_sigint_status(tmp_path: Path) -> None:
+    # Before, Ctrl-C under `memeval record` printed a KeyboardInterrupt traceback out of the
+    # recording pool's wait; every command now answers it in one line with 128 + SIGINT.
+    from evals.cli.main import EXIT_INTERRUPTED
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evals.cli.main", "run", "--no-real", "--jobs", "1"]
+        + ["--out", str(tmp_path / "run")],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    assert process.stderr is not None
+    # The first progress line: the run is under way, inside its cells.
+    line = process.stderr.readline()
+    assert line, "the run printed nothing"
+    process.send_signal(signal.SIGINT)
+    rest = process.stderr.read()
+    assert process.wait(timeout=60) == EXIT_INTERRUPTED == 130
+    assert "Traceback" not in rest, rest
+    assert rest.strip().splitlines()[-1] == "memeval: interrupted (Ctrl-C)"
