@@ -24,7 +24,14 @@ from memsys.errors import ConfigError, LockTimeoutError, MemEvalError, RunFailur
 from memsys.redact import RedactingFormatter, redact, refresh_environment_secrets
 from memsys.safe_io import sqlite_refused
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_CODES", "EXIT_INTERRUPTED", "build_parser", "exit_code", "main"]
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_CODES",
+    "EXIT_INTERRUPTED",
+    "build_parser",
+    "exit_code",
+    "main",
+]
 
 EXIT_BROKEN_PIPE = 128 + 13
 """Standard output closed before everything was printed: 128 + SIGPIPE, as shells report."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from evals.scenario import ModelSwitchEvent, UserEvent
 from evals.trace import (
     Checkpoint,
     ErrorRecord,
@@ -127,15 +128,18 @@ def _rest(record: TraceRecord) -> str:
 
 
 def _event(record: EventRecord) -> Parts:
-    fields = record.fields  # the scenario event's own fields: JSON without a type here
-    if record.type == "user":
-        screenshot = fields.get("screenshot")
-        text = user_message(str(fields.get("user") or ""), str(screenshot) if screenshot else None)
-        return EntryKind.USER, "user", text, "", False
-    if record.type == "model_switch":
-        switch = fields.get("model_switch")
-        text = json.dumps(switch, ensure_ascii=False) if switch else ""
-        return EntryKind.USER, "app: model switch", text, "", False
+    event = record.event  # typed as the scenario gave it (None: the app's own, a hooked run)
+    if isinstance(event, UserEvent):
+        return EntryKind.USER, "user", user_message(event.user, event.screenshot), "", False
+    if isinstance(event, ModelSwitchEvent):
+        switch = event.model_switch.model_dump(by_alias=True, exclude_none=True)
+        return (
+            EntryKind.USER,
+            "app: model switch",
+            json.dumps(switch, ensure_ascii=False),
+            "",
+            False,
+        )
     return EntryKind.EVENT, record.type, _rest(record), "", False
 
 

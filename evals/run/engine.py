@@ -104,13 +104,12 @@ class _Run:
             self.rt.clock.set(max(self.rt.clock.now(), start))
             if day.open_app:
                 with self.at_step(f"day {self.day} open app"):
-                    self.write(rec.EventRecord("app_foreground", {"implicit": True}))
+                    self.write(rec.EventRecord.implicit("app_foreground"))
                     self._foreground()
             for number, event in enumerate(day.events, start=1):
                 self._advance(event)
                 with self.at_step(f"day {self.day} #{number} {event.type}"):
-                    own = event.model_dump(by_alias=True, exclude_none=True, exclude={"at"})
-                    self.write(rec.EventRecord(event.type, own))
+                    self.write(rec.EventRecord.of(event))
                     self._guarded(event.type, HANDLERS[type(event)], self, event)
                     self.rt.runner.drain()
             if not day.close_app:
@@ -119,7 +118,7 @@ class _Run:
             else:
                 self._advance(None, DAY_END)
                 with self.at_step(f"day {self.day} close app"):
-                    self.write(rec.EventRecord("app_background", {"implicit": True}))
+                    self.write(rec.EventRecord.implicit("app_background"))
                     self.rt.triggers.on_app_background()
                     self.rt.runner.drain()
                     self._snapshot()
@@ -195,7 +194,7 @@ class _Run:
         step = self.step
 
         def hook() -> None:
-            self.write(rec.EventRecord(event.type, {"during": event.during, "hooked_from": step}))
+            self.write(rec.EventRecord.hooked(event, step))
             self._guarded(event.type, action)
 
         self.hooks.on_next(Purpose(event.during), hook)

@@ -25,6 +25,7 @@ from evals.trace.records import (
     Checkpoint,
     DailyLog,
     EventRecord,
+    MemoryWrite,
     ModelCallRecord,
     Reply,
     RestoreAttempt,
@@ -37,7 +38,6 @@ from evals.trace.records import (
     TraceRecord,
     lines_of,
 )
-from evals.trace.write_records import MemoryWrite
 from memsys.events import CompactionAttempted, DeletionGuarded
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries

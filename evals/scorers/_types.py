@@ -18,6 +18,7 @@ from evals.scorers._settings import DEFAULT_SCORER_SETTINGS, ScorerSettings
 from evals.trace.records import (
     BackupStateRecord,
     DailyLog,
+    MemoryWrite,
     ModelCallRecord,
     Reply,
     RestoreAttempt,
@@ -26,7 +27,6 @@ from evals.trace.records import (
     ToolCallRecord,
     TraceLine,
 )
-from evals.trace.write_records import MemoryWrite
 from memsys.events import CompactionAttempted, DeletionGuarded
 from memsys.llm.base import ModelKind
 from memsys.sections import MemoryEntry

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from evals.scorers._types import RunData
 from evals.scorers.labels import label_target
-from evals.trace.write_records import MemoryWrite
+from evals.trace.records import MemoryWrite
 
 __all__ = ["UNKNOWN_WRITER", "FileLine", "file_lines", "label_writers", "writers_of"]
 

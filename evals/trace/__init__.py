@@ -4,7 +4,7 @@ record types its lines are read back as, checked.
 
 from __future__ import annotations
 
-from evals.trace._record_check import record_fields
+from evals.trace.codec import RECORD_TYPES, record_fields
 from evals.trace.jsonl import (
     TRACE_FILE_NAME,
     TRACE_SCHEMA_VERSION,
@@ -16,7 +16,6 @@ from evals.trace.jsonl import (
 )
 from evals.trace.records import (
     HEADER_FIELDS,
-    RECORD_TYPES,
     BackupState,
     BackupStateRecord,
     Checkpoint,
@@ -24,6 +23,7 @@ from evals.trace.records import (
     ErrorRecord,
     EventRecord,
     InjectionRecord,
+    MemoryWrite,
     ModelCallRecord,
     ModelSwitched,
     ProbeHit,
@@ -41,7 +41,6 @@ from evals.trace.records import (
     TraceRecord,
     lines_of,
 )
-from evals.trace.write_records import MemoryWrite
 
 __all__ = [
     "HEADER_FIELDS",

@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from evals.errors import TraceError
-from evals.trace._record_check import build_record, record_fields, record_problem
+from evals.trace.codec import build_record, record_fields, record_problem
 from evals.trace.records import HEADER_FIELDS, TraceLine, TraceRecord
 from memsys.errors import MemoryFileError
 from memsys.redact import redact_data
@@ -110,7 +110,7 @@ class TraceWriter:
             self._handle.close()
 
     def write_record(self, record: TraceRecord, at: str, day: int, step: str) -> None:
-        """Append a typed record (fields as :func:`evals.trace._record_check.record_fields`
+        """Append a typed record (fields as :func:`evals.trace.codec.record_fields`
         gives them), checked and redacted as :meth:`write` does."""
         self.write(str(record.KIND), at, day, step, **record_fields(record))
 

@@ -6,24 +6,25 @@ flush with no session); every other field must be present, and no field a kind d
 declare is accepted. The memory system's events are the records of their kinds, written as
 their ``fields()`` give them (:data:`TraceRecord`). An enum field (trigger, outcome...)
 holds one of its values and reads back as the enum; nested objects (hits, backups) are
-checked the same way
-(:mod:`evals.trace._record_check`): a renamed field fails loudly, naming the record and line.
+checked the same way (:mod:`evals.trace.codec`, which registers every kind): a renamed
+field fails loudly, naming the record and line. An ``event`` record's fields are its scenario
+event's, typed as in the scenario (:attr:`EventRecord.event`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, TypeVar, cast
 
-from memsys.events import EVENT_TYPES, EventKind, MemoryEvent
+from evals.scenario import EVENT_CLASSES, BaseEvent
+from memsys.events import MemoryEvent
 from memsys.llm.base import ModelKind, Purpose, StopReason
-from memsys.registry import Registry
 from memsys.tools.base import ToolErrorCode
 
 __all__ = [
     "HEADER_FIELDS",
-    "RECORD_TYPES",
     "BackupState",
     "BackupStateRecord",
     "Checkpoint",
@@ -31,6 +32,7 @@ __all__ = [
     "ErrorRecord",
     "EventRecord",
     "InjectionRecord",
+    "MemoryWrite",
     "ModelCallRecord",
     "ModelSwitched",
     "ProbeHit",
@@ -69,18 +71,8 @@ TraceRecord = RecordBody | MemoryEvent
 record of its kind (:mod:`memsys.events`: trigger, flush, compaction, promotion, decision,
 archive, deletion_guard), so one class carries a kind from where it happens to the scorer."""
 
-RECORD_TYPES: Registry[type[TraceRecord]] = Registry("trace record kind")
-"""Record types by ``kind``."""
-for _event_kind in EventKind:
-    RECORD_TYPES.add(_event_kind.value, EVENT_TYPES.get(_event_kind.value))
-
 R = TypeVar("R", bound=TraceRecord, covariant=True)
 K = TypeVar("K", bound=TraceRecord)
-
-
-def _kind(cls: type[RecordBody]) -> type[RecordBody]:
-    RECORD_TYPES.add(cls.KIND, cls)
-    return cls
 
 
 @dataclass(frozen=True)
@@ -99,7 +91,6 @@ class RunVariant:
     ``memsys.tools.Variant.texts``)."""
 
 
-@_kind
 @dataclass(frozen=True)
 class RunStart(RecordBody):
     """The first line: which cell ran, and what the scenario expects at the end."""
@@ -123,18 +114,47 @@ class RunStart(RecordBody):
     """The variant's texts as the run gave them to the model; None in older traces."""
 
 
-@_kind
 @dataclass(frozen=True)
 class EventRecord(RecordBody):
-    """A scenario event (or the implicit open/close of the app); ``fields`` are its own."""
+    """A scenario event, its fields as the scenario gives them (:attr:`event` is it, typed
+    as in the scenario); or the app's implicit open or close of a day (``implicit``); or a
+    ``during`` event running inside the model call it waited for (``hooked_from``: the step
+    it was scheduled at; its own fields are in that step's record)."""
 
     KIND = "event"
     OPEN = True
     type: str
     fields: Mapping[str, JSON] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, event: BaseEvent) -> EventRecord:
+        """The record of a scenario event (its time is the line's ``at``)."""
+        return cls(event.type, event.model_dump(by_alias=True, exclude_none=True, exclude={"at"}))
 
-@_kind
+    @classmethod
+    def implicit(cls, app: str) -> EventRecord:
+        """The app's own open (``app_foreground``) or close (``app_background``) of a day."""
+        return cls(app, {"implicit": True})
+
+    @classmethod
+    def hooked(cls, event: BaseEvent, step: str) -> EventRecord:
+        """``event`` (a ``during`` event) runs now, inside a model call, from ``step``."""
+        return cls(event.type, {"during": getattr(event, "during", None), "hooked_from": step})
+
+    @functools.cached_property
+    def event(self) -> BaseEvent | None:
+        """The scenario event, typed as its scenario file gave it; None for an implicit
+        open/close and a hooked run.
+
+        Raises:
+            pydantic.ValidationError: the fields are not an event of the type (the codec
+                checks this when it reads a line, so a reader of a typed trace does not).
+        """
+        if "implicit" in self.fields or "hooked_from" in self.fields:
+            return None
+        return EVENT_CLASSES[self.type].model_validate(self.fields)  # type: ignore[index]
+
+
 @dataclass(frozen=True)
 class ModelSwitched(RecordBody):
     """The model under test changed (a model_switch with ``use``)."""
@@ -144,7 +164,6 @@ class ModelSwitched(RecordBody):
     model: str
 
 
-@_kind
 @dataclass(frozen=True)
 class InjectionRecord(RecordBody):
     """What one turn's system prompt carried."""
@@ -158,7 +177,6 @@ class InjectionRecord(RecordBody):
     memory: str
 
 
-@_kind
 @dataclass(frozen=True)
 class ModelCallRecord(RecordBody):
     """One chat call of a turn."""
@@ -171,7 +189,6 @@ class ModelCallRecord(RecordBody):
     stop_reason: StopReason
 
 
-@_kind
 @dataclass(frozen=True)
 class ToolCallRecord(RecordBody):
     """One tool call and its result."""
@@ -187,7 +204,6 @@ class ToolCallRecord(RecordBody):
     """The model wrote the call as JSON text and the client recovered it."""
 
 
-@_kind
 @dataclass(frozen=True)
 class Reply(RecordBody):
     """The assistant's final text of a turn."""
@@ -196,7 +212,6 @@ class Reply(RecordBody):
     text: str
 
 
-@_kind
 @dataclass(frozen=True)
 class ErrorRecord(RecordBody):
     """A model failure that ended a turn, or a MEMORY.md the memory system refused that ended
@@ -219,7 +234,6 @@ class BackupState:
     """Restoring it (in a scratch copy) gives MEMORY.md equal to its text."""
 
 
-@_kind
 @dataclass(frozen=True)
 class BackupStateRecord(RecordBody):
     """Every backup on disk after a compaction attempt, and whether it restores."""
@@ -228,7 +242,6 @@ class BackupStateRecord(RecordBody):
     backups: list[BackupState]
 
 
-@_kind
 @dataclass(frozen=True)
 class DailyLog(RecordBody):
     """One date's daily log beside that date's conversation."""
@@ -241,7 +254,6 @@ class DailyLog(RecordBody):
     expect_facts: list[JSON]
 
 
-@_kind
 @dataclass(frozen=True)
 class RestoreAttempt(RecordBody):
     """A restore from backup."""
@@ -272,7 +284,6 @@ class ProbePreference:
     stale: str
 
 
-@_kind
 @dataclass(frozen=True)
 class SearchProbe(RecordBody):
     """A search probe and its hits."""
@@ -287,7 +298,6 @@ class SearchProbe(RecordBody):
     prefer: ProbePreference | None = None
 
 
-@_kind
 @dataclass(frozen=True)
 class Checkpoint(RecordBody):
     """MEMORY.md at a scenario checkpoint, with what should hold there."""
@@ -298,7 +308,6 @@ class Checkpoint(RecordBody):
     memory_md: str
 
 
-@_kind
 @dataclass(frozen=True)
 class Snapshot(RecordBody):
     """MEMORY.md and the files beside it at the end of a day."""
@@ -311,7 +320,6 @@ class Snapshot(RecordBody):
     daily_logs: list[str]
 
 
-@_kind
 @dataclass(frozen=True)
 class RunEnd(RecordBody):
     """The last line: the final state; a trace without one is of a run that crashed."""
@@ -323,6 +331,19 @@ class RunEnd(RecordBody):
     counters: Mapping[str, int]
     policy_stats: Mapping[str, int]
     errors: list[str]
+
+
+@dataclass(frozen=True)
+class MemoryWrite(RecordBody):
+    """MEMORY.md changed: the writer (:class:`memsys.provenance.WriterKind`), the writer
+    around it (``via``), and the entries it added and removed (written by
+    :mod:`evals.run._write_recorder`, read by :mod:`evals.scorers.provenance`)."""
+
+    KIND = "memory_write"
+    writer: str
+    via: str | None
+    added: list[str]
+    removed: list[str]
 
 
 @dataclass(frozen=True)

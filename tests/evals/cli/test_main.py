@@ -90,9 +90,9 @@ def test_ctrl_c_is_one_line_and_the_sigint_status(tmp_path: Path) -> None:
     # recording pool's wait; every command now answers it in one line with 128 + SIGINT.
     from evals.cli.main import EXIT_INTERRUPTED
 
+    argv = ["run", "--no-real", "--jobs", "1", "--out", str(tmp_path / "run")]
     process = subprocess.Popen(
-        [sys.executable, "-m", "evals.cli.main", "run", "--no-real", "--jobs", "1"]
-        + ["--out", str(tmp_path / "run")],
+        [sys.executable, "-m", "evals.cli.main", *argv],
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO,

@@ -13,7 +13,7 @@ from evals.run import shared_embedder
 from evals.run.engine import RunSpec, run_scenario
 from evals.scenario.load import load_scenario
 from evals.scorers.provenance import UNKNOWN_WRITER, label_writers, writers_of
-from evals.trace.write_records import MemoryWrite
+from evals.trace.records import MemoryWrite
 
 SCENARIO = """\
 schema_version: 1

@@ -124,3 +124,27 @@ def test_the_exemptions_still_exist() -> None:
 def test_a_second_class_is_caught(source: str, complaint: str) -> None:
     [problem] = second_classes("evals/scorers/x.py", source)
     assert complaint in problem
+
+
+def test_a_kind_is_registered_in_one_place() -> None:
+    """Issue 39: a kind once registered three ways (a decorator, ``__init_subclass__`` and a
+    manual ``RECORD_TYPES.add``). Now :data:`evals.trace.codec.RECORD_CLASSES` lists them and
+    nothing else adds to the registry; every record class is in it."""
+    from evals.trace.codec import RECORD_CLASSES
+    from evals.trace.records import RecordBody
+
+    adders = [
+        str(p.relative_to(REPO))
+        for p in _modules()
+        if "RECORD_TYPES.add(" in p.read_text(encoding="utf-8")
+    ]
+    assert adders == ["evals/trace/codec.py"]
+    bodies = {cls for cls in _subclasses(RecordBody) if cls.__module__.startswith("evals.")}
+    assert bodies <= set(RECORD_CLASSES)
+    assert [RECORD_TYPES.get(kind) for kind in RECORD_TYPES.names()] == list(RECORD_CLASSES)
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)

@@ -42,20 +42,21 @@ def test_records_are_redacted_before_they_are_written(
             where="chat",
             message=f"HTTP 401 from http://u:pw-0123@h/v1: bad key {KEY}",
         )
-        # An event record carries the scenario event's own fields, nested ones too.
+        # Nested fields are redacted too, keys as well as values.
         trace.write(
-            "event",
+            "checkpoint",
             "2026-03-02T08:02:00",
             1,
-            "day 1 #2 user",
-            type="user",
-            nested={"headers": [f"Authorization: Bearer {KEY}"], KEY: Path("/tmp")},
+            "day 1 #2 expect",
+            label=None,
+            expect={"headers": [f"Authorization: Bearer {KEY}"], KEY: Path("/tmp")},
+            memory_md="",
         )
     text = path.read_text()
     assert KEY not in text and "pw-0123" not in text
-    _, error, event = list(read_trace(path))
+    _, error, checkpoint = list(read_trace(path))
     assert error["message"] == ("HTTP 401 from http://<redacted>@h/v1: bad key <OPENAI_API_KEY>")
-    assert event["nested"] == {
+    assert checkpoint["expect"] == {
         "headers": ["Authorization: Bearer <OPENAI_API_KEY>"],
         "<OPENAI_API_KEY>": "/tmp",
     }

@@ -12,10 +12,9 @@ import pytest
 
 from evals.errors import TraceError
 from evals.scorers import load_run
-from evals.trace._record_check import build_record, record_problem
+from evals.trace.codec import RECORD_TYPES, build_record, record_problem
 from evals.trace.jsonl import TraceWriter, read_records
 from evals.trace.records import (
-    RECORD_TYPES,
     BackupState,
     BackupStateRecord,
     EventRecord,
@@ -248,3 +247,39 @@ def test_a_malformed_probe_names_its_place_and_line(
     number = _edit_line(path, "search_probe", change)
     with pytest.raises(TraceError, match=rf"line {number}: search_probe record: {problem}"):
         load_run(path)
+
+
+def test_the_codec_names_every_field_at_fault_and_builds_typed_records() -> None:
+    # One pydantic union reads every kind: types the old hand-written check let through
+    # (a number where text belongs) are named too, with the value.
+    assert record_problem("reply", {"text": 3}) == (
+        "reply record: text: input should be a valid string (got 3)"
+    )
+    assert record_problem("no_such_kind", {}) == "unknown record kind 'no_such_kind'"
+    problem = record_problem(
+        "backup_state", {"backups": [{"name": "a.md", "chars": "many", "restorable": True}], "x": 1}
+    )
+    assert problem == (
+        "backup_state record: unknown field(s) x; backups[0].chars: input should be a valid "
+        "integer, unable to parse string as an integer (got 'many')"
+    )
+    record = build_record(
+        "backup_state", {"backups": [{"name": "a.md", "chars": 3, "restorable": True}]}
+    )
+    assert record == BackupStateRecord([BackupState("a.md", 3, True)])
+
+
+def test_writing_and_reading_back_give_the_same_record_for_every_kind(tmp_path: Path) -> None:
+    from evals.trace.codec import RECORD_CLASSES, record_fields
+
+    samples = [
+        SearchProbe("q", 5, ["a"], 1.5, [ProbeHit("MEMORY.md", 1, 2, 0.5, "t")]),
+        SearchProbe("q", 5, [], 1.5, [], ProbePreference("new", "old")),
+        BackupStateRecord([BackupState("a.md", 3, True)]),
+        EventRecord("user", {"user": "hi", "turn": "durable"}),
+    ]
+    for record in samples:
+        fields = json.loads(json.dumps(record_fields(record)))
+        kind = str(record.KIND)
+        assert build_record(kind, fields) == record, kind
+    assert len(RECORD_CLASSES) == len(set(RECORD_CLASSES))
