@@ -4,17 +4,9 @@
 
 from __future__ import annotations
 
-from evals.record.local_server import (
-    DEFAULT_RUNTIME,
-    DEFAULT_THREADS,
-    RUNTIMES,
-    SERVER_FLAGS,
-    LlamaServer,
-    ServerInfo,
-    serve,
-    server_flags,
-    start,
-)
+import importlib
+from typing import TYPE_CHECKING
+
 from evals.record.recording import (
     RECORD_MATRIX,
     REPEAT_TEMPERATURE,
@@ -28,6 +20,33 @@ from evals.record.recording import (
     is_recorded,
     plan,
 )
+
+if TYPE_CHECKING:
+    from evals.record.local_server import (
+        DEFAULT_RUNTIME,
+        DEFAULT_THREADS,
+        RUNTIMES,
+        SERVER_FLAGS,
+        LlamaServer,
+        ServerInfo,
+        serve,
+        server_flags,
+        start,
+    )
+
+_SERVER_NAMES = frozenset(
+    {"DEFAULT_RUNTIME", "DEFAULT_THREADS", "RUNTIMES", "SERVER_FLAGS", "LlamaServer"}
+    | {"ServerInfo", "serve", "server_flags", "start"}
+)
+
+
+def __getattr__(name: str) -> object:
+    # The server's names load on first use, so `python -m evals.record.local_server` runs
+    # the module once, as __main__, not after the package has already imported it.
+    if name in _SERVER_NAMES:
+        return getattr(importlib.import_module("evals.record.local_server"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_RUNTIME",

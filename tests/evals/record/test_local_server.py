@@ -83,3 +83,18 @@ def test_a_killed_recorder_stops_its_server(tmp_path: Path) -> None:
             return
         time.sleep(0.1)
     raise AssertionError(f"the server (pid {server}) outlived the killed recorder")
+
+
+def test_the_server_module_runs_as_main_without_a_double_import() -> None:
+    # Before, the package imported local_server first and runpy warned that running it as
+    # __main__ "may result in unpredictable behaviour" (two copies of the module).
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-m", "evals.record.local_server", "-h"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "RuntimeWarning" not in done.stderr and "info_file" in done.stdout
