@@ -363,12 +363,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
                 policy=cell.policy,
                 variant=cell.variant,
                 variant_digest=variant.digest(),
-                variant_text=rec.RunVariant(
-                    variant.summary,
-                    str(variant.path) if variant.path else variant.name,
-                    variant.extends,
-                    variant.texts(),
-                ),
+                variant_text=rec.RunVariant.of(variant),
                 repeat=cell.repeat_number,
                 start_date=scenario.start_date.isoformat(),
                 cassette=spec.cassette,

@@ -283,3 +283,20 @@ def test_writing_and_reading_back_give_the_same_record_for_every_kind(tmp_path: 
         kind = str(record.KIND)
         assert build_record(kind, fields) == record, kind
     assert len(RECORD_CLASSES) == len(set(RECORD_CLASSES))
+
+
+def test_run_start_names_the_variant_file_the_same_on_every_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before, the built-in variant's absolute path (/work/main/memsys/...) went into every
+    # trace, so two checkouts wrote different results and a report showed a home directory.
+    from evals.trace.records import RunVariant
+    from memsys.tools import load_variant
+
+    monkeypatch.chdir(tmp_path)  # outside the repository: the installed memsys is the root
+    built_in = RunVariant.of(load_variant("v049-guardrails"))
+    assert built_in.source == "memsys/tools/descriptions/v049-guardrails.toml"
+    mine = tmp_path / "variants" / "mine.toml"
+    mine.parent.mkdir()
+    mine.write_text('schema_version = 1\nsummary = "mine"\nextends = "v049-guardrails"\n')
+    assert RunVariant.of(load_variant(str(mine))).source == "variants/mine.toml"
