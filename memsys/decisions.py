@@ -33,13 +33,14 @@ says:
 - an UPDATE whose target is about something else than the fact (:mod:`memsys.subject`) keeps
   the new fact as ADD and leaves the target alone (issue 36: a 1.5B model "updates" the
   nearest memory with an unrelated fact);
-- a DELETE stores nothing new (answer E: the memory "stopped ... and gives no new value"),
-  and it removes its target only when the fact says something ended (a negation or an ending
-  word) about that target's subject. Otherwise it is refused, a NOOP that keeps everything:
-  a DELETE naming an id not shown, one aimed at a memory about something else, and one whose
-  fact ends nothing ("Long shift, off to bed." answered E against "I am a paramedic working
-  twelve-hour shifts.", recorded in background-during-write) -- so a throwaway remark is
-  neither stored nor allowed to remove a fact;
+- a DELETE removes its target only when the fact says something ended (a negation or an
+  ending word) about that target's subject, and then stores nothing new. A DELETE naming an
+  id not shown, or a memory about something else, removes nothing and keeps the new fact as
+  ADD ("DELETE stores the new fact", as for an UPDATE) -- unless the fact only negates
+  ("No longer has a cat": nothing new to keep, nothing stored). A DELETE whose fact is about
+  its target but ends nothing is refused and stores nothing: that is answer E given to a
+  remark about the memory ("Long shift, off to bed." against "I am a paramedic working
+  twelve-hour shifts.", recorded in background-during-write), not a new fact;
 - an UPDATE whose text says what its target says is a NOOP on that target;
 - an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
   whose text merely copies a shown memory adds the new fact instead;
@@ -318,15 +319,29 @@ def _repair(
 def _repair_delete(
     d: Decision, candidate: str, shown: dict[int, str], subject: SubjectJudge
 ) -> Decision:
-    """A DELETE stores nothing; it removes its target only when the fact ends it."""
-    refused = dataclasses.replace(d, op=Operation.NOOP, id=None, content="")
-    if d.id not in shown:
-        why = f"DELETE named id {d.id}, which was not shown: refused, nothing stored"
-        return dataclasses.replace(refused, repair=why, repair_kind=RepairKind.UNKNOWN_TARGET)
-    if not subject.same_subject(candidate, shown[d.id]):
-        why = f"DELETE of memory {d.id}, which is about something else: refused, kept"
-        return dataclasses.replace(refused, repair=why, repair_kind=RepairKind.UNRELATED_TARGET)
-    if not is_ending(candidate):
-        why = f"DELETE of memory {d.id}, but the fact ends nothing: refused, kept"
-        return dataclasses.replace(refused, repair=why, repair_kind=RepairKind.NOT_AN_ENDING)
+    """A DELETE removes its target only when the fact ends something about it; one that
+    cannot keeps the fact as an ADD unless the fact only negates (module docstring)."""
+    ending = is_ending(candidate)
+    if d.id not in shown or not subject.same_subject(candidate, shown[d.id]):
+        kind = RepairKind.UNKNOWN_TARGET if d.id not in shown else RepairKind.UNRELATED_TARGET
+        where = "which was not shown" if d.id not in shown else "which is about something else"
+        if ending:  # it only negates: there is nothing new to keep
+            why = f"DELETE named id {d.id}, {where}: refused, nothing stored"
+            return dataclasses.replace(
+                d, op=Operation.NOOP, id=None, content="", repair=why, repair_kind=kind
+            )
+        why = f"DELETE named id {d.id}, {where}: the fact is added"
+        return dataclasses.replace(
+            d, op=Operation.ADD, id=None, content=candidate.strip(), repair=why, repair_kind=kind
+        )
+    if not ending:
+        why = f"DELETE of memory {d.id}, but the fact ends nothing: refused, nothing stored"
+        return dataclasses.replace(
+            d,
+            op=Operation.NOOP,
+            id=None,
+            content="",
+            repair=why,
+            repair_kind=RepairKind.NOT_AN_ENDING,
+        )
     return dataclasses.replace(d, content="")

@@ -35,6 +35,7 @@ MALFORMED = "MALFORMED"
 TARGET_ACCURACY = 0.80
 MIN_EVENT_ACCURACY = 0.60
 EVENTS: tuple[str, ...] = tuple(op.value for op in Operation)
+_TARGET_REPAIRS = ("unrelated_target", "not_an_ending", "unknown_target")
 
 
 class _Strict(BaseModel):
@@ -109,11 +110,20 @@ class Outcome:
     """The parser's repair, if any."""
     shown: int
     """Memories shown to the model."""
+    repair_kind: str | None = None
+    """The kind of the parser's repair (:class:`memsys.decisions.RepairKind`), if any."""
 
     @property
     def correct(self) -> bool:
         """The operation matches the label."""
         return self.decided == self.case.expect.value
+
+    @property
+    def unrelated_left(self) -> bool:
+        """A DELETE or UPDATE of a memory the label does not name, left standing: what the
+        repairs exist to prevent (issue 36: none may be left)."""
+        changes = self.decided in (Operation.UPDATE.value, Operation.DELETE.value)
+        return changes and self.target != self.case.target
 
     @property
     def target_correct(self) -> bool | None:
@@ -135,6 +145,10 @@ class Summary:
     """Share of id-naming labels whose id was named."""
     repairs: int
     """Decisions the parser repaired."""
+    repairs_by_kind: dict[str, int]
+    """Repairs per kind."""
+    unrelated_left: int
+    """DELETEs and UPDATEs of a memory the label does not name, left standing."""
 
     @property
     def meets_target(self) -> bool:
@@ -162,6 +176,8 @@ def summarise(outcomes: list[Outcome]) -> Summary:
         confusion,
         sum(named) / len(named) if named else 0.0,
         sum(o.repair is not None for o in outcomes),
+        dict(Counter(o.repair_kind for o in outcomes if o.repair_kind)),
+        sum(o.unrelated_left for o in outcomes),
     )
 
 
@@ -185,6 +201,21 @@ def render_markdown(header: str, summary: Summary, outcomes: list[Outcome]) -> s
     ]
     for expected, row in summary.confusion.items():
         lines.append(f"| {expected} | " + " | ".join(str(v) for v in row.values()) + " |")
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary.repairs_by_kind.items()))
+    repaired = [o for o in outcomes if o.repair_kind in _TARGET_REPAIRS]
+    lines += [
+        "",
+        f"Repairs by kind: {kinds or 'none'}. DELETEs and UPDATEs of a memory the label "
+        f"does not name left standing: {summary.unrelated_left}.",
+        "",
+        f"Repaired DELETEs and UPDATEs aimed at the wrong memory ({len(repaired)}):",
+        "",
+    ]
+    lines += [
+        f"- `{o.case.name}` ({o.repair_kind}): expected {o.case.expect.value}, "
+        f"decided {o.decided} [{o.repair}]"
+        for o in repaired
+    ]
     misses = [o for o in outcomes if not o.correct]
     lines += ["", f"Misses ({len(misses)}):", ""]
     lines += [

@@ -51,6 +51,7 @@ from memsys.events import discard
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
 from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
+from memsys.subject import SubjectJudge
 from memsys.tools.descriptions import DEFAULT_VARIANT
 
 __all__ = [
@@ -119,19 +120,22 @@ def run_cases(
     cases: list[DecisionCase],
     shown: Callable[[DecisionCase], list[SimilarMemory]],
     once: _OnceClient | None = None,
+    subject: SubjectJudge | None = None,
 ) -> list[Outcome]:
-    """Decide every case, one request at a time, showing ``shown(case)``."""
+    """Decide every case, one request at a time, showing ``shown(case)``; ``subject`` is
+    the policy's same-subject judge (with its embedder)."""
     sender = once or _OnceClient(client)
     outcomes = []
     for case in cases:
         memories = shown(case)
         reply = sender.reply(decision_request(case.candidate, memories))
         try:
-            d = parse_decision(reply, case.candidate, memories)
+            d = parse_decision(reply, case.candidate, memories, subject)
         except MalformedOutput:
             outcomes.append(Outcome(case, MALFORMED, None, reply, None, len(memories)))
             continue
-        outcomes.append(Outcome(case, d.op.value, d.id, reply, d.repair, len(memories)))
+        kind = d.repair_kind.value if d.repair_kind else None
+        outcomes.append(Outcome(case, d.op.value, d.id, reply, d.repair, len(memories), kind))
     return outcomes
 
 
@@ -204,11 +208,17 @@ def run(args: argparse.Namespace) -> int:
     embed = _embedder()
     with use_cassette(path, mode, label=label, rerecord_command=command):
         once = _OnceClient(client)
+        subject = SubjectJudge(embed)  # as the policy judges (memsys.subject)
         with tempfile.TemporaryDirectory() as tmp:
             pipeline = run_cases(
-                client, now, cases, lambda c: pipeline_shown(c, now, embed, Path(tmp)), once
+                client,
+                now,
+                cases,
+                lambda c: pipeline_shown(c, now, embed, Path(tmp)),
+                once,
+                subject,
             )
-        everything = run_cases(client, now, cases, DecisionCase.shown, once)
+        everything = run_cases(client, now, cases, DecisionCase.shown, once, subject)
     seconds = time.monotonic() - started
     if mode is not CassetteMode.REPLAY:  # the label says what the recording cost
         write_label(
@@ -267,5 +277,7 @@ def _as_json(summary: Summary) -> dict[str, object]:
         "confusion": summary.confusion,
         "target_accuracy": summary.target_accuracy,
         "repairs": summary.repairs,
+        "repairs_by_kind": summary.repairs_by_kind,
+        "unrelated_left": summary.unrelated_left,
         "meets_target": summary.meets_target,
     }

@@ -22,8 +22,8 @@ from memsys.decisions import (
     update_decision_prompt,
 )
 from memsys.errors import MalformedOutput
-from memsys.subject import SubjectJudge
 from memsys.llm.base import Message, Purpose, Role
+from memsys.subject import SubjectJudge
 
 NOW = datetime(2026, 3, 16, 9, 0)
 DARK = SimilarMemory(
@@ -153,14 +153,19 @@ def test_an_update_of_an_id_not_shown_keeps_the_fact_as_an_add() -> None:
 
 
 @pytest.mark.parametrize("target", [1, None])
-def test_a_delete_of_an_id_not_shown_is_refused_and_stores_nothing(target: int | None) -> None:
-    """A DELETE stores nothing new (issue 36: "Today's task is fixing the login bug" answered
-    E with nothing shown was stored as a fact)."""
-    reply = json.dumps({"answer": "E", "id": target, "content": "Today's task"})
-    d = parse_decision(reply, "Today's task is fixing the login bug", [])
-    assert (d.op, d.id, d.content) == (Operation.NOOP, None, "")
-    assert d.repair == f"DELETE named id {target}, which was not shown: refused, nothing stored"
+def test_a_delete_of_an_id_not_shown_keeps_the_fact_unless_it_only_negates(
+    target: int | None,
+) -> None:
+    reply = json.dumps({"answer": "E", "id": target, "content": ""})
+    d = parse_decision(reply, "Likes chess", [])
+    assert (d.op, d.id, d.content) == (Operation.ADD, None, "Likes chess")
+    assert d.repair == f"DELETE named id {target}, which was not shown: the fact is added"
     assert d.repair_kind is RepairKind.UNKNOWN_TARGET
+    negation = parse_decision(reply, "No longer plays chess", [])
+    assert (negation.op, negation.id, negation.content) == (Operation.NOOP, None, "")
+    assert negation.repair == (
+        f"DELETE named id {target}, which was not shown: refused, nothing stored"
+    )
 
 
 def test_an_update_repeating_its_target_is_a_noop_on_it() -> None:
@@ -261,11 +266,15 @@ def test_an_update_of_a_memory_about_something_else_adds_the_fact_and_keeps_it()
     assert d.repair == "UPDATE of memory 8, which is about something else: the fact is added"
 
 
-def test_a_delete_of_a_memory_about_something_else_is_refused() -> None:
+def test_a_delete_of_a_memory_about_something_else_keeps_it() -> None:
+    """Held out (issue 36): an ADD came out as a DELETE of an unrelated memory."""
     d = parse('{"answer": "E", "id": 3, "content": ""}', "No longer drinks tea")
     assert (d.op, d.id, d.content) == (Operation.NOOP, None, "")
     assert d.repair_kind is RepairKind.UNRELATED_TARGET
-    assert d.repair == "DELETE of memory 3, which is about something else: refused, kept"
+    assert d.repair == "DELETE named id 3, which is about something else: refused, nothing stored"
+    added = parse('{"answer": "E", "id": 3, "content": ""}', "Is learning the cello")
+    assert (added.op, added.id, added.content) == (Operation.ADD, None, "Is learning the cello")
+    assert added.repair_kind is RepairKind.UNRELATED_TARGET
 
 
 def test_a_delete_whose_fact_ends_nothing_is_refused_and_stores_nothing() -> None:

@@ -39,7 +39,8 @@ def test_metrics_on_known_rankings() -> None:
 def test_recall_read_from_the_top_100_is_its_own_figure() -> None:
     """What issue 36 measured from outside: asked for 5, the fact is there; asked for 100,
     it is not among the first 5 (a ranking whose order differs from its selection)."""
-    differs = ProbeResult(False, {5: ["t"], 10: ["t"], 100: ["a", "b", "c", "d", "e", "t"]}, "t", None)
+    top = {5: ["t"], 10: ["t"], 100: ["a", "b", "c", "d", "e", "t"]}
+    differs = ProbeResult(False, top, "t", None)
     found = metrics([differs])
     assert (found.recall_at_5, found.recall_at_5_of_100) == (1.0, 0.0)
 

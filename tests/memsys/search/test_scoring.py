@@ -124,7 +124,7 @@ def test_chosen_results_are_ordered_by_the_score_that_chose_them() -> None:
     was listed after every newer near miss; now the score that chose it orders it."""
     bm25, cosine, ages = old_fact_among_newer_near_misses()
     ranked = hybrid_rank(bm25, cosine, ages, SearchConfig(), k=5, explain=True)
-    assert [r.index for r in ranked][0] == 0
+    assert ranked[0].index == 0
     assert all(r.parts is not None and r.score == r.parts.final for r in ranked)
 
 
@@ -242,7 +242,8 @@ def test_ranking_properties(
         if j is None:
             assert r.score == r.parts.weighted
         else:  # superseded only by a newer chunk, and listed below it
-            assert ages[j] < ages[r.index] and (j not in indices or indices.index(j) < indices.index(r.index))
+            assert ages[j] < ages[r.index]
+            assert j not in indices or indices.index(j) < indices.index(r.index)
     # Nothing with a better score was left out.
     everything = hybrid_rank(bm25, cosine, ages, config, len(data) + 1, vectors=rows)
     eligible = (scores.fused >= min_score) & (scores.weighted > 0)
