@@ -11,7 +11,9 @@ real model server and writes cassettes.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import signal
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -37,7 +39,7 @@ DEFAULT_SUITE = _load_cell_module().DEFAULT_SUITE
 nox.options.sessions = ["lint", "tests"]
 
 
-@nox.session(python="3.11")
+@nox.session(python="3.11", reuse_venv=True)
 def record(session: nox.Session) -> None:
     """Record real-model cassettes: Qwen2.5-Coder-1.5B-Instruct (or 0.5B) on llama.cpp.
 
@@ -47,10 +49,39 @@ def record(session: nox.Session) -> None:
     ~/.cache/memeval), starts the server on a free loopback port (seconds; no compile step),
     records every cell without a finished cassette, and stops the server on exit. Arguments
     after ``--`` go to ``memeval record`` (``--scenario F``, ``--policy P``, ``--variant V``,
-    ``--model M``, ``--repeat N``, ``--list``...).
+    ``--model M``, ``--repeat N``, ``--list``...). The venv is reused and the install skipped
+    while pyproject.toml is unchanged; a SIGTERM to nox stops memeval record and its server.
     """
-    session.install("-e", ".[record]")
-    session.run("memeval", "record", *session.posargs, env={"LLAMA_CPP_BUILD_JOBS": "2"})
+    _install_once(session, ".[record]")
+    # A SIGTERM to nox (a CI timeout, `kill`) must stop memeval record and its model server.
+    # Python's default would end nox alone and leave both running, re-parented. As a
+    # KeyboardInterrupt, nox shuts its child down: after interrupt_timeout it sends it
+    # SIGTERM, which memeval record handles by stopping the server (then kill, if it hangs).
+    signal.signal(signal.SIGTERM, _interrupt)
+    session.run(
+        "memeval",
+        "record",
+        *session.posargs,
+        env={"LLAMA_CPP_BUILD_JOBS": "2"},
+        interrupt_timeout=1.0,
+        terminate_timeout=30.0,
+    )
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _install_once(session: nox.Session, target: str) -> None:
+    """Install ``target`` unless this (reused) venv already has it for today's pyproject.toml:
+    a pip resolve of the record extra costs 50-60 s even when nothing changes."""
+    digest = hashlib.sha256((Path(__file__).parent / "pyproject.toml").read_bytes()).hexdigest()
+    stamp = Path(session.virtualenv.location) / f".memeval-installed-{target.strip('.[]')}"
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == digest:
+        session.log(f"{target} already installed for this pyproject.toml (reused venv)")
+        return
+    session.install("-e", target)
+    stamp.write_text(digest, encoding="utf-8")
 
 
 # -- everyday sessions ------------------------------------------------------------------------

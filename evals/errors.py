@@ -15,6 +15,7 @@ third branch. Only the command line turns a class into an exit code
     │   ├── BaselineError            results    a gate baseline file
     │   ├── GateConfigError          results    a baseline that does not fit the runs
     │   ├── FramesError              bench      the retrieval benchmark's frames file
+    │   ├── LocalModelMissingError   grid       an unknown local model, or weights not installed
     │   ├── UsageError               cli        a command-line argument or combination
     │   ├── MemoryDirError           cli        a memory directory that does not exist
     │   └── QueryFileError           cli        a line of a ``--queries`` file
@@ -53,6 +54,7 @@ __all__ = [
     "FramesError",
     "GateConfigError",
     "LocalModelError",
+    "LocalModelMissingError",
     "MemoryDirError",
     "QueryFileError",
     "Regression",
@@ -118,20 +120,34 @@ class CassetteMissError(RunFailure):
         problem: str,
         diff: str | None,
         command: str,
+        call: int | None = None,
+        change: str | None = None,
     ) -> None:
         self.cassette = cassette
         self.step = scenario_step
         self.diff = diff
-        where = f"step {scenario_step!r}" if scenario_step else "outside any scenario step"
-        lines = [f"cassette miss in {cassette} ({where}): {problem}"]
+        self.problem = problem
+        self.call = call
+        """1-based number of the call that missed (None when not known)."""
+        self.change = change
+        """What differs from the nearest recorded request, in one line (None: no such request)."""
+        lines = [f"cassette miss in {cassette} ({self.where()}): {problem}"]
+        if change:
+            lines.append(f"What changed: {change}")
         if diff:
             lines += ["", diff, ""]
             lines.append(
                 "Likely cause: a prompt, tool description or earlier model reply changed "
                 "since the cassette was recorded."
             )
-        lines.append(f"Re-record with: {command}")
+        lines.append(f"Bring it back with: {command}")
+        lines.append("(it replays the calls that still match and calls the model from this one on)")
         super().__init__(redact("\n".join(lines)))
+
+    def where(self) -> str:
+        """``call N (step '...')``: where the run stopped matching its recording."""
+        step = f"step {self.step!r}" if self.step else "outside any scenario step"
+        return f"call {self.call} ({step})" if self.call is not None else step
 
 
 class CassetteRecordError(RunFailure):
@@ -214,6 +230,11 @@ class CassetteSaveError(RunFailure):
 
 class LocalModelError(RunFailure):
     """The local model (weights or llama-server) cannot be assembled, built or started."""
+
+
+class LocalModelMissingError(ConfigError):
+    """The local model asked for is not one the harness knows, or its weight packages are not
+    installed: fixed by what you give or install (exit 2), not a run that broke."""
 
 
 # -- scorers (evals.scorers) ---------------------------------------------------------------

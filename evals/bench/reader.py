@@ -5,46 +5,66 @@ The reader-labelled set (``tests/data/reader_labels``): real-model final MEMORY.
 per entry line, keep or strike with the reason, written before any scorer output was seen.
 Each file is scored with ``memeval score --memory-file`` against its scenario; the figures
 are Spearman's rank correlation of ``quality`` with the grade, the mean absolute gap between
-them, and how often the labeller keeps the lines the reader keeps (and strikes the others).
+them, how often the labeller keeps the lines the reader keeps (and strikes the others), and
+how often it gives a line the reader's class (:mod:`._reader_agreement`).
+
+The set is split by a fixed rule on the file name (:func:`part_of`): the ``tuning`` part is
+where rules are checked while they are written, the ``held`` part (about a third) is only
+reported. ``--prepare-blind`` writes the held part's pages for a blind second labeller
+(:mod:`._reader_blind`); once their ``labels-2.json`` is in place, ``--agreement`` prints the
+two labellers' agreement beside the scorer's agreement with each.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from evals.bench._reader_agreement import (
+    Agreement,
+    Grading,
+    Part,
+    ReaderFile,
+    agreement,
+    part_of,
+    reader_class,
+    spearman,
+)
+from evals.bench._reader_blind import (
+    BLIND_DIR,
+    SECOND_LABELS,
+    load_second_labels,
+    write_blind_inputs,
+)
 from evals.errors import UsageError
 from evals.scenario import load_scenario
 
 __all__ = [
+    "BLIND_DIR",
     "LABELS_DIR",
+    "PROTOCOL",
+    "Agreement",
+    "Grading",
     "ReaderFigures",
     "ReaderFile",
     "add_arguments",
+    "agreement",
+    "agreement_table",
     "load_labels",
     "measure",
+    "part_of",
+    "reader_class",
     "run",
+    "scorer_gradings",
     "spearman",
 ]
 
 LABELS_DIR = Path("tests/data/reader_labels")
-
-
-@dataclass(frozen=True)
-class ReaderFile:
-    """One labelled file."""
-
-    path: Path
-    """The MEMORY.md copy."""
-    scenario: str
-    """Its scenario's name."""
-    grade: float
-    """The reader's 0-1 grade."""
-    keep: dict[int, bool]
-    """Line number -> the reader keeps it."""
+PROTOCOL = Path("docs/reader-protocol.md")
 
 
 @dataclass(frozen=True)
@@ -58,13 +78,16 @@ class ReaderFigures:
     """Share of the reader's labelled lines the labeller also keeps (or also strikes)."""
     rows: tuple[tuple[str, float, float], ...]
     """``(file, grade, quality)``."""
+    class_agreement: float = 0.0
+    """Share of the reader's labelled lines given the reader's class."""
 
 
 def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
     """Every labelled file of ``directory``.
 
     Raises:
-        UsageError: a labels file is unreadable or names a missing file.
+        UsageError: a labels file is unreadable, names a missing file, or holds a judgement
+            that is neither keep nor strike.
     """
     found: list[ReaderFile] = []
     for batch in sorted(directory.glob("batch*.yaml")):
@@ -77,38 +100,21 @@ def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
             path = directory / "files" / f"{int(item['id']):02d}-{scenario}.md"
             if not path.is_file():
                 raise UsageError(f"{batch}: item {item['id']} names {path}, which is missing")
-            keep = {int(n): str(v).startswith("keep") for n, v in item["lines"].items()}
-            found.append(ReaderFile(path, scenario, float(item["grade"]), keep))
+            judgements = {int(n): str(v) for n, v in item["lines"].items()}
+            for number, judgement in judgements.items():
+                try:
+                    reader_class(judgement)
+                except ValueError as exc:
+                    raise UsageError(f"{batch}: item {item['id']} line {number}: {exc}") from None
+            keep = {n: v.startswith("keep") for n, v in judgements.items()}
+            found.append(ReaderFile(path, scenario, float(item["grade"]), keep, judgements))
     return found
 
 
-def _ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    """Spearman's rank correlation (ties take their mean rank)."""
-    ra, rb = _ranks(a), _ranks(b)
-    n = len(a)
-    ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else 0.0
-
-
-def measure(directory: Path = LABELS_DIR, scenarios: Path = Path("scenarios")) -> ReaderFigures:
-    """Score every labelled file against its scenario and compare with the reader."""
+def scorer_gradings(
+    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios")
+) -> dict[str, Grading]:
+    """The scorer as a grader: each file's ``quality`` and each line's label as a class."""
     from evals.scorers import embed_run
     from evals.scorers.file_run import run_from_file
     from evals.scorers.labels import KEPT, label_target
@@ -116,24 +122,74 @@ def measure(directory: Path = LABELS_DIR, scenarios: Path = Path("scenarios")) -
     from memsys.search.embedder import default_embedder
 
     embedder = default_embedder()
-    rows: list[tuple[str, float, float]] = []
-    agree = judged = 0
-    for item in load_labels(directory):
+    found: dict[str, Grading] = {}
+    for item in items:
         scenario = load_scenario(scenarios / f"{item.scenario}.yaml")
-        run = run_from_file(scenario, item.path.read_text(encoding="utf-8"))
-        run = embed_run(run, embedder)
+        run = embed_run(run_from_file(scenario, item.path.read_text(encoding="utf-8")), embedder)
         labels = label_target(run.final, run)
-        value = quality_from_labels(labels).value or 0.0
-        rows.append((item.path.name, item.grade, value))
-        kept = {line.entry.line_start for line in labels.lines if line.label in KEPT}
-        for number, keep in item.keep.items():
-            judged += 1
-            agree += (number in kept) == keep
-    grades, values = [r[1] for r in rows], [r[2] for r in rows]
-    gap = sum(abs(g - v) for g, v in zip(grades, values, strict=True)) / len(rows)
+        classes = {
+            line.entry.line_start: "keep" if line.label in KEPT else line.label
+            for line in labels.lines
+        }
+        found[item.name] = Grading(quality_from_labels(labels).value or 0.0, classes)
+    return found
+
+
+def measure(
+    directory: Path = LABELS_DIR, scenarios: Path = Path("scenarios"), part: Part | None = None
+) -> ReaderFigures:
+    """Score every labelled file (of ``part``, or all) and compare with the reader."""
+    items = [i for i in load_labels(directory) if part is None or i.part == part]
+    scorer = scorer_gradings(items, scenarios)
+    reader = {item.name: item.grading() for item in items}
+    found = agreement(scorer, reader)
+    rows = tuple((i.name, i.grade, scorer[i.name].grade) for i in items)
     return ReaderFigures(
-        len(rows), spearman(values, grades), gap, agree / max(1, judged), tuple(rows)
+        found.files,
+        found.spearman,
+        found.mean_gap,
+        found.line_agreement,
+        rows,
+        found.class_agreement,
     )
+
+
+def agreement_table(
+    first: Mapping[str, Grading], second: Mapping[str, Grading], scorer: Mapping[str, Grading]
+) -> str:
+    """Markdown: the two labellers' agreement (the ceiling) and the scorer's with each, over
+    the files the second labeller graded, and whether the scorer is within 0.05 of it."""
+    names = set(second)
+    pairs = [
+        ("first labeller - second labeller", first, second),
+        ("scorer - first labeller", scorer, first),
+        ("scorer - second labeller", scorer, second),
+    ]
+    rows = [
+        "| pair | files | Spearman | mean grade gap | lines | kept/struck alike | same label |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    found = []
+    for name, a, b in pairs:
+        got = agreement({k: v for k, v in a.items() if k in names}, b)
+        found.append(got)
+        rows.append(
+            f"| {name} | {got.files} | {got.spearman:.3f} | {got.mean_gap:.3f} | {got.lines} "
+            f"| {got.line_agreement:.1%} | {got.class_agreement:.1%} |"
+        )
+    ceiling = found[0]
+    for name, got in (("first", found[1]), ("second", found[2])):
+        close = (
+            got.spearman >= ceiling.spearman - 0.05
+            and got.mean_gap <= ceiling.mean_gap + 0.05
+            and got.line_agreement >= 0.85
+        )
+        rows.append(
+            f"\nScorer against the {name} labeller: {'within' if close else 'NOT within'} "
+            f"0.05 Spearman and 0.05 mean gap of the labellers' agreement, lines kept/struck "
+            f"alike {got.line_agreement:.1%} (target >= 85%)."
+        )
+    return "\n".join(rows)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,17 +198,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--labels", default=str(LABELS_DIR), help="reader-labelled set (default: %(default)s)"
     )
     parser.add_argument("--rows", action="store_true", help="print each file's grade and quality")
+    parser.add_argument(
+        "--prepare-blind",
+        action="store_true",
+        help="write the held-aside files' pages for a blind second labeller into --blind-dir",
+    )
+    parser.add_argument(
+        "--agreement",
+        action="store_true",
+        help=f"compare with the second labeller's --blind-dir/{SECOND_LABELS}",
+    )
+    parser.add_argument(
+        "--blind-dir", default=str(BLIND_DIR), help="blind labeller's folder (%(default)s)"
+    )
+
+
+def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -> None:
+    for label, part in (("all", None), ("tuning", "tuning"), ("held aside", "held")):
+        chosen = [i for i in items if part is None or i.part == part]
+        got = agreement(
+            {i.name: scorer[i.name] for i in chosen}, {i.name: i.grading() for i in chosen}
+        )
+        print(
+            f"{label:10} {got.files:3} files: Spearman {got.spearman:.3f}, mean |quality - "
+            f"grade| {got.mean_gap:.3f}, lines kept/struck as the reader did "
+            f"{got.line_agreement:.1%}, same label {got.class_agreement:.1%}"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the figures."""
-    figures = measure(Path(args.labels))
+    """Print the figures (or prepare the blind pages, or the agreement table)."""
+    items = load_labels(Path(args.labels))
+    blind = Path(args.blind_dir)
+    if args.prepare_blind:
+        held = [i for i in items if i.part == "held"]
+        pages = write_blind_inputs(held, Path("scenarios"), blind, PROTOCOL)
+        print(f"wrote {len(pages)} held-aside pages for a blind labeller into {blind}/")
+        return 0
+    if args.agreement:
+        second = load_second_labels(blind / SECOND_LABELS)
+        unknown = sorted(set(second) - {i.name for i in items})
+        if unknown:
+            raise UsageError(f"{blind / SECOND_LABELS}: files not in the set: {unknown}")
+        graded = [i for i in items if i.name in second]
+        first = {i.name: i.grading() for i in graded}
+        print(agreement_table(first, second, scorer_gradings(graded)))
+        return 0
+    scorer = scorer_gradings(items)
     if args.rows:
-        for name, grade, value in figures.rows:
-            print(f"{name:50} grade {grade:.2f}  quality {value:.2f}")
-    print(
-        f"{figures.files} reader-labelled files: Spearman {figures.spearman:.3f} (target >= "
-        f"0.85), mean |quality - grade| {figures.mean_gap:.3f} (target <= 0.15), lines "
-        f"kept/struck as the reader did {figures.line_agreement:.1%}"
-    )
+        for item in items:
+            print(
+                f"{item.name:42} {item.part:6} grade {item.grade:.2f}  "
+                f"quality {scorer[item.name].grade:.2f}"
+            )
+    _print_figures(items, scorer)
     return 0

@@ -20,6 +20,7 @@ from evals.cassettes._cassette_match import (
     nearest_diff,
     request_key,
 )
+from evals.cassettes.cache import CachingCassette, ResponsePool
 from evals.cassettes.cassette_audit import (
     CassetteInfo,
     CassetteProblem,
@@ -45,6 +46,7 @@ from evals.cassettes.cassettes import (
     use_cassette,
     write_label,
 )
+from evals.cassettes.labels import ServerTimings
 
 __all__ = [
     "CASSETTE_LIMITS",
@@ -53,6 +55,7 @@ __all__ = [
     "SECRET_QUERY_PARAMETERS",
     "SECRET_RESPONSE_HEADERS",
     "VCRPY_INTERNALS",
+    "CachingCassette",
     "CassetteFileProblem",
     "CassetteInfo",
     "CassetteLabel",
@@ -62,6 +65,8 @@ __all__ = [
     "CassetteRecordError",
     "CassetteSession",
     "IndexedCassette",
+    "ResponsePool",
+    "ServerTimings",
     "body_text",
     "canonical_digest",
     "check_cassette",

@@ -26,6 +26,7 @@ from evals.cassettes.cassettes import (
     read_label,
 )
 from evals.cassettes.cassettes import env_secrets as current_env_secrets
+from evals.cassettes.labels import ServerTimings, reply_timings
 from evals.errors import CassetteFileError, UsageError
 
 # The recorder's own lists: what use_cassette promises never to write.
@@ -81,6 +82,9 @@ class CassetteInfo:
     """Number of recorded interactions, or None when the file does not load."""
     size: int
     """File size in bytes."""
+    timings: ServerTimings | None = None
+    """llama.cpp's timings of the calls its recording sent to the model: the label's, else
+    summed from the recorded replies (recordings made before labels kept them)."""
 
     @property
     def kind(self) -> str:
@@ -104,6 +108,16 @@ class CassetteInfo:
             "base_url": self.label.base_url if self.label else None,
             "interactions": self.interactions,
             "record_minutes": self.record_minutes,
+            "seconds_per_call": self.label.seconds_per_call if self.label else None,
+            "replayed_calls": self.label.replayed_calls if self.label else None,
+            "diverged_at": self.label.diverged_at if self.label else None,
+            "cache_share": _rounded(self.timings.cache_share if self.timings else None, 3),
+            "prompt_tokens_per_s": _rounded(
+                self.timings.prompt_tokens_per_s if self.timings else None, 1
+            ),
+            "generated_tokens_per_s": _rounded(
+                self.timings.generated_tokens_per_s if self.timings else None, 1
+            ),
             "size": self.size,
         }
 
@@ -112,6 +126,10 @@ class CassetteInfo:
         """Wall-clock minutes the recording took (calls x seconds per call), if labelled."""
         seconds = self.label.recording_seconds if self.label is not None else None
         return None if seconds is None else round(seconds / 60, 1)
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def find_cassettes(root: Path) -> list[Path]:
@@ -129,6 +147,9 @@ def describe(path: Path, root: Path) -> CassetteInfo:
     """Path layout, label, interaction count and size of the cassette ``path`` under ``root``."""
     label, label_problem = _label(path)
     interactions, problems = read_cassette(path)
+    timings = label.timings if label is not None else None
+    if timings is None and not problems:
+        timings = ServerTimings.total(reply_timings(i["response"]) for i in interactions)
     return CassetteInfo(
         path=path.relative_to(root),
         cell=Cell.from_cassette_path(path, root),
@@ -136,6 +157,7 @@ def describe(path: Path, root: Path) -> CassetteInfo:
         label_problem=label_problem,
         interactions=None if problems else len(interactions),
         size=path.stat().st_size,
+        timings=timings,
     )
 
 

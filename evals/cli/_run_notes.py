@@ -81,8 +81,35 @@ def compaction_note(traces: Sequence[Path]) -> str | None:
 
 def verdict_lines(found: Verdicts, results: Sequence[RunResult]) -> list[str]:
     """A heading naming the baseline, then per comparison (real models first) the compared
-    cell and its one-sentence verdict; or why there is no verdict."""
-    from evals.report import short_model, verdict_sentence
+    cell and its one-sentence verdict, each with the replies its parsers could not read
+    (``9 of 9 daily summaries unparsed: MEMORY.md got nothing from them``); or why there is
+    no verdict. Any other cell with unparsed replies (the baseline's) is named after them."""
+    from evals.report import unparsed_by_group
+
+    unparsed = unparsed_by_group(results)
+    lines = _verdicts(found, results, unparsed)
+    shown = {c.compared for c in found.comparisons}
+    for group, notes in unparsed.items():
+        if group not in shown:
+            lines += [f"  {_cell(group, _kind(results, group))}: {note}" for note in notes]
+    return lines
+
+
+def _kind(results: Sequence[RunResult], group: tuple[str, str, str]) -> str:
+    return next(str(r.model_kind) for r in results if (r.model, r.policy, r.variant) == group)
+
+
+def _cell(group: tuple[str, str, str], kind: str) -> str:
+    from evals.report import short_model
+
+    model, policy, variant = group
+    return f"{short_model(model)} · {policy} · {variant} [{kind}]"
+
+
+def _verdicts(
+    found: Verdicts, results: Sequence[RunResult], unparsed: dict[tuple[str, str, str], list[str]]
+) -> list[str]:
+    from evals.report import verdict_sentence
 
     baseline = found.reference.describe()
     if found.note:
@@ -101,13 +128,7 @@ def verdict_lines(found: Verdicts, results: Sequence[RunResult]) -> list[str]:
         ]
     lines = [f"verdicts against the baseline ({baseline}), the scenario as the unit:"]
     for c in sorted(found.comparisons, key=lambda c: c.compared_kind.value != "real"):
-        model, policy, variant = c.compared
-        cell = f"{short_model(model)} · {policy} · {variant} [{c.compared_kind}]"
-        n = len(c.scenarios)
-        sentence = (
-            f"no test: {n} scenario{'s' if n != 1 else ''} paired, a verdict needs 2 or more."
-            if all(d.mde is None for d in c.diffs)  # the sentence would list every metric
-            else verdict_sentence(c)
-        )
-        lines.append(f"  {cell}: {sentence}")
+        cell = _cell(c.compared, str(c.compared_kind))
+        lines.append(f"  {cell}: {verdict_sentence(c)}")  # too few scenarios: it says so
+        lines += [f"    {note}" for note in unparsed.get(c.compared, [])]
     return lines

@@ -24,7 +24,11 @@ _COLUMNS = (
     "RECORDED",
     "BASE URL",
     "CALLS",
+    "REPLAYED",
     "MIN",
+    "S/CALL",
+    "CACHED",
+    "GEN TOK/S",
     "SIZE",
 )
 
@@ -71,10 +75,18 @@ def _row(info: CassetteInfo) -> tuple[str, ...]:
             data["recorded_on"],
             data["base_url"],
             "?" if info.interactions is None else info.interactions,
+            data["replayed_calls"],
             data["record_minutes"],
+            data["seconds_per_call"],
+            _share(data["cache_share"]),
+            data["generated_tokens_per_s"],
             _size(info.size),
         )
     )
+
+
+def _share(share: float | None) -> str | None:
+    return None if share is None else f"{share:.0%}"
 
 
 def _size(size: int) -> str:

@@ -6,12 +6,14 @@ left out); per metric the mean difference gets a 95% bootstrap interval, a permu
 p-value, its Holm (or Benjamini-Hochberg) adjustment over the metrics, the minimum
 detectable difference, and a verdict from the adjusted p. ``--mde`` says how many scenarios
 (or samples) a chosen difference would need. The HTML holds the same verdicts (forest plots,
-tables, the compared variants' text) and nothing else.
+tables, the compared variants' text) and nothing else; ``--json`` prints the same numbers
+as one JSON document.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, collected_saving_scored
@@ -22,8 +24,10 @@ from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import (
     Reference,
     build_report,
+    comparison_json,
     comparison_text,
     summary_text,
+    unparsed_by_group,
     validate_metrics,
     write_comparison,
 )
@@ -89,6 +93,11 @@ def _compare(args: argparse.Namespace) -> int:
     # The comparison alone (`memeval report RUN_DIR` writes each run's scenarios and files):
     # the page and the terminal render the same verdicts, adjusted the same way.
     write_comparison(model, out, title)
+    if args.json:  # the document alone on stdout, for a script; where the page went: stderr
+        comparisons = model.verdicts.comparisons
+        print(comparison_json(comparisons, reference, unparsed_by_group(results)))
+        print(f"wrote {out}", file=sys.stderr)
+        return EXIT_OK
     print(summary_text(model, metrics))
     print()
     print(comparison_text(model.verdicts.comparisons, reference, targets))
@@ -155,5 +164,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument(
         "--keywords-only", action="store_true", help="when scoring: no embedder, keywords only"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the comparisons as one JSON document instead of the tables (the page is "
+        "still written; its path goes to stderr)",
     )
     parser.set_defaults(handler=_compare)

@@ -23,14 +23,9 @@ $MEMEVAL_RECORD_MAX_FAILED_SHARE of them (default 0.2), or whose cassette would 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import statistics
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -41,100 +36,12 @@ from evals.record.recording import (
     RECORD_MATRIX,
     REPEAT_TEMPERATURE,
     PlannedCell,
-    RecordingDetails,
     is_recorded,
     plan,
 )
-from evals.scenario import Cost, load_scenario
+from evals.scenario import Cost
 
-if TYPE_CHECKING:
-    from evals.run.engine import RunSpec
-
-    pass
-
-__all__ = ["register"]
-
-
-@contextlib.contextmanager
-def _server(args: argparse.Namespace) -> Iterator[tuple[str, RecordingDetails]]:
-    """The base URL to record against, and what it runs; starts and stops a local server."""
-    from evals.grid.local_model import DEFAULT_LOCAL_MODEL, local_model
-    from evals.record import local_server
-
-    if args.base_url:
-        yield args.base_url, RecordingDetails("unknown", "external server", ())
-        return
-    if args.server_info:
-        info = json.loads(Path(args.server_info).read_text(encoding="utf-8"))
-        flags = tuple(info["server_flags"])
-        yield info["base_url"], RecordingDetails(info["model_sha256"], info["server"], flags)
-        return
-    model = local_model(args.model or DEFAULT_LOCAL_MODEL.name)
-    server, describe = local_server.start(
-        model,
-        args.runtime,
-        args.threads,
-        args.parallel,
-        Path(args.cache) if args.cache else None,
-        log=lambda m: print(m, file=sys.stderr),
-    )
-    print(
-        f"starting {args.runtime} server for {model.name} (log: {server.log_path})",
-        file=sys.stderr,
-    )
-    started = time.monotonic()
-    with server as running:
-        info = describe(running.base_url)
-        print(
-            f"server healthy at {running.base_url} after {time.monotonic() - started:.1f} s",
-            file=sys.stderr,
-        )
-        yield running.base_url, RecordingDetails(model.sha256, info.server, info.server_flags)
-
-
-def _spec(planned: PlannedCell, out: Path) -> RunSpec:
-    from evals.run.engine import RunSpec
-
-    cell = planned.cell
-    scenario = load_scenario(planned.scenario_file)
-    return RunSpec(
-        cell,
-        scenario,
-        planned.scenario_file,
-        cell.run_dir(out),
-        variant_file=planned.variant_file,
-    )
-
-
-def _replays(planned: PlannedCell, out: Path) -> bool:
-    """Whether the finished cassette of ``planned`` still replays with today's code."""
-    from evals.cassettes import CassetteMode
-    from evals.run.runner import run_cell
-
-    try:
-        run_cell(_spec(planned, out), True, CassetteMode.REPLAY, {})
-    except CassetteMissError as exc:
-        path = planned.cell.cassette_path()
-        tqdm.write(f"stale: {path}: {str(exc).splitlines()[0]}", file=sys.stderr)
-        return False
-    return True
-
-
-def _record_one(planned: PlannedCell, base_url: str, out: Path, hosted: bool = False) -> None:
-    from evals.cassettes import CassetteMode
-    from evals.run.runner import run_cell
-    from memsys.llm._http import HTTPConfig
-
-    spec = _spec(planned, out)
-    # A 1.5B model on 2 busy cores can take minutes per call; retries would re-send it. A
-    # hosted API answers in seconds and sheds load with 429s: retry those (after Retry-After).
-    http = HTTPConfig(timeout_s=120.0, max_retries=6) if hosted else HTTPConfig(900.0, 1)
-    options: dict[str, object] = {"base_url": base_url, "http": http}
-    if planned.temperature is not None:
-        options["temperature"] = planned.temperature
-    if planned.seed is not None:
-        options["seed"] = 1  # repeat N records with seed 1 + N - 1
-    run_cell(spec, True, CassetteMode.RERECORD, options)
+__all__ = ["record_planned", "register", "stale_summary"]
 
 
 def _my_shard(args: argparse.Namespace, cells: list[PlannedCell]) -> list[PlannedCell]:
@@ -180,14 +87,20 @@ def _handle(args: argparse.Namespace) -> int:
     ]
     cells = _my_shard(args, cells)
     todo = [c for c in cells if args.rerecord or not is_recorded(c.cell)]
+    misses: dict[str, CassetteMissError] = {}
     if args.stale and not args.rerecord:
+        from evals.record.recorder import replays
+
         done = [c for c in cells if c not in todo]
-        stale = [
-            c
-            for c in tqdm(done, desc="replay check", file=sys.stderr)
-            if not _replays(c, Path(args.out))
-        ]
-        todo = stale + todo
+        for planned in tqdm(done, desc="replay check", file=sys.stderr):
+            if (miss := replays(planned, Path(args.out))) is not None:
+                misses[str(planned.cell.cassette_path())] = miss
+                what = miss.change or miss.problem
+                tqdm.write(
+                    f"stale: {planned.cell.cassette_path()}: {miss.where()}: {what}",
+                    file=sys.stderr,
+                )
+        todo = [c for c in done if str(c.cell.cassette_path()) in misses] + todo
     print(
         f"{len(cells)} cells planned, {len(cells) - len(todo)} already recorded, "
         f"{len(todo)} to record",
@@ -195,35 +108,78 @@ def _handle(args: argparse.Namespace) -> int:
     )
     if args.list or not todo:
         for planned in cells:
-            state = "recorded" if is_recorded(planned.cell) else "to record"
-            print(f"{state:10} {planned.cell.cassette_path()}")
+            key = str(planned.cell.cassette_path())
+            state = (
+                "stale"
+                if key in misses
+                else "recorded"
+                if is_recorded(planned.cell)
+                else "to record"
+            )
+            print(f"{state:10} {key}")
+            if key in misses:
+                print(stale_summary(misses[key]))
         return EXIT_OK
     todo = todo[: args.limit] if args.limit else todo
+    return record_planned(todo, model, args)
+
+
+def stale_summary(miss: CassetteMissError) -> str:
+    """Where a stale cell diverged and what changed, indented under its line."""
+    lines = [f"  diverges at {miss.where()}: {miss.change or miss.problem}"]
+    lines += [f"    {line}" for line in (miss.diff or "").splitlines()[:12]]
+    return "\n".join(lines)
+
+
+def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace) -> int:
+    """Record ``todo`` against the server ``args`` name (started here if local), with progress;
+    cells replay what still matches unless ``args.rerecord``."""
+    from evals.cassettes import CassetteMode
+    from evals.record.recorder import CellRecorder, LoadWatch, recording_server
     from evals.record.recording_pool import Progress, record_cells
 
-    with _server(args) as (base_url, details):
-        progress = Progress(todo, args.jobs)
-        print(
-            f"recording {len(todo)} cells, {args.jobs} at a time; "
-            f"expected ~{progress.eta_seconds() / 60:.0f} min from earlier recordings",
-            file=sys.stderr,
+    def log(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    with recording_server(
+        model,
+        base_url=args.base_url,
+        server_info=args.server_info,
+        runtime=args.runtime,
+        threads=args.threads,
+        parallel=args.parallel,
+        cache=Path(args.cache) if args.cache else None,
+        log=log,
+    ) as server:
+        jobs = getattr(args, "record_jobs", None) or args.jobs
+        progress = Progress(todo, jobs, load=LoadWatch(server.threads, log))
+        log(
+            f"recording {len(todo)} cells, {jobs} at a time; "
+            f"expected ~{progress.eta_seconds() / 60:.0f} min from earlier recordings"
         )
-        hosted = bool(args.base_url)
+        mode = CassetteMode.RERECORD if args.rerecord else CassetteMode.MISSING
+        recorder = CellRecorder(mode, server.details.model_sha256)
         outcomes = record_cells(
-            todo, base_url, details, Path(args.out), _record_one, args.jobs, hosted, progress
+            todo,
+            server.base_url,
+            server.details,
+            Path(args.out),
+            recorder,
+            jobs,
+            server.hosted,
+            progress,
         )
     minutes = [o.seconds / 60 for o in outcomes if o.error is None]
     failed = [o for o in outcomes if o.error is not None]
     if minutes:
-        print(
+        log(
             f"recorded {len(minutes)} cells: median {statistics.median(minutes):.1f} min/cell, "
-            f"max {max(minutes):.1f} min",
-            file=sys.stderr,
+            f"max {max(minutes):.1f} min"
         )
     if failed:
-        print(f"{len(failed)} cells failed (rerun to record them):", file=sys.stderr)
+        log(f"{len(failed)} cells failed (rerun to record them):")
         for outcome in failed:
-            print(f"  {outcome.cassette}: {outcome.error}", file=sys.stderr)
+            log(f"  {outcome.cassette}: {outcome.error}")
         return EXIT_RUN_FAILED
     return EXIT_OK
 
@@ -286,7 +242,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="cache directory for the model and the server build "
         "(default $MEMEVAL_CACHE or ~/.cache/memeval)",
     )
-    parser.add_argument("--rerecord", action="store_true", help="record finished cells again too")
+    parser.add_argument(
+        "--rerecord",
+        action="store_true",
+        help="record finished cells again too, every call (without it a cell replays the calls "
+        "that still match, its own and identical requests in other cells of the same weights, "
+        "and calls the model only from where it diverges)",
+    )
     parser.add_argument(
         "--include-heavy",
         action="store_true",
@@ -302,7 +264,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--stale",
         action="store_true",
         help="replay every finished cell first and record again those that no longer replay "
-        "(a prompt, tool description or memory behaviour changed since)",
+        "(a prompt, tool description or memory behaviour changed since), each from the call "
+        "where it diverges; with --list, show each stale cell's first divergent call and what "
+        "changed in it",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
     parser.add_argument(

@@ -82,7 +82,7 @@ MODEL_ARGS: dict[str, Callable[[str], object]] = {
 def _mode(args: argparse.Namespace) -> CassetteMode:
     if args.rerecord:
         return CassetteMode.RERECORD
-    return CassetteMode.RECORD if args.record else CassetteMode.REPLAY
+    return CassetteMode.MISSING if args.record else CassetteMode.REPLAY
 
 
 def _plan(args: argparse.Namespace) -> tuple[list[PlannedRun], list[PlannedRun], Shard | None]:
@@ -175,14 +175,23 @@ def _run_into(
 
     runs = [run.under(out) for run in planned]
     started = time.monotonic()
+    # --record: replay every cell strictly first; the ones that miss are recorded after.
+    caching = mode is CassetteMode.MISSING
+    misses: dict[int, CassetteMissError] | None = {} if caching else None
     try:
         with quiet_compaction_warnings(getattr(args, "verbose", False)):
-            results, lost = execute(runs, mode, options, args.jobs, settings)
+            first = CassetteMode.REPLAY if caching else mode
+            scored, lost = execute(runs, first, options, args.jobs, settings, misses)
+            if misses:
+                from evals.cli._run_record import bring_back
+
+                scored.update(bring_back(runs, misses, options, args, settings))
     except CassetteMissError:
         if not args.out:  # a run that cannot replay has no results: leave no husk behind
             shutil.rmtree(out, ignore_errors=True)
             print(f"removed the unfinished run directory {out}", file=sys.stderr)
         raise
+    results = [scored[i] for i in sorted(scored)]
     if not results:
         raise RunFailure(
             f"a worker process died (killed, or out of memory); none of the {len(runs)} "
@@ -329,7 +338,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mode.add_argument(
         "--record",
         action="store_true",
-        help="real models: record calls missing from the cassette (network!)",
+        help="real models: cassettes as a cache (network!). Every cell replays; a cell with no "
+        "cassette, or whose requests stopped matching, is recorded: it replays its calls that "
+        "still match and any identical request recorded for the same model and weights, and "
+        "calls the model from where it diverged. The local model's server is started as "
+        "`memeval record` starts it (-M base_url=... for your own server; hosted providers "
+        "read their key from the environment). A cassette is replaced only when its cell "
+        "completes",
     )
     mode.add_argument(
         "--rerecord",

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.errors import LocalModelError
+from evals.errors import LocalModelError, LocalModelMissingError
 
 __all__ = [
     "DEFAULT_LOCAL_MODEL",
@@ -77,12 +77,13 @@ class LocalModel:
         """The installed chunk file ``index`` (1-based).
 
         Raises:
-            LocalModelError: the chunk package is not installed.
+            LocalModelMissingError: the chunk package is not installed (a configuration
+                error, exit 2: the message says what to install).
         """
         distribution = self.package.format(i=index)
         spec = importlib.util.find_spec(distribution.replace("-", "_"))
         if spec is None or spec.origin is None:
-            raise LocalModelError(
+            raise LocalModelMissingError(
                 f"weight chunk {index} of {self.parts} of {self.name} is not installed: "
                 f"pip install {distribution}=={self.version} "
                 "(nox -s record installs all of them)"
@@ -126,13 +127,13 @@ def local_model(name: str) -> LocalModel:
     """The local model called ``name`` (the run name, or just its alias).
 
     Raises:
-        LocalModelError: no such local model (the known names are listed).
+        LocalModelMissingError: no such local model (the known names are listed; exit 2).
     """
     for model in LOCAL_MODELS.values():
         if name in (model.name, model.alias):
             return model
     known = ", ".join(LOCAL_MODELS)
-    raise LocalModelError(f"no local model named {name!r}; the local models are: {known}")
+    raise LocalModelMissingError(f"no local model named {name!r}; the local models are: {known}")
 
 
 def cache_dir() -> Path:
@@ -152,7 +153,7 @@ def part_path(index: int) -> Path:
     """The default model's installed chunk file ``index`` (1-based).
 
     Raises:
-        LocalModelError: the chunk package is not installed.
+        LocalModelMissingError: the chunk package is not installed.
     """
     return DEFAULT_LOCAL_MODEL.part_path(index)
 
@@ -169,8 +170,9 @@ def assemble_model(
     assembly is beside it (hashing a GB on every start costs seconds).
 
     Raises:
-        LocalModelError: a chunk is missing, or the assembled file's sha256 is wrong (the
-            partial file is deleted; nothing is left in place).
+        LocalModelMissingError: a chunk package is not installed.
+        LocalModelError: the assembled file's sha256 is wrong (the partial file is deleted;
+            nothing is left in place).
     """
     find_part = find_part or model.part_path
     expected = expected or model.sha256

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evals.cassettes import read_cassette
 from evals.cassettes.cassettes import (
     DEFAULT_ROOT,
     CassetteLabel,
-    CassetteMode,
     read_label,
     write_label,
 )
@@ -74,6 +73,10 @@ class PlannedCell:
     """Sampling seed sent with every request."""
     variant_file: str | None = None
     """The variant's ``.toml`` when it is not a shipped one (the cell names its stem)."""
+    run_dir: Path | None = None
+    """Where its run goes (a ``memeval run``'s cell directory); None: under the recordings'."""
+    options: dict[str, object] = field(default_factory=dict, compare=False)
+    """Further client options (``memeval run -M``)."""
 
 
 @dataclass(frozen=True)
@@ -175,13 +178,14 @@ def finish_label(
     if label is None:
         raise FileNotFoundError(f"{path} has no label: the recording did not finish")
     calls = _interactions(cell, path)
+    sent = calls - (label.replayed_calls or 0)  # replayed calls took no model time
     done = replace(
         label,
         model_sha256=details.model_sha256,
         server=details.server,
         server_flags=details.server_flags,
         calls=calls,
-        seconds_per_call=round(seconds / calls, 2) if calls else None,
+        seconds_per_call=round(seconds / sent, 2) if sent > 0 else None,
     )
     write_label(path, done)
     return done
@@ -191,7 +195,3 @@ def elapsed(start: float) -> str:
     """``4m20s`` since ``start`` (a ``time.monotonic()`` reading)."""
     seconds = int(time.monotonic() - start)
     return f"{seconds // 60}m{seconds % 60:02d}s"
-
-
-# The mode a planned cell is recorded with: from scratch, so a partial file never mixes in.
-RECORD_MODE = CassetteMode.RERECORD

@@ -34,11 +34,14 @@ from concurrent.futures import (
 )
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from evals.cassettes import DEFAULT_ROOT, read_label
 from evals.record.recording import PlannedCell, RecordingDetails, finish_label
 from evals.trace import TRACE_FILE_NAME
+
+if TYPE_CHECKING:
+    from evals.record.recorder import LoadWatch
 
 __all__ = ["CellOutcome", "Progress", "estimate_seconds", "record_cells"]
 
@@ -93,6 +96,7 @@ class Progress:
         jobs: int,
         out: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
+        load: LoadWatch | None = None,
     ) -> None:
         self._expected = estimate_seconds(cells)
         self._left = dict(self._expected)
@@ -104,10 +108,18 @@ class Progress:
         self._total = len(cells)
         self._last_line = self._start
         self._in_flight: dict[str, _InFlight] = {}
+        self._load = load
 
     def eta_seconds(self) -> float:
-        """Seconds left, from the estimates of the cells not yet finished, over the jobs."""
-        return sum(self._left.values()) / self._jobs
+        """Seconds left, from the estimates of the cells not yet finished (less the time a
+        cell in flight has already run, so the estimate counts down), over the jobs."""
+        now = self._clock()
+        left = 0.0
+        for key, expected in self._left.items():
+            running = self._in_flight.get(key)
+            spent = now - running.started if running is not None else 0.0
+            left += max(expected - spent, 0.0)
+        return left / self._jobs
 
     def _stamp(self) -> str:
         elapsed = self._clock() - self._start
@@ -136,13 +148,16 @@ class Progress:
     def heartbeat(self) -> None:
         """At most once a minute while cells run: that the run is alive, and where each cell
         in flight is (its step and model calls so far, read from its trace)."""
+        if self._load is not None:
+            self._load.check()
         if self._clock() - self._last_line < 60:
             return
         self._print(f"{self._done}/{self._total} cells recorded {self._stamp()}")
         for key, cell in self._in_flight.items():
             step, calls = cell.where()
             took = _clock_text(self._clock() - cell.started)
-            self._print(f"  {key}: at {step!r}, {calls} model calls, {took} in")
+            speed = f", {cell.tokens_per_s:.1f} generated tok/s" if cell.tokens_per_s else ""
+            self._print(f"  {key}: at {step!r}, {calls} model calls{speed}, {took} in")
 
     def _print(self, line: str) -> None:
         self._last_line = self._clock()
@@ -155,6 +170,13 @@ class _InFlight:
     def __init__(self, trace: Path, started: float) -> None:
         self.trace, self.started = trace, started
         self._offset, self._calls, self._step = 0, 0, "starting"
+        self._tokens, self._seconds = 0, 0.0
+
+    @property
+    def tokens_per_s(self) -> float | None:
+        """Generated tokens per second of model-call wall time so far (prompt time included:
+        what the recording actually gets)."""
+        return self._tokens / self._seconds if self._seconds else None
 
     def where(self) -> tuple[str, int]:
         """The step of its last trace record and its model calls so far."""
@@ -172,7 +194,10 @@ class _InFlight:
             except ValueError:
                 continue
             self._step = str(record.get("step", self._step))
-            self._calls += record.get("kind") == "model_call"
+            if record.get("kind") == "model_call":
+                self._calls += 1
+                self._tokens += int(record.get("output_tokens") or 0)
+                self._seconds += float(record.get("latency_ms") or 0) / 1000
         return self._step, self._calls
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evals.report._charts import short_model
+from evals.report._compare_json import comparison_json
 from evals.report._compare_text import (
     comparison_text,
     method_sentence,
@@ -53,6 +54,7 @@ from evals.report.model import (
     Verdicts,
     build_report,
     summary_text,
+    unparsed_by_group,
     verdicts,
 )
 from evals.results import RunResult
@@ -83,6 +85,7 @@ __all__ = [
     "build_report",
     "cells",
     "compare_to_baseline",
+    "comparison_json",
     "comparison_text",
     "headline_metrics",
     "highlighted_lines",
@@ -95,6 +98,7 @@ __all__ = [
     "render_report",
     "short_model",
     "summary_text",
+    "unparsed_by_group",
     "validate_metrics",
     "verdict_sentence",
     "verdicts",

@@ -54,26 +54,63 @@ def _finding(d: PairedDiff) -> str:
     return f"{d.verdict} on {d.metric}, {_num(d.diff)}{interval}, adjusted p = {d.p_adjusted:.2g}"
 
 
+def _too_few(comparison: Comparison) -> str | None:
+    """Why no metric could get a verdict, when the scenarios are too few for any test to
+    reach the level; with the scenarios a difference of 0.05 would need at this spread."""
+    scored = [d for d in comparison.diffs if d.diff is not None]
+    if not scored or any(d.testable() for d in scored):
+        return None
+    n = len(comparison.scenarios)
+    reach = next((d.reach for d in scored if d.reach is not None), None)
+    tested = sum(d.p is not None for d in scored)
+    if n < 2:
+        text = f"no test: {n} scenario paired, a test needs {reach or 2} or more"
+    else:
+        family = f" with {comparison.adjustment} over {tested} metrics" if tested > 1 else ""
+        text = (
+            f"too few scenarios for a verdict: a sign-flip test{family} cannot reach p < 0.05 "
+            f"over {n} scenarios, whatever they show (it needs {reach or 'more'})"
+        )
+    priced = next((d for d in scored if d.sd is not None and d.target()), None)
+    if priced is not None:
+        needed = priced.needed()
+        size = f"{priced.target():.2g}" if priced.span is not None else "the size seen"
+        text += f"; at the observed spread, detecting a {priced.metric} difference of {size} " + (
+            f"needs {needed} scenarios" if needed else "needs more than 100,000 scenarios"
+        )
+    seen = ", ".join(f"{d.metric} {_num(d.diff or 0.0)}" for d in scored[:_LISTED])
+    return f"{text} (seen: {seen})"
+
+
 def verdict_sentence(comparison: Comparison) -> str:
     """``worse on noise, +2.1 [+1.2, +3], adjusted p = 0.003; nothing else detectable beyond
-    quality ±0.047, ...``: the findings, then what the other metrics could have shown."""
+    quality ±0.047, ...``: the findings, then what the other metrics could have shown; or,
+    below the scenarios any test needs, that there can be no verdict yet and how many
+    scenarios would do."""
+    n = len(comparison.scenarios)
+    tail = f" ({n} scenario{'s' if n != 1 else ''})."
+    too_few = _too_few(comparison)
+    if too_few is not None:
+        return f"{too_few[0].upper()}{too_few[1:]}{tail}"
     found = [d for d in comparison.diffs if d.significant()]
-    rest = [d for d in comparison.diffs if not d.significant() and d.mde is not None]
-    untested = [d.metric for d in comparison.diffs if d.mde is None and d.diff is not None]
+    rest = [d for d in comparison.diffs if not d.significant() and d.detectable() != "-"]
+    flat = [d.metric for d in comparison.diffs if d.testable() and d.sd == 0]
+    untested = [d.metric for d in comparison.diffs if not d.testable() and d.diff is not None]
     unscored = [d.metric for d in comparison.diffs if d.diff is None]
     parts = [_finding(d) for d in found]
     if rest:
-        shown = ", ".join(f"{d.metric} ±{short(d.mde or 0.0)}" for d in rest[:_LISTED])
+        shown = ", ".join(f"{d.metric} {d.detectable()}" for d in rest[:_LISTED])
         more = f" and {len(rest) - _LISTED} more" if len(rest) > _LISTED else ""
         lead = "nothing else detectable" if found else "no change detectable"
         parts.append(f"{lead} beyond {shown}{more}")
+    if flat:
+        parts.append(f"the same difference in every scenario: {', '.join(flat)}")
     if untested:
         parts.append(f"too few scenarios to test {', '.join(untested)}")
     if unscored:
         parts.append(f"not scored on both sides: {', '.join(unscored)}")
-    n = len(comparison.scenarios)
     text = "; ".join(parts) or "nothing to compare"
-    return f"{text[0].upper()}{text[1:]} ({n} scenario{'s' if n != 1 else ''})."
+    return f"{text[0].upper()}{text[1:]}{tail}"
 
 
 def power_lines(comparison: Comparison, targets: Mapping[str, float]) -> list[str]:
@@ -86,11 +123,13 @@ def power_lines(comparison: Comparison, targets: Mapping[str, float]) -> list[st
             lines.append(f"{metric}: no SD of scenario differences here (fewer than 2 scenarios)")
             continue
         needed = scenarios_needed(d.sd, target)
+        if needed is not None and d.reach is not None:
+            needed = max(needed, d.reach)  # no test passes below that, whatever the SD
         text = (
             f"{metric}: detecting {target:g} with 80% power needs "
             + (f"{needed} scenarios" if needed else "more than 100,000 scenarios")
             + f" at these settings (SD of scenario differences {short(d.sd)}; {d.n} here, "
-            f"minimum detectable {short(d.mde or 0.0)})"
+            f"minimum detectable {d.detectable()})"
         )
         within = (comparison.within_sd or {}).get(metric)
         if within is not None:
@@ -123,7 +162,7 @@ def _table(comparison: Comparison) -> str:
                 d.interval(),
                 _cell(d.p, ".2g"),
                 _cell(d.p_adjusted, ".2g"),
-                "-" if d.mde is None else f"±{short(d.mde)}",
+                d.detectable(),
                 d.outcome(),
             ]
         )

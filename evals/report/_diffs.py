@@ -16,6 +16,8 @@ from evals.stats import (
     bootstrap_interval,
     minimum_detectable,
     permutation_p,
+    scenarios_needed,
+    scenarios_to_reach,
     t_interval,
 )
 
@@ -26,8 +28,13 @@ __all__ = [
     "scenario_diff",
     "scenario_values",
     "short",
+    "target_difference",
     "within_sd",
 ]
+
+TARGET_SHARE = 0.05
+"""The difference "how many scenarios would detect it" is asked for: 0.05 of a bounded
+metric's range (0.05 of quality); an unbounded metric is asked about the difference seen."""
 
 
 def short(value: float) -> str:
@@ -79,6 +86,45 @@ class PairedDiff:
     """Lower end of the paired-t 95% interval (the effect size's parametric check)."""
     t_high: float | None = None
     """Upper end of the paired-t 95% interval."""
+    span: float | None = None
+    """How far apart two values of the metric can be (1 for a share such as quality); None
+    when it is unbounded (a count, characters)."""
+    reach: int | None = None
+    """The fewest scenarios at which this family's adjusted test can reach p < 0.05 at all
+    (:func:`evals.stats.scenarios_to_reach`); None before :func:`family` sets it."""
+
+    def testable(self) -> bool:
+        """There are enough scenarios for the adjusted test to reach the level at all."""
+        return self.sd is not None and self.reach is not None and self.n >= self.reach
+
+    def beyond_range(self) -> bool:
+        """The minimum detectable difference is larger than any difference the metric
+        allows (quality runs 0-1: a detectable ±2.9 says nothing)."""
+        return self.mde is not None and self.span is not None and self.mde > self.span
+
+    def detectable(self) -> str:
+        """The minimum detectable difference as printed: ``±0.047``; ``-`` when there is
+        none to state (too few scenarios, no spread) or ``none within ±1`` past the range."""
+        if self.mde is None or not self.testable() or not self.sd:
+            return "-"
+        if self.beyond_range():
+            return f"none within ±{short(self.span or 0.0)}"
+        return f"±{short(self.mde)}"
+
+    def target(self) -> float | None:
+        """The difference to price: :data:`TARGET_SHARE` of the range, else the one seen."""
+        return target_difference(self.span, self.diff)
+
+    def needed(self) -> int | None:
+        """Scenarios that would detect :meth:`target` at the observed spread with 80% power
+        (never fewer than the test needs to reach the level); None without a spread."""
+        target = self.target()
+        if self.sd is None or not target:
+            return None
+        needed = scenarios_needed(self.sd, target)
+        if needed is None:
+            return None
+        return max(needed, self.reach or 0)
 
     def interval(self) -> str:
         """``[-0.12, +0.03]``, or ``-`` without an interval."""
@@ -95,9 +141,20 @@ class PairedDiff:
         samples``, or why there is no test."""
         if self.diff is None:
             return "not scored on both sides"
-        if self.verdict is Verdict.NO_CHANGE and self.mde is not None:
-            return f"no change larger than {short(self.mde)} detectable with these samples"
-        return str(self.verdict)
+        if self.verdict is Verdict.TOO_FEW and self.sd is not None and self.reach is not None:
+            return f"too few scenarios for a test ({self.n}; it needs {self.reach})"
+        if self.verdict is not Verdict.NO_CHANGE or self.mde is None:
+            return str(self.verdict)
+        if self.sd == 0:
+            if self.diff == 0:
+                return "no change: identical in every scenario"
+            return "no detectable change (the same difference in every scenario)"
+        if self.beyond_range():
+            return (
+                f"no change detectable within {self.metric}'s range (±{short(self.span or 0)}) "
+                "with these samples"
+            )
+        return f"no change larger than {short(self.mde)} detectable with these samples"
 
     def line(self) -> str:
         """``quality: -0.05 [-0.1, -0.01], p = 0.002, adjusted p = 0.01, 30 scenarios:
@@ -110,12 +167,22 @@ class PairedDiff:
         if self.p is not None and self.p_adjusted is not None:
             text += f", p = {self.p:.2g}, adjusted p = {self.p_adjusted:.2g}"
         text += f", {self.n} scenario{plural}: {self.outcome()} ({arrow})"
-        if self.significant() and self.mde is not None:
-            text += f"; minimum detectable {short(self.mde)}"
+        if self.significant() and self.detectable() != "-":
+            text += f"; minimum detectable {self.detectable()}"
         return text
 
 
-def _verdict(diff: float, p_adjusted: float, higher_is_better: bool) -> Verdict:
+def target_difference(span: float | None, seen: float | None) -> float | None:
+    """:data:`TARGET_SHARE` of ``span``; for an unbounded metric the difference ``seen``
+    (None when it is none or zero)."""
+    if span is not None:
+        return TARGET_SHARE * span
+    return abs(seen) if seen else None
+
+
+def _verdict(diff: float, p_adjusted: float, higher_is_better: bool, testable: bool) -> Verdict:
+    if not testable:
+        return Verdict.TOO_FEW
     if p_adjusted >= ALPHA or diff == 0:
         return Verdict.NO_CHANGE
     return Verdict.BETTER if (diff > 0) == higher_is_better else Verdict.WORSE
@@ -132,21 +199,28 @@ def scenario_values(runs: Sequence[RunResult], metric: str) -> dict[str, list[fl
 
 
 def scenario_diff(
-    metric: str, higher: bool, compared: Sequence[RunResult], baseline: Sequence[RunResult]
+    metric: str,
+    higher: bool,
+    compared: Sequence[RunResult],
+    baseline: Sequence[RunResult],
+    span: float | None = None,
 ) -> PairedDiff:
     """``metric`` of ``compared`` against ``baseline``: samples averaged within a scenario,
-    one difference per scenario both sides scored (unadjusted: see :func:`family`)."""
+    one difference per scenario both sides scored (unadjusted: see :func:`family`); ``span``
+    is how far apart two of its values can be (None: unbounded)."""
     mine, theirs = scenario_values(compared, metric), scenario_values(baseline, metric)
     both = sorted(set(mine) & set(theirs))
     if not both:
-        return PairedDiff(metric, higher, 0, None, None, None, None, None, Verdict.TOO_FEW)
+        return PairedDiff(
+            metric, higher, 0, None, None, None, None, None, Verdict.TOO_FEW, span=span
+        )
     a = [statistics.fmean(mine[s]) for s in both]
     b = [statistics.fmean(theirs[s]) for s in both]
     d = [x - y for x, y in zip(a, b, strict=True)]
     mean = statistics.fmean(d)
     base = PairedDiff(
         metric, higher, len(d), statistics.fmean(b), statistics.fmean(a), mean, None, None,
-        Verdict.TOO_FEW,
+        Verdict.TOO_FEW, span=span,
     )  # fmt: skip
     if len(d) < 2:
         return base
@@ -166,16 +240,23 @@ def scenario_diff(
 
 
 def family(diffs: Sequence[PairedDiff], adjustment: Adjustment) -> tuple[PairedDiff, ...]:
-    """The metrics of one comparison as one family: adjusted p-values and verdicts."""
+    """The metrics of one comparison as one family: adjusted p-values and verdicts. A metric
+    with fewer scenarios than the adjusted test needs to reach the level at all (Holm over m
+    tested metrics multiplies the smallest p by m) gets no verdict: "too few scenarios"."""
     adjusted = adjust([d.p for d in diffs], adjustment)
+    # The family is every metric scored on both sides (with one scenario none has a p yet).
+    tested = max(1, sum(d.diff is not None for d in diffs))
+    # Benjamini-Hochberg's smallest adjusted p can equal the smallest raw one (every metric
+    # moving together); Holm's is always m times it.
+    reach = scenarios_to_reach(ALPHA, tested if adjustment is Adjustment.HOLM else 1)
     out = []
     for d, p_adj in zip(diffs, adjusted, strict=True):
         if p_adj is None or d.diff is None:
-            out.append(d)
+            out.append(replace(d, reach=reach))
         else:
-            out.append(
-                replace(d, p_adjusted=p_adj, verdict=_verdict(d.diff, p_adj, d.higher_is_better))
-            )
+            testable = reach is not None and d.n >= reach
+            verdict = _verdict(d.diff, p_adj, d.higher_is_better, testable)
+            out.append(replace(d, p_adjusted=p_adj, verdict=verdict, reach=reach))
     return tuple(out)
 
 

@@ -15,7 +15,9 @@ comparison's metrics as one family (Holm unless asked otherwise), and the minimu
 detectable difference (80% power, two-sided alpha 0.05, from the SD of ``d``). The verdict
 reads the adjusted p-value with the metric's direction (``Score.higher_is_better``): below
 0.05 it is ``better`` or ``worse``, else "no change larger than the minimum detectable
-difference"; fewer than two scenarios give no verdict.
+difference" (never one wider than a bounded metric's range). Below the number of scenarios
+at which the adjusted test can reach 0.05 at all (six for one metric, more under Holm) there
+is no verdict, and the text says how many scenarios a difference of 0.05 would need.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ __all__ = [
     "headline_metrics",
     "known_metrics",
     "metric_direction",
+    "metric_span",
     "sampling_of",
     "validate_metrics",
 ]
@@ -165,6 +168,16 @@ def metric_direction(
         if score is not None:
             return score.higher_is_better
     return True
+
+
+def metric_span(metric: str, about: ResultsAbout) -> float | None:
+    """How far apart two values of ``metric`` can be, from the results' scorer block (1 for
+    quality and the other shares); None for an unbounded one or a sub-metric."""
+    meta = about.scorer(metric) if "." not in metric else None
+    if meta is None or meta.bounds is None:
+        return None
+    low, high = meta.bounds
+    return high - low
 
 
 def headline_metrics(results: Sequence[RunResult], about: ResultsAbout | None = None) -> list[str]:
@@ -288,7 +301,10 @@ def compare_to_baseline(
         mine = [r for r in runs if r.scenario in keep]
         theirs = [r for r in partners if r.scenario in keep]
         diffs = [
-            scenario_diff(m, metric_direction(results, m, about), mine, theirs) for m in chosen
+            scenario_diff(
+                m, metric_direction(results, m, about), mine, theirs, metric_span(m, about)
+            )
+            for m in chosen
         ]
         comparisons.append(
             Comparison(

@@ -20,7 +20,7 @@ from evals.report._view import (
     scenario_views,
     summary_rows,
 )
-from evals.report.model import ReportModel, about_of
+from evals.report.model import ReportModel, about_of, unparsed_by_group
 from evals.results import ResultsAbout, RunResult
 
 __all__ = ["quality_weights_text", "render_comparison", "render_report"]
@@ -83,7 +83,9 @@ def render_report(
         summary_metrics=list(model.summary_metrics),
         more_metrics=list(model.more_metrics),
         reference=found.reference.describe(),
-        comparisons=comparison_views(found.comparisons, anchors, [v.name for v in variants]),
+        comparisons=comparison_views(
+            found.comparisons, anchors, [v.name for v in variants], unparsed_by_group(model.results)
+        ),
         comparison_note=found.note,
         variants=variants,
         scenarios=scenarios,
@@ -112,7 +114,9 @@ def render_comparison(model: ReportModel, title: str = "memeval comparison") -> 
     html: str = template.render(
         **page,
         reference=found.reference.describe(),
-        comparisons=comparison_views(comparisons, None, [v.name for v in variants]),
+        comparisons=comparison_views(
+            comparisons, None, [v.name for v in variants], unparsed_by_group(model.results)
+        ),
         comparison_note=found.note,
         variants=variants,
     )

@@ -4,8 +4,8 @@ per-scenario charts and runs (evidence, MEMORY.md, transcript), and the diff cho
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from evals.grid.cell import Cell
 from evals.report._charts import (
@@ -16,10 +16,10 @@ from evals.report._charts import (
     size_per_day_chart,
 )
 from evals.report._compare_text import verdict_sentence
-from evals.report._diffs import Verdict, short
+from evals.report._diffs import Verdict
 from evals.report._forest import forest_svg
 from evals.report._memory_view import MemoryLine, highlighted_lines, missing_facts
-from evals.report._paired import Comparison, metric_direction
+from evals.report._paired import CellGroup, Comparison, metric_direction
 from evals.report.model import ReportModel
 from evals.results import EntryKind, ModelKind, RunResult, TranscriptEntry, error_count
 
@@ -110,6 +110,11 @@ class ComparisonView:
     """``variant-my-variant``: where the page shows the compared variant's text, or empty."""
     links: list[tuple[str, str]]
     """(scenario, id of the compared cell's first run there), for each paired scenario."""
+    unparsed: list[str] = field(default_factory=list)
+    """Replies of the compared cell its parsers could not read (``9 of 9 daily summaries
+    unparsed: MEMORY.md got nothing from them``), beside its verdict."""
+    baseline_unparsed: list[str] = field(default_factory=list)
+    """The same for the baseline cell."""
 
 
 def summary_rows(
@@ -127,6 +132,7 @@ def summary_rows(
             "n": len(summary.runs),
             "anchor": (anchors or {}).get(summary.cell, ""),
             "cells": [summary.text(m) for m in model.summary_metrics],
+            "unparsed": summary.unparsed(),
             "more": [summary.text(m) for m in model.more_metrics],
         }
         for summary in model.cells
@@ -143,10 +149,14 @@ def comparison_views(
     comparisons: Sequence[Comparison],
     anchors: dict[Cell, str] | None = None,
     variants: Sequence[str] = (),
+    unparsed: Mapping[CellGroup, list[str]] | None = None,
 ) -> list[ComparisonView]:
     """Verdict tables, real models first; ``anchors`` (cell -> id, see :func:`cell_anchors`)
-    link each to its cells, ``variants`` (those whose text the page shows) to its variant."""
+    link each to its cells, ``variants`` (those whose text the page shows) to its variant;
+    ``unparsed`` (:func:`~evals.report.model.unparsed_by_group`) says beside each verdict
+    which replies of either side went unparsed."""
     views = []
+    unread = unparsed or {}
     for comparison in sorted(comparisons, key=lambda c: c.compared_kind is not ModelKind.REAL):
         rows = [
             {
@@ -161,7 +171,7 @@ def comparison_views(
                 else f"[{d.t_low:+.3g}, {d.t_high:+.3g}]",
                 "p": "-" if d.p is None else f"{d.p:.2g}",
                 "p_adjusted": "-" if d.p_adjusted is None else f"{d.p_adjusted:.2g}",
-                "mde": "-" if d.mde is None else f"±{short(d.mde)}",
+                "mde": d.detectable(),
                 "n": str(d.n),
                 "verdict": d.outcome(),
                 "css": _VERDICT_CSS[d.verdict],
@@ -188,6 +198,8 @@ def comparison_views(
                 short_title=f"{short_model(model)} · {policy} · {variant}",
                 variant_anchor=f"variant-{variant}" if variant in variants else "",
                 links=[(scenario, anchor) for scenario, anchor in links if anchor],
+                unparsed=unread.get(comparison.compared, []),
+                baseline_unparsed=unread.get(comparison.baseline, []),
             )
         )
     return views

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from evals.errors import ComparisonError, UsageError
 from evals.grid.cell import DEFAULT_SUITE, Cell, SuiteCell
 from evals.report._compare_text import method_sentence, verdict_sentence
-from evals.report._diffs import PairedDiff, short
+from evals.report._diffs import PairedDiff
 from evals.report._paired import Comparison, Sampling
 from evals.report.model import CellSummary, ReportModel, build_report
 from evals.report.writers_table import writers_table
@@ -320,7 +320,7 @@ def compare_table(model: ReportModel) -> str:
         notes += [f"  Left out {lo.scenario}: {lo.reason}." for lo in c.left_out]
         for d in c.diffs:
             header_name = METRIC_HEADERS.get(d.metric, d.metric.replace("_", " "))
-            mde = "-" if d.mde is None else f"±{short(d.mde)}"
+            mde = d.detectable()
             row = [name, _scenarios(c), header_name, difference_text(d), _p(d.p)]
             rows.append([*row, _p(d.p_adjusted), mde, d.outcome()])
     method = method_sentence(named[0][0].adjustment if named else Adjustment.HOLM)

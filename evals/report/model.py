@@ -17,6 +17,7 @@ from pathlib import Path
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
 from evals.report._paired import (
+    CellGroup,
     Comparison,
     Reference,
     Sampling,
@@ -25,7 +26,14 @@ from evals.report._paired import (
     validate_metrics,
 )
 from evals.report._stats import Aggregate, cell_aggregate, cells
-from evals.results import ModelKind, ResultsAbout, RunResult, describe, known_metrics
+from evals.results import (
+    ModelKind,
+    ResultsAbout,
+    RunResult,
+    describe,
+    known_metrics,
+    unparsed_notes,
+)
 from evals.stats import Adjustment
 
 __all__ = [
@@ -37,6 +45,7 @@ __all__ = [
     "about_of",
     "build_report",
     "summary_text",
+    "unparsed_by_group",
     "verdicts",
 ]
 
@@ -77,6 +86,11 @@ class CellSummary:
         """``0.82 ± 0.03 (n=5)``, ``0.82`` for one run, ``-`` when unscored."""
         found = self.values.get(metric)
         return "-" if found is None else found.text()
+
+    def unparsed(self) -> list[str]:
+        """``2 of 2 daily summaries unparsed: ...`` per prompt whose replies its runs' parser
+        could not read (:func:`evals.results.unparsed_notes`); empty when all were read."""
+        return unparsed_notes([tally for run in self.runs for tally in run.replies])
 
 
 @dataclass(frozen=True)
@@ -123,6 +137,20 @@ class ReportModel:
     def cells_of(self, scenario: str) -> list[CellSummary]:
         """The cells of one scenario, in first-seen order."""
         return [c for c in self.cells if c.cell.scenario == scenario]
+
+
+def unparsed_by_group(results: Sequence[RunResult]) -> dict[CellGroup, list[str]]:
+    """Per (model, policy, variant) over all its scenarios and repeats, the replies its
+    parsers could not read (``9 of 9 daily summaries unparsed: MEMORY.md got nothing from
+    them``); groups whose replies all parsed are left out."""
+    tallies: dict[CellGroup, list[RunResult]] = {}
+    for run in results:
+        tallies.setdefault((run.model, run.policy, run.variant), []).append(run)
+    found = {
+        group: unparsed_notes([t for run in runs for t in run.replies])
+        for group, runs in tallies.items()
+    }
+    return {group: notes for group, notes in found.items() if notes}
 
 
 def about_of(

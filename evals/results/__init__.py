@@ -38,6 +38,7 @@ from evals.results.history import (
     resolve_run_dir,
     run_results,
 )
+from evals.results.replies import ReplyTally, reply_tallies, unparsed_notes
 from evals.results.results import (
     CSV_FILE_NAME,
     RESULTS_FILE_NAME,
@@ -86,6 +87,7 @@ __all__ = [
     "EmbedderChoice",
     "EntryKind",
     "ModelKind",
+    "ReplyTally",
     "ResultsAbout",
     "ResultsDocument",
     "ResultsError",
@@ -111,6 +113,7 @@ __all__ = [
     "read_document",
     "read_results",
     "recordings",
+    "reply_tallies",
     "resolve_run_dir",
     "results_for",
     "run_results",
@@ -118,6 +121,7 @@ __all__ = [
     "save_scored",
     "score_run_dir",
     "score_trace",
+    "unparsed_notes",
     "variant_texts",
     "write_baseline",
     "write_junit",

@@ -63,6 +63,9 @@ class ScorerMeta:
     summary: bool | None = None
     """The report's summary table gives it a column (its registration says so); None in
     files written before this was recorded (:meth:`ResultsAbout.summary_names`)."""
+    bounds: tuple[float, float] | None = None
+    """The least and greatest value it can take (``(0, 1)`` for a share); None when it is
+    unbounded or the file was written before this was recorded."""
 
     @property
     def higher_is_better(self) -> bool:
@@ -273,12 +276,13 @@ def describe(
             "higher" if info.higher_is_better else "lower",
             info.quality.weight if info.quality else None,
             info.summary,
+            (0.0, 1.0) if info.share else None,
         )
         for info in registered_scorers()
     )
     names = [r.variant for r in results]
     return ResultsAbout(
-        scorers=(*scorers, ScorerMeta(QUALITY, "higher", summary=True)),
+        scorers=(*scorers, ScorerMeta(QUALITY, "higher", summary=True, bounds=(0.0, 1.0))),
         quality_formula=QUALITY_FORMULA,
         default_variant=DEFAULT_VARIANT,
         variants=_variant_block(sorted({*names, DEFAULT_VARIANT}), variant_sources),

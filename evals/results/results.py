@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
 from evals.results.about import ResultsAbout, describe
+from evals.results.replies import ReplyTally
 from evals.results.transcript import TranscriptEntry
 from evals.scorers import DEFAULT_SCORER_SETTINGS, Score, ScorerSettings
 from evals.scorers.provenance import FileLine
@@ -109,6 +110,9 @@ class RunResult:
     (:mod:`evals.scorers.provenance`); empty in results saved before it was recorded."""
     label_writers: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     """``{label: {writer: lines}}`` of :attr:`lines`: which prompt wrote the struck lines."""
+    replies: tuple[ReplyTally, ...] = ()
+    """Per prompt slot, the background replies the run got and how many its parser could not
+    read (:mod:`evals.results.replies`); empty in results saved before it was recorded."""
 
     @property
     def cell(self) -> Cell:

@@ -14,6 +14,7 @@ from typing import Literal
 
 from evals.errors import ResultsError
 from evals.results.about import ResultsAbout
+from evals.results.replies import reply_tallies
 from evals.results.results import (
     RESULTS_FILE_NAME,
     DayPoint,
@@ -91,6 +92,7 @@ def score_trace(
         quality_weights=dict(quality_weights()),
         lines=(lines := file_lines(run)),
         label_writers=label_writers(lines),
+        replies=reply_tallies(records),
     )
 
 

@@ -10,7 +10,13 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from evals.cassettes import CassetteLabel, CassetteMode, read_label, use_cassette
+from evals.cassettes import (
+    CassetteLabel,
+    CassetteMode,
+    ResponsePool,
+    read_label,
+    use_cassette,
+)
 from evals.errors import UsageError
 from evals.grid.cell import Cell
 from evals.run._embed_cache import shared_embedder
@@ -25,8 +31,16 @@ __all__ = ["client_options", "run_cell"]
 
 
 def client_options(cell: Cell, mode: CassetteMode, options: dict[str, object]) -> dict[str, object]:
-    """A real model's client options: on replay, the sampling the recording used."""
+    """A real model's client options: on replay, and when a cached cell is brought back, the
+    sampling the recording used (so its unchanged calls are the same requests)."""
     out = dict(options)
+    if mode is CassetteMode.MISSING and (label := read_label(cell.cassette_path())) is not None:
+        if label.temperature is not None:
+            out.setdefault("temperature", label.temperature)
+        if label.seed is not None:
+            out.setdefault("seed", label.seed)
+        out.setdefault("text_tool_calls", bool(label.text_tool_calls))
+        return out
     if mode is CassetteMode.REPLAY:
         label = read_label(cell.cassette_path())
         if label is not None:
@@ -45,8 +59,15 @@ def client_options(cell: Cell, mode: CassetteMode, options: dict[str, object]) -
     return out
 
 
-def run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, object]) -> str:
-    """Run one cell; a real model always goes through the cell's cassette.
+def run_cell(
+    spec: RunSpec,
+    real: bool,
+    mode: CassetteMode,
+    options: dict[str, object],
+    pool: ResponsePool | None = None,
+) -> str:
+    """Run one cell; a real model always goes through the cell's cassette (in ``missing``
+    mode with ``pool``: other cells' answers for the same model and weights).
 
     Runs in a worker process under ``--jobs``; each process loads the embedder once.
     """
@@ -69,7 +90,9 @@ def run_cell(spec: RunSpec, real: bool, mode: CassetteMode, options: dict[str, o
     )
     path = cell.cassette_path()
     command = cell.rerecord_command(spec.scenario_file, spec.variant_file)
-    cassette = use_cassette(path, mode, label=label, rerecord_command=command, play_all=True)
+    cassette = use_cassette(
+        path, mode, label=label, rerecord_command=command, play_all=True, pool=pool
+    )
     with cassette, without_fsync():
         run_scenario(replace(spec, cassette=str(path)), embedder, client)
     return str(spec.out_dir)

@@ -63,6 +63,7 @@ __all__ = [
     "FACT_THRESHOLD",
     "Match",
     "duplicate_pairs",
+    "expected_facts",
     "keyword_match",
     "match_entries",
     "normalise",
@@ -243,3 +244,25 @@ def repeats(pairs: Sequence[tuple[int, int, str]]) -> list[int]:
             parent[max(a, b)] = min(a, b)
     members = {i for i, j, _ in pairs} | {j for i, j, _ in pairs}
     return sorted(i for i in members if root(i) != i)
+
+
+def _same_fact(a: FactSpec, b: FactSpec) -> bool:
+    """Two specs of one fact: the same words, or each one's text matching the other's
+    keywords (a contradiction's current side and the ``remember`` fact naming it)."""
+    if normalise(a.fact) == normalise(b.fact):
+        return True
+    return keyword_match(a, b.fact) and keyword_match(b, a.fact)
+
+
+def expected_facts(target: Target) -> list[tuple[FactSpec, FactSpec | None]]:
+    """Each expected current fact once (a ``remember`` fact, or a contradiction's current
+    side no ``remember`` fact states), with the stale side it replaces (or None)."""
+    found: list[tuple[FactSpec, FactSpec | None]] = []
+    pairs = list(target.expect.contradictions)
+    for spec in target.expect.remember:
+        rival = next((p.stale for p in pairs if _same_fact(p.current, spec)), None)
+        found.append((spec, rival))
+    for pair in pairs:
+        if not any(_same_fact(pair.current, spec) for spec, _ in found):
+            found.append((pair.current, pair.stale))
+    return found

@@ -2,8 +2,9 @@
 
 Whether a scorer counts towards the composite ``quality``, with which weight and how its
 score is mapped to [0, 1], is part of its registration (:class:`QualityPart`), and so is
-whether the report's summary table gives it a column (``summary=True``): there is no second
-list of scorer names to keep in step.
+whether the report's summary table gives it a column (``summary=True``), and whether its
+value is a share in [0, 1] (``share=True``: a comparison never claims a detectable
+difference wider than that): there is no second list of scorer names to keep in step.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class ScorerInfo:
     summary: bool = False
     """The report's summary table (and the terminal's) gives it a column; the others fold
     under "all metrics"."""
+    share: bool = False
+    """Its value is a share in [0, 1] (a recall, a rate of checks passed); else unbounded."""
 
 
 _SCORERS: Registry[ScorerInfo] = Registry("scorer")
@@ -71,6 +74,7 @@ def scorer(
     uses_embeddings: bool = False,
     quality: QualityPart | None = None,
     summary: bool = False,
+    share: bool = False,
 ) -> Callable[[ScorerFn], ScorerFn]:
     """Register a pure scorer under ``name``.
 
@@ -80,6 +84,7 @@ def scorer(
         uses_embeddings: The scorer reads ``RunData.vectors``.
         quality: Its weight and normaliser in the composite ``quality``, if it has one.
         summary: The report's summary table shows it as a column.
+        share: Its value lies in [0, 1].
 
     Raises:
         ValueError: ``name`` is already registered.
@@ -99,7 +104,7 @@ def scorer(
 
         description = doc[0] if doc else name
         info = ScorerInfo(
-            name, directed, higher_is_better, uses_embeddings, description, quality, summary
+            name, directed, higher_is_better, uses_embeddings, description, quality, summary, share
         )
         _SCORERS.add(name, info)
         return fn

@@ -86,7 +86,7 @@ def backup_sort_key(name: str) -> tuple[str, int]:
     return (match.group(1), int(match.group(2) or 1)) if match else ("", 0)
 
 
-@scorer("backup_retention")
+@scorer("backup_retention", share=True)
 def backup_retention(run: RunData) -> Score:
     """Share of retention checks passed after each compaction: at most N backups, the newest
     never pruned, every kept backup restorable."""
@@ -152,7 +152,7 @@ def preference_rank(probe: SearchProbe) -> tuple[int | None, int | None]:
     return first(current), first(stale)
 
 
-@scorer("current_over_stale")
+@scorer("current_over_stale", share=True)
 def current_over_stale(run: RunData) -> Score:
     """Share of ``prefer`` probes where the current version of a fact outranks the stale one."""
     probes = [p for p in run.probes if p.prefer is not None]

@@ -28,11 +28,10 @@ def _snippet(text: str, limit: int = 90) -> str:
 
 def _remembered(target: Target, labels: FileLabels) -> list[tuple[str, LineLabel | None]]:
     """Each ``remember`` fact and the line credited with it (or None)."""
-    by_fact = {normalise(line.fact or ""): line for line in labels.of("fact")}
-    return [(spec.fact, by_fact.get(normalise(spec.fact))) for spec in target.expect.remember]
+    return [(spec.fact, labels.holder(spec.fact)) for spec in target.expect.remember]
 
 
-@scorer("facts_recall", uses_embeddings=True, summary=True)
+@scorer("facts_recall", uses_embeddings=True, summary=True, share=True)
 def facts_recall(run: RunData) -> Score:
     """Share of ``remember`` facts credited in MEMORY.md (end and checkpoints): a fact counts
     only when a line is labelled as that fact (:mod:`.labels`), carrying its values."""
@@ -107,7 +106,7 @@ def noise(run: RunData) -> Score:
     )
 
 
-@scorer("contradictions_resolved", uses_embeddings=True)
+@scorer("contradictions_resolved", uses_embeddings=True, share=True)
 def contradictions_resolved(run: RunData) -> Score:
     """Share of contradictions where no line is labelled with the stale side and a line is
     labelled with the current one (an entry naming both sides without recording the change,
@@ -149,7 +148,7 @@ def contradictions_resolved(run: RunData) -> Score:
     )
 
 
-@scorer("user_requested_preserved")
+@scorer("user_requested_preserved", share=True)
 def user_requested_preserved(run: RunData) -> Score:
     """Share of ``must_survive`` texts (e.g. "User requested: ...") still in MEMORY.md."""
     total, kept, items = 0, 0, []

@@ -74,7 +74,7 @@ def model_names(run: RunData) -> Score:
     )
 
 
-@scorer("wrong_section", uses_embeddings=True)
+@scorer("wrong_section", uses_embeddings=True, share=True)
 def wrong_section(run: RunData) -> Score:
     """Share of placed kept lines in their section: lines credited with a fact whose spec
     names sections, and lines whose own words place them (:mod:`._sections`)."""

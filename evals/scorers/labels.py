@@ -11,7 +11,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
    side) *and carries its values* (every number, weekday and month the fact states) and
    makes nothing up beside it (the invented rule below, the fact's own words counting as
-   said); the first such line credits the fact, a later one is a ``repeat`` of it;
+   said); a line stating several credits each; the first line stating a fact in full is
+   credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``);
 5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
    the duplicate threshold, or reworded: the same claim words, or one line's claim words
    contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
@@ -40,7 +41,13 @@ from dataclasses import dataclass
 from evals.scenario import FactSpec
 from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
 from evals.scorers._identity import self_description_keys, unclaimed_role
-from evals.scorers._matching import keyword_match, match_entries, normalise, values_in
+from evals.scorers._matching import (
+    expected_facts,
+    keyword_match,
+    match_entries,
+    normalise,
+    values_in,
+)
 from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._statement import FRAGMENT_WORDS, states_nothing
@@ -52,7 +59,7 @@ from evals.scorers._support import (
     word_key,
 )
 from evals.scorers._types import RunData, Target
-from memsys.sections import MemoryEntry
+from memsys.sections import MemoryEntry, parse_entries
 
 __all__ = [
     "FRAGMENT_WORDS",
@@ -64,6 +71,7 @@ __all__ = [
     "LineLabel",
     "expected_facts",
     "label_target",
+    "labelled_lines",
 ]
 
 LABELS = ("fact", "extra", "stale", "noise", "junk", "model_name", "invented", "repeat")
@@ -88,11 +96,20 @@ class LineLabel:
     evidence: str
     """Why: the rule that held and what it matched."""
     fact: str | None = None
-    """``fact``: the expected fact credited; ``stale``: the stale fact stated."""
+    """The expected fact credited (``fact``), stated stale (``stale``) or again (``repeat``)."""
     repeat_of: int | None = None
-    """``repeat``: the first line of the earlier entry it repeats."""
+    """``repeat``: the first line of the entry it repeats."""
     misfiled: str | None = None
     """Kept lines only: the sections it belongs in, when it sits elsewhere."""
+    also: tuple[str, ...] = ()
+    """``fact``: further expected facts the same line states (each credited to it)."""
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """``fact``: every expected fact the line is credited with; otherwise ()."""
+        if self.label != "fact" or self.fact is None:
+            return ()
+        return (self.fact, *self.also)
 
 
 @dataclass(frozen=True)
@@ -113,7 +130,12 @@ class FileLabels:
     @property
     def credited(self) -> frozenset[str]:
         """The expected facts some ``fact`` line states."""
-        return frozenset(line.fact for line in self.of("fact") if line.fact)
+        return frozenset(fact for line in self.of("fact") for fact in line.facts)
+
+    def holder(self, fact: str) -> LineLabel | None:
+        """The ``fact`` line credited with ``fact`` (by normalised text), or None."""
+        held = [line for line in self.of("fact") if normalise(fact) in map(normalise, line.facts)]
+        return held[0] if held else None
 
     @property
     def kept(self) -> tuple[LineLabel, ...]:
@@ -124,28 +146,6 @@ class FileLabels:
     def misfiled(self) -> tuple[LineLabel, ...]:
         """Kept lines outside their section."""
         return tuple(line for line in self.kept if line.misfiled)
-
-
-def _same_fact(a: FactSpec, b: FactSpec) -> bool:
-    """Two specs of one fact: the same words, or each one's text matching the other's
-    keywords (a contradiction's current side and the ``remember`` fact naming it)."""
-    if normalise(a.fact) == normalise(b.fact):
-        return True
-    return keyword_match(a, b.fact) and keyword_match(b, a.fact)
-
-
-def expected_facts(target: Target) -> list[tuple[FactSpec, FactSpec | None]]:
-    """Each expected current fact once (a ``remember`` fact, or a contradiction's current
-    side no ``remember`` fact states), with the stale side it replaces (or None)."""
-    found: list[tuple[FactSpec, FactSpec | None]] = []
-    pairs = list(target.expect.contradictions)
-    for spec in target.expect.remember:
-        rival = next((p.stale for p in pairs if _same_fact(p.current, spec)), None)
-        found.append((spec, rival))
-    for pair in pairs:
-        if not any(_same_fact(pair.current, spec) for spec, _ in found):
-            found.append((pair.current, pair.stale))
-    return found
 
 
 def _carries_values(spec: FactSpec, text: str) -> bool:
@@ -292,16 +292,21 @@ def _label(
         # A line that names a fact but makes up the rest ("Porto is the capital city of
         # Portugal") is not credited with it.
         facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
-    credited = {d.fact: d for d in done if d.label == "fact"}
-    for spec, how in facts:
-        if spec.fact not in credited:
-            return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec))
+    credited = {fact: d for d in done for fact in d.facts}
+    new = [(spec, how) for spec, how in facts if spec.fact not in credited]
+    if new:
+        spec, how = new[0]
+        more = tuple(other.fact for other, _ in new[1:])
+        if more:
+            how = f"{how}; also states: " + "; ".join(more)
+        return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec), also=more)
     if facts:
         first = credited[facts[0][0].fact]
         return LineLabel(
             entry,
             "repeat",
-            f"states {first.fact!r} again",
+            f"states {facts[0][0].fact!r} again",
+            facts[0][0].fact,
             repeat_of=first.entry.line_start,
         )
     repeat = _repeat_of(entry, done, run)
@@ -348,7 +353,7 @@ def _requests(
         for line in kept:
             shared = wanted & _keys(line.entry.text)
             enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
-            if (line.fact in specs) or (wanted and enough):
+            if specs.intersection(line.facts) or (wanted and enough):
                 holder = line.entry.line_start
                 break
         found.append((text, holder))
@@ -358,6 +363,13 @@ def _requests(
 _LABELLED: dict[tuple[int, int], tuple[Target, RunData, FileLabels]] = {}
 """The last labellings, by object identity: every file scorer labels the final file, and
 both arguments are frozen, so the second ask returns the first answer (issue 29)."""
+
+
+def labelled_lines(memory_md: str) -> list[int]:
+    """The line numbers :func:`label_target` labels: each entry's first line and each empty
+    bullet (what a reader labels too, ``docs/reader-protocol.md``)."""
+    starts = {entry.line_start for entry in parse_entries(memory_md)}
+    return sorted(starts | {number for number, _ in junk_lines(memory_md)})
 
 
 def label_target(target: Target, run: RunData) -> FileLabels:

@@ -86,7 +86,7 @@ def _judge(day: DailyLog, run: RunData) -> _DayResult:
     return _DayResult(2 + len(facts), 1 + (not dump) + covered, dump, covered, tuple(items))
 
 
-@scorer("daily_log_quality", uses_embeddings=True)
+@scorer("daily_log_quality", uses_embeddings=True, share=True)
 def daily_log_quality(run: RunData) -> Score:
     """Share of daily-log checks passed: written, highlights not a dump, listed facts covered."""
     days = [d for d in run.log_days if d.messages > 0]

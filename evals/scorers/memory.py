@@ -87,7 +87,7 @@ def memory_size(run: RunData) -> Score:
     )
 
 
-@scorer("structure")
+@scorer("structure", share=True)
 def structure(run: RunData) -> Score:
     """Share of structure checks passed: header, standard sections only, once each, bullets."""
     text = run.final.memory_md

@@ -14,7 +14,7 @@ from evals.trace.trace_records import SearchProbe
 __all__ = ["backups", "cost", "probe_ranks", "search"]
 
 
-@scorer("backups")
+@scorer("backups", share=True)
 def backups(run: RunData) -> Score:
     """Share of backup checks passed: one before each compaction, at most N kept, restores."""
     rules = run.final.expect.backups or BackupExpect()
@@ -74,7 +74,7 @@ def probe_ranks(probe: SearchProbe) -> tuple[float, float]:
     return found / len(probe.expected), (1 / rank if rank else 0.0)
 
 
-@scorer("search")
+@scorer("search", share=True)
 def search(run: RunData) -> Score:
     """Mean recall@k of the search probes (also MRR and latency p50/p95)."""
     if not run.probes:

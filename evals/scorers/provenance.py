@@ -46,7 +46,8 @@ class FileLine:
     """What wrote it: a :class:`memsys.provenance.WriterKind` value, ``KIND via CHANNEL``
     for a unified decision, or :data:`UNKNOWN_WRITER`."""
     fact: str | None = None
-    """The expected fact it credits (``fact``) or states stale (``stale``)."""
+    """The expected fact it credits (``fact``), states stale (``stale``) or states again
+    (``repeat``)."""
     misfiled: str | None = None
     """Kept lines outside their section: where they belong."""
 

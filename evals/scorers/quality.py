@@ -3,8 +3,9 @@
 It is computed from the final file's line labels (:mod:`evals.scorers.labels`), and from
 nothing else::
 
-    recall    R = (expected facts credited + requests held) / (expected facts + requests)
-    precision P = (kept lines - 0.5 x kept lines in the wrong section) / lines
+    recall    R = (expected facts credited + requests held + extra lines)
+                  / (expected facts + requests + extra lines)
+    precision P = kept lines / lines
     quality     = R x P        when the scenario expects anything (facts or requests)
                 = P            when it expects nothing (an empty file then scores 1)
 
@@ -13,7 +14,16 @@ once; a fact is credited only by a line labelled as that fact (carrying its valu
 Requests are the user turns the scenario marks ``request``; one is held when a kept line
 holds at least half its claim words. Kept lines are those labelled ``fact`` or ``extra``;
 every other label (stale, noise, junk, model name, invented, repeat) is a line to strike.
-Lines counts every entry and every empty bullet (0 lines: P = 1).
+Lines counts every entry and every empty bullet (0 lines: P = 1). A kept line in the wrong
+section is kept (a reader finds it and keeps it; ``wrong_section`` reports it): until issue
+38 it counted half, and on the reader-labelled files' tuning part counting it whole follows
+the reader better (``reports/reader-agreement.md``).
+
+An ``extra`` line (grounded in what the user said, not transient, not a repeat, not one of
+the listed facts) is something worth remembering that was remembered, as a reader counts
+it (``docs/reader-protocol.md``): it joins both sides of recall, so it raises recall when
+listed facts are missing and never lowers it. A file of extras alone still scores below one
+holding the listed facts: ``extras / (expected + extras)`` of recall.
 
 So the header template or an empty file scores 0 wherever something is to be remembered
 (R = 0), and a file holding exactly the expected current facts, each in its section, scores
@@ -36,8 +46,8 @@ from evals.scorers.labels import FileLabels, label_target
 __all__ = ["QUALITY_FORMULA", "composite_quality", "quality_from_labels"]
 
 QUALITY_FORMULA = (
-    "quality = recall x precision; recall = (expected facts credited + requests held) / "
-    "(expected facts + requests); precision = (kept lines - 0.5 x misfiled kept lines) / "
+    "quality = recall x precision; recall = (expected facts credited + requests held + "
+    "extra lines) / (expected facts + requests + extra lines); precision = kept lines / "
     "lines (precision alone when nothing is expected); structure and backups are gates"
 )
 """The formula in one line, for the report."""
@@ -50,10 +60,10 @@ def quality_from_labels(labels: FileLabels) -> Score:
     expected = len(labels.expected) + len(labels.requests)
     credited = len(labels.credited & set(labels.expected))
     held = sum(1 for _, line in labels.requests if line is not None)
+    extras = len(labels.of("extra"))
     lines = len(labels.lines)
-    kept = len(labels.kept) - 0.5 * len(labels.misfiled)
-    precision = kept / lines if lines else 1.0
-    recall = (credited + held) / expected if expected else None
+    precision = len(labels.kept) / lines if lines else 1.0
+    recall = (credited + held + extras) / (expected + extras) if expected else None
     value = precision if recall is None else recall * precision
     counts = {f"lines_{name}": float(len(labels.of(name))) for name in _label_names(labels)}
     metrics = {
@@ -65,13 +75,14 @@ def quality_from_labels(labels: FileLabels) -> Score:
         "credited": float(credited),
         "requests": float(len(labels.requests)),
         "requests_held": float(held),
+        "extras": float(extras),
         **counts,
     }
     if recall is not None:
         metrics["recall"] = recall
     how = (
         f"recall {recall:.2f} ({credited} of {len(labels.expected)} facts, {held} of "
-        f"{len(labels.requests)} requests) x precision {precision:.2f}"
+        f"{len(labels.requests)} requests, {extras} extra) x precision {precision:.2f}"
         if recall is not None
         else f"precision {precision:.2f} (nothing to remember)"
     )

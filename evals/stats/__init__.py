@@ -4,7 +4,8 @@ The comparison code (:mod:`evals.report._paired`) reduces each compared cell and
 baseline to one difference per scenario and asks this package for: the sign-flip
 permutation p-value (:func:`permutation_p`), the paired-t and bootstrap intervals, the
 family adjustment over a comparison's metrics (:func:`adjust`, Holm by default), and the
-power statements (:func:`minimum_detectable`, :func:`scenarios_needed`).
+power statements (:func:`minimum_detectable`, :func:`scenarios_needed`, and
+:func:`scenarios_to_reach`: below that many scenarios no test can pass, whatever the data).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from evals.stats.power import (
     POWER,
     minimum_detectable,
     scenarios_needed,
+    scenarios_to_reach,
     sd_with_samples,
 )
 from evals.stats.quantiles import normal_quantile, t_quantile
@@ -25,6 +27,7 @@ from evals.stats.tests import (
     SEED,
     bootstrap_interval,
     permutation_p,
+    smallest_p,
     t_interval,
 )
 
@@ -42,7 +45,9 @@ __all__ = [
     "normal_quantile",
     "permutation_p",
     "scenarios_needed",
+    "scenarios_to_reach",
     "sd_with_samples",
+    "smallest_p",
     "t_interval",
     "t_quantile",
 ]

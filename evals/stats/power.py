@@ -6,8 +6,16 @@ from __future__ import annotations
 import math
 
 from evals.stats.quantiles import normal_quantile, t_quantile
+from evals.stats.tests import EXACT_UP_TO, smallest_p
 
-__all__ = ["ALPHA", "POWER", "minimum_detectable", "scenarios_needed", "sd_with_samples"]
+__all__ = [
+    "ALPHA",
+    "POWER",
+    "minimum_detectable",
+    "scenarios_needed",
+    "scenarios_to_reach",
+    "sd_with_samples",
+]
 
 ALPHA = 0.05
 """Two-sided significance level of a single metric's test."""
@@ -47,6 +55,16 @@ def scenarios_needed(
         if mde is not None and mde <= target:
             return n
         n += 1
+    return None
+
+
+def scenarios_to_reach(alpha: float = ALPHA, factor: float = 1.0) -> int | None:
+    """The fewest scenarios whose sign-flip test can give ``factor * p < alpha`` at all
+    (:func:`~evals.stats.tests.smallest_p`): 6 alone at 0.05, more when a family adjustment
+    multiplies the smallest p by ``factor`` (Holm over m metrics: m). None if never."""
+    for n in range(1, EXACT_UP_TO + 2):
+        if factor * smallest_p(n) < alpha:
+            return n
     return None
 
 

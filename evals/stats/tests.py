@@ -21,6 +21,7 @@ __all__ = [
     "SEED",
     "bootstrap_interval",
     "permutation_p",
+    "smallest_p",
     "t_interval",
 ]
 
@@ -59,6 +60,17 @@ def permutation_p(diffs: Sequence[float], seed: int = SEED) -> float:
     signs = rng.choice(np.array([-1.0, 1.0]), size=(PERMUTATION_DRAWS, n))
     hits = int(np.sum(np.abs(signs @ values) >= observed - _EPS * max(observed, 1.0)))
     return (hits + 1) / (PERMUTATION_DRAWS + 1)
+
+
+def smallest_p(n: int) -> float:
+    """The smallest p-value :func:`permutation_p` can give over ``n`` non-zero differences:
+    ``2 / 2**n`` when it enumerates (every difference of one sign), else ``1 / (draws + 1)``;
+    1 for none. No data, however clear, gives less, so below some ``n`` no test can pass."""
+    if n <= 0:
+        return 1.0
+    if n <= EXACT_UP_TO:
+        return math.ldexp(1.0, 1 - n)  # 2 / 2**n
+    return 1.0 / (PERMUTATION_DRAWS + 1)
 
 
 def bootstrap_interval(

@@ -77,6 +77,14 @@ class _Handler(BaseHTTPRequestHandler):
                     }
                 ],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 2},
+                # llama.cpp's server sends its own timings with every reply.
+                "timings": {
+                    "cache_n": 6,
+                    "prompt_n": 4,
+                    "prompt_ms": 8.0,
+                    "predicted_n": 2,
+                    "predicted_ms": 4.0,
+                },
             },
         )
 

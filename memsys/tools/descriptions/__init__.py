@@ -19,7 +19,10 @@ Every other prompt that can write MEMORY.md is a variant axis too, in a ``[promp
 ``compaction`` (``{content}`` once), ``decision_system`` (the unified pipeline's system
 prompt) and ``chat_system`` (the chat system prompt's memory instructions, before the injected
 memory). A slot a variant does not give is inherited through ``extends``; unset everywhere, the
-memory system sends today's built-in prompt, byte for byte.
+memory system sends today's built-in prompt, byte for byte. Each slot has an output contract
+(:mod:`memsys.tools.descriptions.contracts`): its placeholder, checked here, and the reply
+format its parser reads, which :meth:`Variant.contract_problems` checks for ``memeval variant
+check``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from pathlib import Path
 from memsys._safe_files import read_input_text
 from memsys.errors import UnknownNameError, VariantError
 from memsys.registry import Registry
+from memsys.tools.descriptions.contracts import CONTRACTS, contract_problems
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -56,13 +60,9 @@ MAX_VARIANT_BYTES = 256 << 10
 _DIR = Path(__file__).parent
 _TOOL_KEYS = frozenset({"description", "append", "parameters"})
 
-PROMPT_SLOTS: dict[str, str | None] = {
-    "daily_summary": "{transcript}",
-    "compaction": "{content}",
-    "decision_system": None,
-    "chat_system": None,
-}
-"""Prompt slot -> the placeholder its text must hold exactly once (None: no placeholder)."""
+PROMPT_SLOTS: dict[str, str | None] = {c.slot: c.placeholder for c in CONTRACTS}
+"""Prompt slot -> the placeholder its text must hold exactly once (None: no placeholder),
+from the slots' output contracts."""
 
 TOOL_PARAMETERS: dict[str, frozenset[str]] = {
     "save_memory": frozenset({"content", "category"}),
@@ -130,6 +130,16 @@ class Variant:
         }
         canonical = json.dumps(text, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    def contract_problems(self) -> list[str]:
+        """Each prompt slot this variant sets (itself or through ``extends``) whose text
+        never names the reply format its parser reads, one sentence each naming the format
+        (:func:`~memsys.tools.descriptions.contracts.contract_problems`)."""
+        return [
+            problem
+            for slot in self.prompts.changed()
+            for problem in contract_problems(slot, getattr(self.prompts, slot))
+        ]
 
     def tool(self, name: str) -> ToolText:
         """The text of tool ``name``."""

@@ -1,13 +1,32 @@
-"""The reader-labelled set: committed labels load, and quality follows the reader's grades."""
+"""The reader-labelled set: committed labels load, quality follows the reader's grades, the
+held-aside part is chosen by name, its blind pages hold nothing a labeller must not see, and
+a second labeller's file is compared with the first and with the scorer."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from evals.bench.reader import LABELS_DIR, load_labels, measure, spearman
+from evals.bench._reader_blind import TEMPLATE, blind_page, load_second_labels
+from evals.bench.reader import (
+    BLIND_DIR,
+    LABELS_DIR,
+    PROTOCOL,
+    Grading,
+    agreement,
+    agreement_table,
+    load_labels,
+    measure,
+    part_of,
+    reader_class,
+    spearman,
+)
+from evals.cli.main import main
 from evals.errors import UsageError
+from evals.scenario import load_scenario
+from evals.scorers.labels import LABELS, labelled_lines
 
 
 def test_the_reader_set_has_at_least_60_labelled_real_files() -> None:
@@ -15,6 +34,9 @@ def test_the_reader_set_has_at_least_60_labelled_real_files() -> None:
     assert len(files) >= 60
     assert all(0.0 <= f.grade <= 1.0 and f.keep for f in files)
     assert len({f.scenario for f in files}) >= 25
+    # Every judged line is one the labeller labels too.
+    for f in files:
+        assert set(f.keep) <= set(labelled_lines(f.path.read_text(encoding="utf-8"))), f.name
 
 
 def test_spearman_of_tied_and_reversed_ranks() -> None:
@@ -25,12 +47,56 @@ def test_spearman_of_tied_and_reversed_ranks() -> None:
 
 def test_quality_follows_the_reader() -> None:
     figures = measure()
-    # Issue 25's targets: Spearman >= 0.85 and mean gap <= 0.15. Measured 0.81 and 0.10
-    # (`memeval bench reader`): the gap is met, the rank target is not yet; this pins the
+    # Measured 0.883, 0.083 and 94.9% on 2026-11-28 (`memeval bench reader`); this pins the
     # level reached so a rule change that loses it fails.
-    assert figures.mean_gap <= 0.15, figures.rows
-    assert figures.spearman >= 0.80, figures.spearman
-    assert figures.line_agreement >= 0.90
+    assert figures.mean_gap <= 0.10, figures.rows
+    assert figures.spearman >= 0.85, figures.spearman
+    assert figures.line_agreement >= 0.92
+
+
+def test_quality_follows_the_reader_on_the_held_aside_part_too() -> None:
+    held = measure(part="held")
+    assert held.files == sum(1 for f in load_labels() if f.part == "held")
+    assert held.spearman >= 0.80 and held.mean_gap <= 0.12 and held.line_agreement >= 0.90
+
+
+def test_the_held_aside_part_is_a_third_chosen_by_the_file_name() -> None:
+    names = [f.name for f in load_labels()]
+    held = [n for n in names if part_of(n) == "held"]
+    assert 15 <= len(held) <= 25  # about a third of 62
+    # The rule reads the name only: a copy with another grade is in the same part.
+    assert all(part_of(n) == part_of(str(n)) for n in held)
+    assert part_of("07-bad-compaction-restore.md") == "held"
+    assert part_of("08-bad-compaction-restore.md") == "tuning"
+
+
+@pytest.mark.parametrize(
+    ("judgement", "expected"),
+    [
+        ("keep", "keep"),
+        ("keep (misfiled)", "keep"),
+        ("fact", "keep"),
+        ("extra: not listed", "keep"),
+        ("strike: stale name Maya", "stale"),
+        ("strike: wrong (Acme is stale)", "stale"),
+        ("strike: repeat, transient", "repeat"),
+        ("strike: model, invented", "model_name"),
+        ("strike: made up interest", "invented"),
+        ("strike: wrong profession", "invented"),
+        ("strike: transient dinner", "noise"),
+        ("strike: screenshot detail", "noise"),
+        ("strike: none", "junk"),
+        ("strike: vague", "junk"),
+        ("invented: an age", "invented"),
+    ],
+)
+def test_a_judgement_maps_to_one_class(judgement: str, expected: str) -> None:
+    assert reader_class(judgement) == expected
+
+
+def test_a_judgement_that_is_neither_a_label_nor_keep_or_strike_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a label"):
+        reader_class("maybe")
 
 
 def test_a_labels_file_naming_a_missing_file_is_an_error(tmp_path: Path) -> None:
@@ -40,3 +106,126 @@ def test_a_labels_file_naming_a_missing_file_is_an_error(tmp_path: Path) -> None
     with pytest.raises(UsageError, match=r"01-week-of-noise\.md, which is missing"):
         load_labels(tmp_path)
     assert LABELS_DIR.is_dir()
+
+
+def test_agreement_counts_files_and_lines_both_judged() -> None:
+    a = {"x": Grading(0.2, {4: "keep", 5: "junk"}), "y": Grading(0.8, {4: "keep"})}
+    b = {"x": Grading(0.4, {4: "keep", 5: "invented", 9: "keep"}), "y": Grading(0.6, {})}
+    got = agreement(a, b)
+    assert got.files == 2 and got.spearman == pytest.approx(1.0)
+    assert got.mean_gap == pytest.approx(0.2)
+    assert got.lines == 2 and got.line_agreement == 1.0 and got.class_agreement == 0.5
+    with pytest.raises(ValueError, match="no file in common"):
+        agreement(a, {"z": Grading(0.1, {})})
+
+
+def test_the_committed_blind_pages_are_the_held_part_and_hold_no_judgement() -> None:
+    held = [f for f in load_labels() if f.part == "held"]
+    pages = sorted(p.name for p in (BLIND_DIR / "files").glob("*.md"))
+    assert pages == sorted(f.name for f in held)
+    assert (BLIND_DIR / "protocol.md").read_text() == PROTOCOL.read_text()
+    template = json.loads((BLIND_DIR / TEMPLATE).read_text())
+    for item in held:
+        page = (BLIND_DIR / "files" / item.name).read_text(encoding="utf-8")
+        # Up to date with the generator, and free of the first labeller's words and grade.
+        assert page == blind_page(item, load_scenario(Path("scenarios") / f"{item.scenario}.yaml"))
+        assert "strike" not in page.lower() and "grade" not in page.lower()
+        for label in LABELS:
+            assert f"] {label}" not in page and f"label: {label}" not in page
+        slot = template["files"][item.name]
+        assert slot["grade"] is None and set(slot["lines"].values()) == {None}
+        assert {int(n) for n in slot["lines"]} >= set(item.keep)
+
+
+def test_no_protocol_example_is_a_line_of_a_held_aside_file() -> None:
+    protocol = PROTOCOL.read_text(encoding="utf-8")
+    for item in load_labels():
+        if item.part != "held":
+            continue
+        for line in item.path.read_text(encoding="utf-8").splitlines():
+            text = line.removeprefix("- ").strip()
+            if len(text) >= 12 and not text.startswith("#"):
+                assert text not in protocol, (item.name, text)
+
+
+def _second_labels(tmp_path: Path, changes: dict[str, object] | None = None) -> Path:
+    """A synthetic second labeller who copies the first on three held-aside files (each kept
+    line as ``fact``), then applies ``changes``: ``{name: grade}`` or ``{name:line: label}``."""
+    chosen = [f for f in load_labels() if f.part == "held"][:3]
+    files = {}
+    for item in chosen:
+        lines = {str(n): "fact" if c == "keep" else c for n, c in item.grading().classes.items()}
+        files[item.name] = {"grade": item.grade, "lines": lines}
+    for key, value in (changes or {}).items():
+        name, _, line = key.partition(":")
+        if line:
+            files[name]["lines"][line] = value
+        else:
+            files[name]["grade"] = value
+    path = tmp_path / "labels-2.json"
+    path.write_text(json.dumps({"schema_version": 1, "labeller": "synthetic", "files": files}))
+    return path
+
+
+def test_a_second_labeller_who_copies_the_first_agrees_fully(tmp_path: Path) -> None:
+    second = load_second_labels(_second_labels(tmp_path))
+    first = {f.name: f.grading() for f in load_labels() if f.name in second}
+    got = agreement(first, second)
+    assert got.files == 3 and got.spearman == pytest.approx(1.0) and got.mean_gap == 0.0
+    assert got.line_agreement == got.class_agreement == 1.0
+
+
+def test_the_agreement_table_puts_the_labellers_beside_the_scorer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    held = [f for f in load_labels() if f.part == "held"][:3]
+    first_name = held[0].name
+    line = next(iter(held[0].keep))
+    flipped = "junk" if held[0].keep[line] else "extra"
+    _second_labels(tmp_path, {first_name: 1.0, f"{first_name}:{line}": flipped})
+    assert main(["bench", "reader", "--agreement", "--blind-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = {row.split(" | ")[0].strip("| "): row.split(" | ") for row in out.splitlines()}
+    ceiling = rows["first labeller - second labeller"]
+    assert ceiling[1] == "3"  # files
+    lines = sum(len(f.keep) for f in held)
+    assert ceiling[4] == str(lines)
+    assert ceiling[5] == f"{(lines - 1) / lines:.1%}"  # one line flipped
+    expected_gap = abs(1.0 - held[0].grade) / 3
+    assert ceiling[3] == f"{expected_gap:.3f}"
+    assert "scorer - first labeller" in rows and "scorer - second labeller" in rows
+    assert "Scorer against the second labeller:" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"07-bad-compaction-restore.md:4": "maybe"},
+            "07-bad-compaction-restore.md line 4: 'maybe'",
+        ),
+        ({"07-bad-compaction-restore.md:4": None}, "line 4: not labelled"),
+        ({"07-bad-compaction-restore.md": 1.5}, "grade 1.5 is not a number from 0 to 1"),
+    ],
+)
+def test_a_bad_second_labels_file_names_the_file_and_line(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    path = _second_labels(tmp_path, change)
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")) as raised:
+        load_second_labels(path)
+    assert str(path) in str(raised.value)
+
+
+def test_the_agreement_needs_the_second_labels_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "reader", "--agreement", "--blind-dir", str(tmp_path)]) == 2
+    assert "labels-2.json: cannot be read" in capsys.readouterr().err
+
+
+def test_the_table_helper_alone(tmp_path: Path) -> None:
+    second = {"a": Grading(0.5, {4: "keep"}), "b": Grading(0.1, {4: "junk"})}
+    first = {"a": Grading(0.6, {4: "keep"}), "b": Grading(0.0, {4: "junk"}), "c": Grading(1, {})}
+    table = agreement_table(first, second, first)
+    assert "| first labeller - second labeller | 2 | 1.000 | 0.100 | 2 | 100.0% | 100.0% |" in table

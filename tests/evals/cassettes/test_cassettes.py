@@ -87,7 +87,8 @@ def recorded(tmp_path: Path) -> Path:
 
 
 def test_modes_map_to_vcr_record_modes() -> None:
-    assert [m.vcr_record_mode.value for m in CassetteMode] == ["none", "new_episodes", "all"]
+    modes = [m.vcr_record_mode.value for m in CassetteMode]
+    assert modes == ["none", "new_episodes", "new_episodes", "all"]
 
 
 def test_replay_answers_without_calling_the_server(recorded: Path) -> None:

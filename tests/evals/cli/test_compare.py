@@ -162,3 +162,34 @@ def test_the_page_shows_the_verdicts_the_terminal_prints_adjusted_the_same_way(
     html = out.read_text(encoding="utf-8")
     assert str(escape(sentence)) in html
     assert "Benjamini-Hochberg-adjusted p" in html and "Holm-adjusted p" not in html
+
+
+def test_compare_json_is_one_document_with_the_numbers_the_tables_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    a, b = _runs(tmp_path)
+    out = tmp_path / "cmp.html"
+    argv = ["compare", str(a), str(b), "--out", str(out), "--keywords-only"]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)  # stdout is the document and nothing else
+    assert captured.err.strip() == f"wrote {out}" and out.is_file()
+    assert document["schema_version"] == 1
+    assert document["baseline"] == {"variant": "v049-guardrails"}
+    [comparison] = document["comparisons"]
+    assert comparison["compared"] == {
+        "model": "sim/careful",
+        "policy": "guardrails",
+        "variant": "v-noisy",
+        "kind": "simulated",
+    }
+    assert len(comparison["scenarios"]) == 11 and comparison["runs"] == 13
+    noise = next(m for m in comparison["metrics"] if m["metric"] == "noise")
+    assert noise["better"] == "lower" and noise["verdict"] == "worse"
+    assert noise["diff"] == 2 and noise["p_adjusted"] == pytest.approx(17 / 2**10)
+    assert comparison["sentence"].startswith("Worse on")
+    # The same sentence the text output prints.
+    assert main(argv) == 0
+    assert comparison["sentence"] in capsys.readouterr().out

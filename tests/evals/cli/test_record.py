@@ -133,8 +133,17 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
     assert "Porto" in Path("week.yaml").read_text()
     capsys.readouterr()
     assert _record(*args, "--stale") == 0
-    assert "stale: cassettes/week-of-noise/" in capsys.readouterr().err
-    assert len(served_requests(log)) > first
+    err = capsys.readouterr().err
+    assert "stale: cassettes/week-of-noise/" in err
+    assert "a user message" in err  # what changed, in words
+    # Brought back from where it diverged: the calls before the changed message replayed.
+    cassette = Path(
+        "cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-user-requested.yaml"
+    )
+    label = read_label(cassette)
+    assert label is not None and label.calls and label.replayed_calls
+    assert label.diverged_at is not None and label.diverged_at in err
+    assert len(served_requests(log)) - first == label.calls - label.replayed_calls
     assert _record(*args, "--stale") == 0  # and now it replays again
 
 

@@ -40,7 +40,7 @@ def test_real_model_without_cassette_fails_naming_scenario_step_and_command(
     assert "week-of-noise: day 1 #1 user" in err
     # The command names the scenario file that ran (week.yaml, not scenarios/<name>.yaml).
     assert (
-        "Re-record with: memeval run --scenario week.yaml --policy guardrails "
+        "Bring it back with: memeval run --scenario week.yaml --policy guardrails "
         "--variant v049-guardrails --model openai-compatible/gemma-3-270m --record"
     ) in err
     # The error starts on its own line, after the progress bar's.
@@ -109,8 +109,8 @@ def test_a_cassette_miss_of_a_variant_file_prints_a_command_that_resolves_it(
     argv += ["--policy", "guardrails", "--variant", "v/terse.toml", "--out", "runs"]
     assert main(argv) == 3
     err = capsys.readouterr().err
-    (line,) = [x for x in err.splitlines() if x.startswith("Re-record with: ")]
-    printed = shlex.split(line.removeprefix("Re-record with: "))
+    (line,) = [x for x in err.splitlines() if x.startswith("Bring it back with: ")]
+    printed = shlex.split(line.removeprefix("Bring it back with: "))
     args = build_parser().parse_args(printed[1:])  # exits (fails the test) on a bad option
     monkeypatch.chdir(tmp_path / "v")  # the command works from anywhere, not only here
     assert [v.name for v in resolve_variants(args.variant)] == ["terse"]

@@ -74,3 +74,42 @@ def test_verdict_lines_put_real_models_first_with_their_sentence(tmp_path: Path)
         "no verdicts: no cell pairs with the baseline (variant v049-guardrails); these runs "
         "use v-loose (add --variant v049-guardrails to compare them against it)"
     ]
+
+
+def test_verdict_lines_say_which_replies_went_unparsed_beside_the_cell(tmp_path: Path) -> None:
+    # Issue 40: every daily summary of the new variant unparsed, MEMORY.md empty, and the
+    # terminal said nothing. Now the cell's verdict line is followed by the count.
+    from evals.cli._run_notes import verdict_lines
+    from evals.report import verdicts
+    from evals.results.scoring import score_run_dir
+    from memsys.events import Flushed, Trigger
+    from memsys.outcomes import FlushOutcome
+    from tests.helpers.traces import GOOD_MEMORY, write_trace
+
+    error = "malformed daily summary reply: no 'SUMMARY:' block; reply was 'We discussed'"
+    for scenario in ("week-a", "week-b", "week-c"):
+        for variant in ("v049-guardrails", "v-prose"):
+            outcome = FlushOutcome.MALFORMED if variant == "v-prose" else FlushOutcome.WRITTEN
+            flushes = [
+                Flushed(Trigger.SESSION_SWITCH, outcome, session=f"s{i}", messages=4,
+                        error=error if variant == "v-prose" else None)
+                for i in range(3)
+            ]  # fmt: skip
+            memory = "# Long-term Memory\n" if variant == "v-prose" else GOOD_MEMORY
+            records = [("flush", f.fields()) for f in flushes]
+            write_trace(
+                tmp_path / scenario / variant,
+                memory,
+                model="openai-compatible/q-instruct",
+                model_kind="real",
+                variant=variant,
+                scenario=scenario,
+                records=records,
+            )
+    results = score_run_dir(tmp_path, None)
+    lines = verdict_lines(verdicts(results), results)
+    assert lines[1].startswith("  q · guardrails · v-prose [real]: Too few scenarios")
+    assert lines[2] == (
+        "    9 of 9 daily summaries unparsed: MEMORY.md got nothing from them (nor the daily log)"
+    )
+    assert len(lines) == 3  # the baseline's summaries all parsed: nothing to say

@@ -35,8 +35,10 @@ def test_run_prints_the_verdicts_then_where_the_report_is(
         "sim/careful · guardrails · v023-vague [simulated]",
         "sim/naive · guardrails · v023-vague [simulated]",
     ]
+    # One scenario: no test, and how many scenarios one would need (issue 40).
     assert all(
-        line.endswith(": no test: 1 scenario paired, a verdict needs 2 or more.")
+        re.search(r": No test: 1 scenario paired, a test needs \d+ or more \(seen: quality ", line)
+        and line.endswith("(1 scenario).")
         for line in verdicts
     )
     assert lines[len(verdicts) + 1 : -1] == [

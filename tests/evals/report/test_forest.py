@@ -42,3 +42,50 @@ def test_each_metric_is_a_row_with_its_interval_verdict_and_detectable_band() ->
     assert len(re.findall(r"class='mde'", svg)) == 2
     assert len(re.findall(r"<rect class='point'", svg)) == 1
     assert len(re.findall(r"<circle class='point'", svg)) == 1
+
+
+def _points(svg: str) -> list[float]:
+    """x of each row's point, in row order."""
+    found = re.findall(r"class='point' (?:x|cx)='([\d.]+)'", svg)
+    return [float(x) for x in found]
+
+
+def test_better_is_to_the_right_on_every_row_and_each_row_labels_its_own_scale() -> None:
+    from evals.report._forest import _LABEL, _PLOT, row_scale
+
+    results = []
+    for i in range(10):
+        results.append(_run(BASE, f"s{i}", 0.5, 1000.0))
+        # Quality up by about 0.04 (better), memory size down by about 438 chars (better too).
+        results.append(_run("v-new", f"s{i}", 0.54 + i / 1000, 562.0 - i))
+    [comparison] = compare_to_baseline(results, Reference(variant=BASE))
+    quality, size = comparison.diffs
+    assert size.diff is not None and size.diff < 0 < (quality.diff or 0)
+    svg = forest_svg(comparison)
+    zero = _LABEL + _PLOT / 2
+    # Both improvements point right of zero, whatever the metric's direction.
+    assert all(x > zero for x in _points(svg))
+    # Each row has its own round scale, its ends and 0 labelled in the metric's unit; a
+    # lower-is-better row reads "+500" on the worse (left) end.
+    assert (row_scale(size), row_scale(quality)) == (500, 0.05)
+    ticks = re.findall(r"class='tick'>([^<]+)<", svg)
+    assert ticks == ["-0.05", "0", "+0.05", "+500", "0", "-500"]
+    assert "◀ worse" in svg and "better ▶" in svg
+
+
+def test_a_bounded_metric_never_gets_a_scale_past_its_range() -> None:
+    results = []
+    for i in range(8):
+        results.append(_run(BASE, f"s{i}", 1.0 if i % 2 else 0.0, 1000.0))
+        results.append(_run("v-new", f"s{i}", 0.0 if i % 2 else 1.0, 1000.0))
+    from evals.results import describe
+
+    [comparison] = compare_to_baseline(
+        results, Reference(variant=BASE), ["quality"], about=describe(results)
+    )
+    from evals.report._forest import row_scale
+
+    [quality] = comparison.diffs
+    assert quality.mde is not None and quality.mde > 1
+    assert row_scale(quality) == 1.0
+    assert re.findall(r"class='tick'>([^<]+)<", forest_svg(comparison)) == ["-1", "0", "+1"]

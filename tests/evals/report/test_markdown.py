@@ -253,7 +253,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     assert rows[("v023-vague", "quality")]["scenarios"] == "2"
     assert rows[("v049-user-requested", "quality")]["scenarios"] == "1 (1 left out)"
     assert rows[(policy_row, "quality")]["scenarios"] == "1 (1 left out)"
-    assert "- **v049-user-requested**: Too few scenarios to test quality" in table
+    assert "- **v049-user-requested**: No test: 1 scenario paired, a test needs 9 or more" in table
     assert (
         "  Left out chitchat-transient: sampling differs: greedy (temperature 0) (1 sample)"
         in table

@@ -84,3 +84,46 @@ def test_no_line_holds_two_labels_and_the_metrics_count_the_labels(
     assert credited <= set(labels.expected)
     quality = by_scorer["quality"]
     assert quality.value is not None and 0.0 <= quality.value <= 1.0
+
+
+def test_a_line_stating_two_expected_facts_credits_both(build_run: BuildRun) -> None:
+    from evals.scenario.scenario import Expectations
+
+    expect = Expectations.model_validate(
+        {
+            "remember": [
+                {"fact": "The user's balcony faces south", "keywords": [["south"]]},
+                {"fact": "The user waters the plants every other day", "keywords": [["water"]]},
+            ]
+        }
+    )
+    memory = (
+        "# Long-term Memory\n\n## Preferences\n"
+        "- cherry tomatoes, basil, south-facing, water every other day\n"
+        "- My balcony faces south.\n"
+    )
+    run = build_run(memory, expect)
+    labels = label_target(run.final, run)
+    first, second = labels.lines
+    assert first.label == "fact" and len(first.facts) == 2
+    assert "also states: The user waters the plants every other day" in first.evidence
+    assert labels.credited == {spec.fact for spec in expect.remember}
+    assert labels.holder("The user waters the plants every other day") is first
+    # The later line says one of them again: a repeat of the line holding it.
+    assert second.label == "repeat" and second.repeat_of == first.entry.line_start
+    assert second.fact == "The user's balcony faces south"
+
+
+def test_a_fuller_later_wording_takes_the_credit_from_one_without_the_values(
+    build_run: BuildRun,
+) -> None:
+    from evals.scenario.scenario import Expectations
+
+    expect = Expectations.model_validate(
+        {"remember": [{"fact": "The user's standup is at 9:30", "keywords": [["standup"]]}]}
+    )
+    memory = "# Long-term Memory\n\n## Workflow\n- Has a daily standup\n- Standup at 9:30\n"
+    run = build_run(memory, expect)
+    labels = label_target(run.final, run)
+    vague, full = labels.lines
+    assert full.label == "fact" and vague.label != "fact"

@@ -35,8 +35,10 @@ def test_quality_is_recall_times_precision(build_run: BuildRun) -> None:
     # 7 lines, 3 facts and 4 extra (grounded without a conversation to check): all kept.
     assert clean.value == pytest.approx(clean.metrics["precision"]) == pytest.approx(1.0)
     noisy = _quality(build_run(NOISY_MEMORY))
-    # 2 of 3 facts; of 8 lines 3 kept (engineer, light mode, emails): 2/3 x 3/8.
-    assert noisy.value == pytest.approx(2 / 3 * 3 / 8)
+    # 2 of 3 facts and 1 extra line (emails), which joins both sides of recall; of 8 lines
+    # 3 kept (engineer, light mode, emails): (2 + 1) / (3 + 1) x 3/8.
+    assert noisy.metrics["extras"] == 1
+    assert noisy.value == pytest.approx((2 + 1) / (3 + 1) * 3 / 8)
     assert noisy.metrics["lines_stale"] == 1 and noisy.metrics["lines_repeat"] == 1
 
 
@@ -66,3 +68,42 @@ def test_five_junk_entries_score_clearly_worse_than_a_clean_file(build_run: Buil
     dirty = next(s for s in score_run(junk_run) if s.name == "quality")
     assert clean.value is not None and dirty.value is not None
     assert clean.value - dirty.value >= 0.10, (clean.value, dirty.value)
+
+
+def test_an_extra_line_raises_recall_and_never_lowers_it(build_run: BuildRun) -> None:
+    from tests.helpers.traces import WEEK_EXPECT
+
+    one_fact = "# Long-term Memory\n\n## User Profile\n- Backend engineer at a logistics startup\n"
+    plain = _quality(build_run(one_fact))
+    with_extra = _quality(build_run(one_fact + "- Likes Sushi Go as a card game\n"))
+    expected = len(WEEK_EXPECT.remember)
+    assert plain.metrics["extras"] == 0 and plain.value == pytest.approx(1 / expected)
+    # The extra joins both sides of recall: (1 + 1) / (expected + 1), precision still 1.
+    assert with_extra.metrics["extras"] == 1
+    assert with_extra.value == pytest.approx(2 / (expected + 1))
+    assert with_extra.value > plain.value
+    # Extras alone never reach the file that holds the listed facts.
+    assert _quality(build_run(GOOD_MEMORY)).value == pytest.approx(1.0)
+
+
+def test_a_kept_line_in_the_wrong_section_is_kept_whole(build_run: BuildRun) -> None:
+    from evals.scenario.scenario import Expectations
+
+    expect = Expectations.model_validate(
+        {
+            "remember": [
+                {
+                    "fact": "The user is a backend engineer",
+                    "keywords": [["backend"]],
+                    "section": ["User Profile"],
+                }
+            ]
+        }
+    )
+    placed = "# Long-term Memory\n\n## User Profile\n- Backend engineer at a startup\n"
+    misplaced = "# Long-term Memory\n\n## Notes\n- Backend engineer at a startup\n"
+    moved = _quality(build_run(misplaced, expect))
+    wrong = next(s for s in score_run(build_run(misplaced, expect)) if s.name == "wrong_section")
+    assert moved.value == _quality(build_run(placed, expect)).value == pytest.approx(1.0)
+    # ... and the section is still reported, by wrong_section, beside quality.
+    assert moved.metrics["misfiled"] == 1 and wrong.metrics["misfiled"] == 1

@@ -114,3 +114,16 @@ def test_the_light_quantiles_are_scipy_stats_own() -> None:
         for q in (0.8, 0.975, 0.995):
             assert t_quantile(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-12)
     assert normal_quantile(0.975) == pytest.approx(stats.norm.ppf(0.975), rel=1e-12)
+
+
+def test_no_sign_flip_test_can_pass_below_six_scenarios_or_more_under_holm() -> None:
+    from evals.stats import scenarios_to_reach, smallest_p
+
+    # Five scenarios all pointing one way: the smallest p an exact test can give is 2/32.
+    assert smallest_p(5) == pytest.approx(permutation_p([1.0] * 5)) == pytest.approx(1 / 16)
+    assert smallest_p(6) == pytest.approx(permutation_p([0.3] * 6))
+    assert smallest_p(40) == pytest.approx(permutation_p([5.0] * 40))
+    assert scenarios_to_reach(0.05) == 6
+    # Holm over 11 metrics multiplies the smallest p by 11: 11 * 2 / 2**n < 0.05 from n = 9.
+    assert scenarios_to_reach(0.05, 11) == 9
+    assert 11 * smallest_p(8) >= 0.05 > 11 * smallest_p(9)

@@ -1,0 +1,198 @@
+"""How far two graders of MEMORY.md files agree: two readers, or a reader and the scorer.
+
+A grader gives each file a 0-1 grade and each entry line one class of the reader's protocol
+(``docs/reader-protocol.md``): ``keep`` (the protocol's ``fact`` and ``extra``: the first
+labeller wrote only "keep") or the label of a line to strike. :func:`agreement` compares two
+graders over the files and lines both judged: Spearman's rank correlation of the grades, the
+mean absolute grade gap, the share of lines both keep or both strike, and the share given the
+same class.
+
+The reader-labelled set is split by a fixed rule on the file name, not by results
+(:func:`part_of`): about a third is held aside, never used to choose a rule or a constant.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+__all__ = [
+    "HELD_ASIDE_EVERY",
+    "READER_CLASSES",
+    "Agreement",
+    "Grading",
+    "Part",
+    "ReaderFile",
+    "agreement",
+    "part_of",
+    "reader_class",
+    "spearman",
+]
+
+Part = Literal["tuning", "held"]
+HELD_ASIDE_EVERY = 3
+"""A file is held aside when the first 8 hex digits of the SHA-256 of its name, read as a
+number, are divisible by this (about one file in three)."""
+
+READER_CLASSES = ("keep", "stale", "noise", "junk", "model_name", "invented", "repeat")
+"""What a line is to a reader: kept, or struck as one of the protocol's labels."""
+
+# The first labeller's strike reasons, by the first of these words they contain.
+_REASON_WORDS: tuple[tuple[str, str], ...] = (
+    ("stale", "stale"),
+    ("repeat", "repeat"),
+    ("model", "model_name"),
+    ("invented", "invented"),
+    ("made up", "invented"),
+    ("profession", "invented"),
+    ("tradesman", "invented"),
+    ("as the user", "invented"),
+    ("transient", "noise"),
+    ("screenshot", "noise"),
+    ("progress", "noise"),
+    ("is gone", "noise"),
+)
+
+
+def reader_class(judgement: str) -> str:
+    """The class of one line's judgement: a protocol label (``fact``/``extra`` are ``keep``),
+    ``keep ...``, or ``strike: REASON`` (by the first word of :data:`_REASON_WORDS` the reason
+    holds; any other reason, "none", "placeholder", "vague", "fragment", "question", "tool
+    text", is ``junk``).
+
+    Raises:
+        ValueError: the judgement is none of these.
+    """
+    text = judgement.strip().lower()
+    head = re.split(r"[\s:(,]", text, maxsplit=1)[0]
+    if head in ("keep", "fact", "extra"):
+        return "keep"
+    if head in READER_CLASSES:
+        return head
+    if head != "strike":
+        raise ValueError(f"{judgement!r} is not a label ({', '.join(READER_CLASSES)}) or strike")
+    found = [(text.find(word), cls) for word, cls in _REASON_WORDS if word in text]
+    return min(found)[1] if found else "junk"
+
+
+def part_of(name: str) -> Part:
+    """``held`` (aside, for reporting only) or ``tuning``, from the file name alone."""
+    digest = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:8], 16)
+    return "held" if digest % HELD_ASIDE_EVERY == 0 else "tuning"
+
+
+@dataclass(frozen=True)
+class ReaderFile:
+    """One file of the reader-labelled set, with the first labeller's judgements."""
+
+    path: Path
+    """The MEMORY.md copy (``files/NN-SCENARIO.md``)."""
+    scenario: str
+    """Its scenario's name."""
+    grade: float
+    """The reader's 0-1 grade."""
+    keep: dict[int, bool]
+    """Line number -> the reader keeps it."""
+    judgements: Mapping[int, str] = field(default_factory=dict)
+    """Line number -> the reader's words ("keep", "strike: invented", ...)."""
+
+    @property
+    def name(self) -> str:
+        """The copy's file name, the key every grader uses."""
+        return self.path.name
+
+    @property
+    def part(self) -> Part:
+        """Tuning or held aside (:func:`part_of`)."""
+        return part_of(self.name)
+
+    def grading(self) -> Grading:
+        """The first labeller's grading."""
+        return Grading(self.grade, {n: reader_class(j) for n, j in self.judgements.items()})
+
+
+@dataclass(frozen=True)
+class Grading:
+    """One grader's judgement of one file."""
+
+    grade: float
+    """0-1: for the scorer, ``quality``."""
+    classes: Mapping[int, str]
+    """Line number -> one of :data:`READER_CLASSES`."""
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How two graders agree over the files (and lines) both judged."""
+
+    files: int
+    spearman: float
+    """Rank correlation of the grades."""
+    mean_gap: float
+    """Mean absolute difference of the grades."""
+    lines: int
+    """Lines both judged."""
+    line_agreement: float
+    """Share of those lines both keep or both strike."""
+    class_agreement: float
+    """Share of those lines given the same class."""
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation (ties take their mean rank)."""
+    ra, rb = _ranks(a), _ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    va = sum((x - ma) ** 2 for x in ra) ** 0.5
+    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
+    return cov / (va * vb) if va and vb else 0.0
+
+
+def agreement(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> Agreement:
+    """``a`` against ``b`` over the files both graded (by name) and the lines both judged.
+
+    Raises:
+        ValueError: no file is graded by both.
+    """
+    names = sorted(set(a) & set(b))
+    if not names:
+        raise ValueError("the two graders have no file in common")
+    grades_a, grades_b = [a[n].grade for n in names], [b[n].grade for n in names]
+    gap = sum(abs(x - y) for x, y in zip(grades_a, grades_b, strict=True)) / len(names)
+    lines = kept_same = class_same = 0
+    for name in names:
+        theirs = b[name].classes
+        for number, mine in a[name].classes.items():
+            other = theirs.get(number)
+            if other is None:
+                continue
+            lines += 1
+            kept_same += (mine == "keep") == (other == "keep")
+            class_same += mine == other
+    return Agreement(
+        len(names),
+        spearman(grades_a, grades_b),
+        gap,
+        lines,
+        kept_same / lines if lines else 0.0,
+        class_same / lines if lines else 0.0,
+    )
