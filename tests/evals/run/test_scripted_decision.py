@@ -25,7 +25,7 @@ def test_the_id_slot_and_the_target_go_together() -> None:
     assert ScriptedDecisionSpec(reply='{"answer": "F"}').target is None
     for bad in ({"reply": E_ON}, {"reply": '{"answer": "F"}', "target": "Milo"}):
         with pytest.raises(ValidationError, match="target exactly when"):
-            ScriptedDecisionSpec(**bad)  # type: ignore[arg-type]
+            ScriptedDecisionSpec(**bad)
     event = parse_event({"at": "19:59", "script_decision": {"reply": E_ON, "target": "cat"}})
     assert event.type == "script_decision"
 
