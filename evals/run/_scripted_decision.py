@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from evals.scenario._scenario_parts import ID_SLOT, ScriptedDecisionSpec
-from evals.trace.trace_records import ErrorRecord, EventRecord, RecordBody
+from evals.scenario._parts import ID_SLOT, ScriptedDecisionSpec
+from evals.trace.records import ErrorRecord, EventRecord, RecordBody
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind, Purpose
 from memsys.policies import WritePolicy
 from memsys.policies.unified import UnifiedPolicy
