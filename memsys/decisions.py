@@ -29,7 +29,18 @@ measures it). Replies in the plain form ``{"op": ..., "id": ..., "content": ...,
 and forgiving about meaning, so that a decision never drops information and means what it
 says:
 
-- an UPDATE or DELETE naming an id that was not shown (or none) keeps the new fact, as ADD;
+- an UPDATE naming an id that was not shown (or none) keeps the new fact, as ADD;
+- an UPDATE whose target is about something else than the fact (:mod:`memsys.subject`) keeps
+  the new fact as ADD and leaves the target alone (issue 36: a 1.5B model "updates" the
+  nearest memory with an unrelated fact);
+- a DELETE removes its target only when the fact says something ended (a negation or an
+  ending word) about that target's subject, and then stores nothing new. A DELETE naming an
+  id not shown, or a memory about something else, removes nothing and keeps the new fact as
+  ADD ("DELETE stores the new fact", as for an UPDATE) -- unless the fact only negates
+  ("No longer has a cat": nothing new to keep, nothing stored). A DELETE whose fact is about
+  its target but ends nothing is refused and stores nothing: that is answer E given to a
+  remark about the memory ("Long shift, off to bed." against "I am a paramedic working
+  twelve-hour shifts.", recorded in background-during-write), not a new fact;
 - an UPDATE whose text says what its target says is a NOOP on that target;
 - an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
   whose text merely copies a shown memory adds the new fact instead;
@@ -38,7 +49,9 @@ says:
 
 "Says what" compares the words (lower case, punctuation and order ignored, a few filler
 words dropped), so "Likes the card game Sushi Go" repeats "Likes Sushi Go as a card game".
-Each repair is named in :attr:`Decision.repair`, so the trace and the benchmark show it.
+Each repair is named in :attr:`Decision.repair` (words) and :attr:`Decision.repair_kind`
+(a :class:`RepairKind` the policy counts and the trace carries), so the trace, the scorers
+and the benchmark show it.
 """
 
 from __future__ import annotations
@@ -48,6 +61,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from memsys._decision_prompt import (
     CHOICES,
@@ -64,6 +78,7 @@ from memsys._decision_prompt import (
 )
 from memsys.errors import MalformedOutput
 from memsys.llm.base import ChatRequest, Message, Purpose, Role
+from memsys.subject import SubjectJudge, is_ending
 
 __all__ = [
     "CHOICES",
@@ -73,6 +88,7 @@ __all__ = [
     "DecisionPrompt",
     "Operation",
     "Relation",
+    "RepairKind",
     "ShownMemory",
     "SimilarMemory",
     "decision_request",
@@ -82,6 +98,23 @@ __all__ = [
 ]
 
 _BY_LETTER = {c.letter: c for c in CHOICES}
+
+
+class RepairKind(StrEnum):
+    """Why a decision was read differently from what it said (module docstring)."""
+
+    UNKNOWN_TARGET = "unknown_target"
+    """It named a memory that was not shown (or none)."""
+    UNRELATED_TARGET = "unrelated_target"
+    """Its UPDATE or DELETE target is about something else than the fact."""
+    NOT_AN_ENDING = "not_an_ending"
+    """A DELETE whose fact says nothing ended."""
+    REPEAT = "repeat"
+    """It would store what a memory already says."""
+    COPIED_TEXT = "copied_text"
+    """Its text copied a memory instead of stating the fact."""
+    REFUSED_BY_GUARD = "refused_by_guard"
+    """The deletion guard kept a memory the user asked to keep (the policy's repair)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +135,14 @@ class Decision:
     """Importance 1-10 the model gave, if any (the policy falls back to a rule)."""
     repair: str | None = None
     """Why the reply was read differently from what it said (see the module docstring)."""
+    repair_kind: RepairKind | None = None
+    """The kind of that repair."""
+
+    @property
+    def guarded_target(self) -> bool:
+        """A DELETE or UPDATE aimed at a memory about something else, turned into one that
+        leaves that memory alone."""
+        return self.repair_kind is RepairKind.UNRELATED_TARGET
 
 
 DECISION_MAX_TOKENS = 200
@@ -157,8 +198,16 @@ def _target(raw: object, reply: str) -> int | None:
     raise MalformedOutput(_ROLE, f"id {raw!r} is not an integer", reply)
 
 
-def parse_decision(reply: str, candidate: str, similar: Sequence[SimilarMemory]) -> Decision:
+def parse_decision(
+    reply: str,
+    candidate: str,
+    similar: Sequence[SimilarMemory],
+    subject: SubjectJudge | None = None,
+) -> Decision:
     """Read a decision reply, then repair it so that it loses nothing (module docstring).
+
+    ``subject`` decides whether the fact and a target are about the same thing (default:
+    by shared key terms alone; the policy passes one with its embedder).
 
     Raises:
         MalformedOutput: no JSON object; neither a known answer letter nor a known op; an
@@ -179,7 +228,8 @@ def parse_decision(reply: str, candidate: str, similar: Sequence[SimilarMemory])
     base = Decision(op, target, content.strip(), relation, category, level)
     if relation is Relation.TRANSIENT:
         base = dataclasses.replace(base, id=None, content="")
-    return _repair(base, candidate, {m.id: m.content for m in similar}, reply)
+    judge = subject or SubjectJudge()
+    return _repair(base, candidate, {m.id: m.content for m in similar}, reply, judge)
 
 
 def _classification(data: dict[str, object], reply: str) -> tuple[Relation | None, Operation]:
@@ -221,37 +271,77 @@ def _repeated(text: str, shown: dict[int, str]) -> int | None:
     return next((i for i, memory in shown.items() if words and _words(memory) == words), None)
 
 
-def _repair(d: Decision, candidate: str, shown: dict[int, str], reply: str) -> Decision:
-    def with_(**changes: object) -> Decision:
+def _repair(
+    d: Decision, candidate: str, shown: dict[int, str], reply: str, subject: SubjectJudge
+) -> Decision:
+    def with_(kind: RepairKind | None = None, **changes: object) -> Decision:
+        if kind is not None:
+            changes["repair_kind"] = kind
         return dataclasses.replace(d, **changes)  # type: ignore[arg-type]
 
+    fact = candidate.strip()
     if d.op is Operation.ADD:
         known = _repeated(candidate, shown)
         if known is not None:  # the fact is already there: adding it would duplicate it
-            return with_(
-                op=Operation.NOOP, id=known, content="", repair="ADD repeats a memory: NOOP"
-            )
+            repair = "ADD repeats a memory: NOOP"
+            return with_(RepairKind.REPEAT, op=Operation.NOOP, id=known, content="", repair=repair)
         copied = _repeated(d.content, shown) if d.content else None
         if copied is not None:  # the model copied a memory's text: keep the new fact
             repair = f"ADD text copies memory {copied}: the fact is added"
-            return with_(id=None, content=candidate.strip(), repair=repair)
-        return with_(id=None, content=d.content or candidate.strip())
+            return with_(RepairKind.COPIED_TEXT, id=None, content=fact, repair=repair)
+        return with_(id=None, content=d.content or fact)
     if d.op is Operation.NOOP:
         if d.id is not None and d.id not in shown:
-            return with_(id=None, repair=f"NOOP named id {d.id}, which was not shown")
+            repair = f"NOOP named id {d.id}, which was not shown"
+            return with_(RepairKind.UNKNOWN_TARGET, id=None, repair=repair)
         return with_(content="")
+    if d.op is Operation.DELETE:
+        return _repair_delete(d, candidate, shown, subject)
     if d.id not in shown:
         # The model chose to change a memory it was not shown: keep the new fact instead.
+        repair = f"UPDATE named id {d.id}, which was not shown: the fact is added"
         return with_(
-            op=Operation.ADD,
-            id=None,
-            content=candidate.strip(),
-            repair=f"{d.op} named id {d.id}, which was not shown: the fact is added",
+            RepairKind.UNKNOWN_TARGET, op=Operation.ADD, id=None, content=fact, repair=repair
         )
-    if d.op is Operation.DELETE:
-        return with_(content="")
     if not d.content:
         raise MalformedOutput(_ROLE, "UPDATE without content", reply)
+    if not subject.same_subject(candidate, shown[d.id]):
+        repair = f"UPDATE of memory {d.id}, which is about something else: the fact is added"
+        return with_(
+            RepairKind.UNRELATED_TARGET, op=Operation.ADD, id=None, content=fact, repair=repair
+        )
     if _words(d.content) == _words(shown[d.id]):
-        return with_(op=Operation.NOOP, content="", repair="UPDATE repeats its target: NOOP")
+        repair = "UPDATE repeats its target: NOOP"
+        return with_(RepairKind.REPEAT, op=Operation.NOOP, content="", repair=repair)
     return d
+
+
+def _repair_delete(
+    d: Decision, candidate: str, shown: dict[int, str], subject: SubjectJudge
+) -> Decision:
+    """A DELETE removes its target only when the fact ends something about it; one that
+    cannot keeps the fact as an ADD unless the fact only negates (module docstring)."""
+    ending = is_ending(candidate)
+    if d.id not in shown or not subject.same_subject(candidate, shown[d.id]):
+        kind = RepairKind.UNKNOWN_TARGET if d.id not in shown else RepairKind.UNRELATED_TARGET
+        where = "which was not shown" if d.id not in shown else "which is about something else"
+        if ending:  # it only negates: there is nothing new to keep
+            why = f"DELETE named id {d.id}, {where}: refused, nothing stored"
+            return dataclasses.replace(
+                d, op=Operation.NOOP, id=None, content="", repair=why, repair_kind=kind
+            )
+        why = f"DELETE named id {d.id}, {where}: the fact is added"
+        return dataclasses.replace(
+            d, op=Operation.ADD, id=None, content=candidate.strip(), repair=why, repair_kind=kind
+        )
+    if not ending:
+        why = f"DELETE of memory {d.id}, but the fact ends nothing: refused, nothing stored"
+        return dataclasses.replace(
+            d,
+            op=Operation.NOOP,
+            id=None,
+            content="",
+            repair=why,
+            repair_kind=RepairKind.NOT_AN_ENDING,
+        )
+    return dataclasses.replace(d, content="")

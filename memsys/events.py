@@ -18,7 +18,7 @@ from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from memsys.compaction import CompactionOutcome, CompactionResult
-from memsys.decisions import Operation, Relation
+from memsys.decisions import Operation, Relation, RepairKind
 from memsys.outcomes import FlushOutcome, PromotionOutcome
 from memsys.registry import Registry
 
@@ -289,6 +289,9 @@ class Decided(MemoryEvent):
     """How the candidate relates to the memory it names."""
     repair: str | None = None
     """What was repaired so nothing is lost."""
+    repair_kind: RepairKind | None = None
+    """The kind of that repair (``unrelated_target``: a DELETE or UPDATE aimed at a memory
+    about something else, turned into one that leaves it alone)."""
     malformed: str | None = None
     """Why the reply could not be read (no decision)."""
     error: str | None = None
@@ -299,9 +302,10 @@ class Decided(MemoryEvent):
         if self.op is None:
             why = [n for n in ("malformed", "error") if getattr(self, n) is not None]
             return self._pick("policy", "candidate", "op", "similar", *why)
-        return self._pick(
-            "policy", "candidate", "op", "id", "content", "relation", "repair", "similar"
-        )
+        names = ["policy", "candidate", "op", "id", "content", "relation", "repair", "similar"]
+        if self.repair_kind is not None:  # older traces have none: the line stays as it was
+            names.insert(7, "repair_kind")
+        return self._pick(*names)
 
 
 @dataclass(frozen=True)

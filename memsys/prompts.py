@@ -86,40 +86,82 @@ class DailySummary:
 
 _FACT = re.compile(r"^\[(?P<category>[A-Za-z ]+)\]\s*(?P<text>.+)$")
 
+# A block header as small models write it: "SUMMARY:", "SUMMARY: text" on one line,
+# "**Summary:**", "### LONG_TERM:" or "Long-term:". The colon is required, so prose that
+# merely says "summary" is not a header.
+_HEADER = re.compile(
+    r"^[ \t]*[#*_ \t]*(?P<name>SUMMARY|LONG[-_ ]?TERM)[*_ \t]*:[*_ \t]*(?P<rest>.*)$",
+    re.M | re.I,
+)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(?P<text>.*\S)\s*$")
+
+SUMMARY_REPLY_FORMAT = "SUMMARY:\n- <bullet>\nLONG_TERM:\n- [<category>] <fact>"
+"""The reply format the parser reads (a one-line ``SUMMARY: text`` is read as one bullet)."""
+
 
 def parse_daily_summary(reply: str) -> DailySummary:
     """Parse a daily-summary reply.
 
+    Reads the forms a model plausibly writes: the asked-for block format, ``SUMMARY: text``
+    on one line, bold or heading markers around the headers, ``*``/``1.`` bullets.
+
     Raises:
-        MalformedOutput: no ``SUMMARY:`` block, no bullets, or a fact without a category.
+        MalformedOutput: no ``SUMMARY:`` header, nothing under it, or a fact without a
+            category.
     """
-    match = re.search(
-        r"SUMMARY:\s*\n(?P<summary>.*?)(?:\nLONG_TERM:\s*\n(?P<facts>.*))?$", reply.strip(), re.S
-    )
-    if match is None:
-        raise MalformedOutput("daily summary", "no 'SUMMARY:' block", reply)
-    bullets = tuple(_bullets(match.group("summary")))
-    if not bullets:
-        raise MalformedOutput("daily summary", "the SUMMARY block has no '- ' bullets", reply)
-    facts = []
-    for line in _bullets(match.group("facts") or ""):
-        if line.lower() == "none":
-            continue
-        fact = _FACT.match(line)
-        if fact is None:
-            raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)
-        facts.append(
-            PromotedFact(fact.group("category").strip().lower(), fact.group("text").strip())
+    headers = list(_HEADER.finditer(reply))
+    summary_at = next((h for h in headers if h.group("name").upper() == "SUMMARY"), None)
+    if summary_at is None:
+        raise MalformedOutput(
+            "daily summary", f"no 'SUMMARY:' header (the format is {SUMMARY_REPLY_FORMAT!r})", reply
         )
+    facts_at = next(
+        (
+            h
+            for h in headers
+            if h.start() > summary_at.start() and h.group("name").upper() != "SUMMARY"
+        ),
+        None,
+    )
+    summary_end = facts_at.start() if facts_at is not None else len(reply)
+    items = _items(summary_at.group("rest"), reply[summary_at.end() : summary_end])
+    fact_lines: list[str] = []
+    if facts_at is not None:
+        fact_lines = _items(facts_at.group("rest"), reply[facts_at.end() :])
+    else:
+        # No LONG_TERM header: "- [category] fact" bullets under SUMMARY are the facts.
+        fact_lines = [item for item in items if _FACT.match(item)]
+        items = [item for item in items if not _FACT.match(item)]
+    bullets = tuple(items)
+    if not bullets and not fact_lines:
+        raise MalformedOutput("daily summary", "nothing under 'SUMMARY:'", reply)
+    if not bullets:
+        bullets = tuple(_FACT.match(f).group("text").strip() for f in fact_lines)  # type: ignore[union-attr]
+    facts = []
+    if fact_lines:
+        for line in fact_lines:
+            if line.strip(" .").lower() == "none":
+                continue
+            fact = _FACT.match(line)
+            if fact is None:
+                raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)
+            facts.append(
+                PromotedFact(fact.group("category").strip().lower(), fact.group("text").strip())
+            )
     return DailySummary(bullets, tuple(facts))
 
 
-def _bullets(block: str) -> list[str]:
-    return [
-        line.strip()[2:].strip()
-        for line in block.splitlines()
-        if line.strip().startswith("- ") and line.strip()[2:].strip()
-    ]
+def _items(first: str, block: str) -> list[str]:
+    """A block's entries: the header line's own text, then each bullet line; plain lines count
+    as entries only when the block has no bullets at all (a model that wrote prose)."""
+    lines = [first, *block.splitlines()]
+    bullets = [m.group("text") for line in lines if (m := _BULLET.match(line))]
+    inline = first.strip()
+    if inline and not _BULLET.match(first):
+        bullets.insert(0, inline)
+    if bullets:
+        return bullets
+    return [line.strip() for line in block.splitlines() if line.strip()]
 
 
 # -- compaction (RFC-049 3E, verbatim) ------------------------------------------------------

@@ -1,10 +1,11 @@
-"""Labelled cases of ``memeval bench decisions``, and the figures computed from outcomes."""
+"""Labelled cases of ``memeval bench decisions`` (``decision_cases.yaml``) and their loading;
+the figures are computed in :mod:`evals.bench.decision_figures`."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 
 import yaml
@@ -17,24 +18,20 @@ from memsys.decisions import Operation, SimilarMemory
 __all__ = [
     "CASES_FILE",
     "EVENTS",
-    "MALFORMED",
-    "MIN_EVENT_ACCURACY",
-    "TARGET_ACCURACY",
+    "GROUPS",
+    "TUNED",
     "CaseFile",
     "CaseMemory",
     "DecisionCase",
-    "Outcome",
-    "Summary",
+    "Pattern",
     "load_cases",
-    "render_markdown",
-    "summarise",
 ]
 
 CASES_FILE = Path(__file__).with_name("decision_cases.yaml")
-MALFORMED = "MALFORMED"
-TARGET_ACCURACY = 0.80
-MIN_EVENT_ACCURACY = 0.60
 EVENTS: tuple[str, ...] = tuple(op.value for op in Operation)
+TUNED = "tuned"
+GROUPS: tuple[str, ...] = (TUNED, "new")
+"""The cases the prompt and repairs were tuned on, and the ones written after (issue 36)."""
 
 
 class _Strict(BaseModel):
@@ -51,10 +48,30 @@ class CaseMemory(_Strict):
     category: str = "notes"
 
 
+class Pattern(StrEnum):
+    """What a new case tests (the file's header says more)."""
+
+    PARAPHRASE = "paraphrase"
+    DUPLICATE = "duplicate"
+    REFINEMENT = "refinement"
+    CONTRADICTION = "contradiction"
+    TEMPORAL_CHANGE = "temporal_change"
+    NEGATION = "negation"
+    UNRELATED_TRAP = "unrelated_trap"
+    """A memory about something else is shown, which a model may DELETE or UPDATE."""
+    THROWAWAY = "throwaway"
+    """A remark not worth keeping ("Long shift, off to bed."), which a model may store."""
+    NEW_FACT = "new_fact"
+
+
 class DecisionCase(_Strict):
     """One labelled case."""
 
     name: str
+    source: str = Field(min_length=5)
+    """Where it came from: "tuned", or the pattern and the public benchmark style it follows."""
+    pattern: Pattern | None = None
+    """What a new case tests (required for new cases)."""
     candidate: str
     memories: list[CaseMemory]
     expect: Operation
@@ -62,6 +79,14 @@ class DecisionCase(_Strict):
     """The memory the decision should name (UPDATE, DELETE, and a NOOP that repeats one)."""
     reason: str = Field(min_length=10)
     """Why this is the expected decision, in one line."""
+    unrelated: list[int] = Field(default_factory=list)
+    """Shown memories about something else than the candidate: no DELETE or UPDATE may
+    change them."""
+
+    @property
+    def group(self) -> str:
+        """``tuned`` or ``new`` (:data:`GROUPS`)."""
+        return TUNED if self.source == TUNED else GROUPS[1]
 
     def shown(self) -> list[SimilarMemory]:
         """The memories as the pipeline shows them."""
@@ -85,112 +110,25 @@ def load_cases(path: Path = CASES_FILE) -> tuple[datetime, list[DecisionCase]]:
         data = CaseFile.model_validate(load_data(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, yaml.YAMLError, ValidationError) as exc:
         raise UsageError(f"{path}: not a valid decision case file: {exc}") from None
+    names = Counter(c.name for c in data.cases)
     for case in data.cases:
-        if case.target is not None and case.target not in {m.id for m in case.memories}:
-            raise UsageError(f"{path}: case {case.name!r}: target {case.target} is not shown")
-        if case.expect in (Operation.UPDATE, Operation.DELETE) and case.target is None:
-            raise UsageError(f"{path}: case {case.name!r}: {case.expect} needs a target")
+        problem = _problem(case, names[case.name])
+        if problem:
+            raise UsageError(f"{path}: case {case.name!r}: {problem}")
     return data.now, data.cases
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What the model decided for one case."""
-
-    case: DecisionCase
-    """The case."""
-    decided: str
-    """The decided operation, or MALFORMED."""
-    target: int | None
-    """The id the decision named."""
-    reply: str
-    """The model's raw reply."""
-    repair: str | None
-    """The parser's repair, if any."""
-    shown: int
-    """Memories shown to the model."""
-
-    @property
-    def correct(self) -> bool:
-        """The operation matches the label."""
-        return self.decided == self.case.expect.value
-
-    @property
-    def target_correct(self) -> bool | None:
-        """Whether the named id matches, for cases whose label names one."""
-        return None if self.case.target is None else self.target == self.case.target
-
-
-@dataclass(frozen=True)
-class Summary:
-    """Accuracy figures of one run."""
-
-    overall: float
-    """Share of cases whose operation matches."""
-    per_event: dict[str, float]
-    """Accuracy per expected operation."""
-    confusion: dict[str, dict[str, int]]
-    """expected -> decided -> count."""
-    target_accuracy: float
-    """Share of id-naming labels whose id was named."""
-    repairs: int
-    """Decisions the parser repaired."""
-
-    @property
-    def meets_target(self) -> bool:
-        """Overall >= 80% and no event below 60%."""
-        return self.overall >= TARGET_ACCURACY and min(self.per_event.values()) >= (
-            MIN_EVENT_ACCURACY
-        )
-
-
-def summarise(outcomes: list[Outcome]) -> Summary:
-    """Per-event accuracy, the confusion matrix and the id accuracy."""
-    columns = [*EVENTS, MALFORMED]
-    confusion = {e: dict.fromkeys(columns, 0) for e in EVENTS}
-    for o in outcomes:
-        confusion[o.case.expect.value][o.decided] += 1
-    per_event = {
-        e: confusion[e][e] / sum(confusion[e].values())
-        for e in EVENTS
-        if any(confusion[e].values())
-    }
-    named = [o.target_correct for o in outcomes if o.target_correct is not None]
-    return Summary(
-        sum(o.correct for o in outcomes) / len(outcomes),
-        per_event,
-        confusion,
-        sum(named) / len(named) if named else 0.0,
-        sum(o.repair is not None for o in outcomes),
-    )
-
-
-def render_markdown(header: str, summary: Summary, outcomes: list[Outcome]) -> str:
-    """One section of the report: figures, confusion matrix, misses."""
-    counts = Counter(o.case.expect.value for o in outcomes)
-    lines = [header, "", "| event | cases | accuracy |", "| --- | ---: | ---: |"]
-    lines += [f"| {e} | {counts[e]} | {summary.per_event[e]:.0%} |" for e in summary.per_event]
-    lines += [
-        f"| **overall** | {len(outcomes)} | **{summary.overall:.0%}** |",
-        "",
-        f"Target id named correctly: {summary.target_accuracy:.0%} of the cases whose label "
-        f"names one. Decisions repaired by the parser: {summary.repairs}. Target met "
-        f"(>= {TARGET_ACCURACY:.0%} overall, no event below {MIN_EVENT_ACCURACY:.0%}): "
-        f"{'yes' if summary.meets_target else 'no'}.",
-        "",
-        "Confusion matrix (rows: expected, columns: decided):",
-        "",
-        "| expected \\ decided | " + " | ".join([*EVENTS, MALFORMED]) + " |",
-        "| --- |" + " ---: |" * (len(EVENTS) + 1),
-    ]
-    for expected, row in summary.confusion.items():
-        lines.append(f"| {expected} | " + " | ".join(str(v) for v in row.values()) + " |")
-    misses = [o for o in outcomes if not o.correct]
-    lines += ["", f"Misses ({len(misses)}):", ""]
-    lines += [
-        f"- `{o.case.name}`: expected {o.case.expect.value} ({o.case.reason}); decided "
-        f"{o.decided}{f' id {o.target}' if o.target is not None else ''}"
-        f" ({o.shown} shown)" + (f" [{o.repair}]" if o.repair else "")
-        for o in misses
-    ]
-    return "\n".join(lines) + "\n"
+def _problem(case: DecisionCase, same_name: int) -> str | None:
+    shown = {m.id for m in case.memories}
+    if same_name > 1:
+        return "the name is used more than once"
+    if case.target is not None and case.target not in shown:
+        return f"target {case.target} is not shown"
+    if case.expect in (Operation.UPDATE, Operation.DELETE) and case.target is None:
+        return f"{case.expect} needs a target"
+    if case.group != TUNED and case.pattern is None:
+        return "a new case needs a pattern"
+    wrong = [i for i in case.unrelated if i not in shown or i == case.target]
+    if wrong:
+        return f"unrelated ids {wrong} are not shown or are the target"
+    return None

@@ -14,9 +14,13 @@ cassette (replayed by default, recorded with ``--record`` against a running serv
   against distractors retrieval would have filtered out (a harder, secondary figure).
 
 Identical requests are sent once per run. It prints, and writes to
-``reports/bench-decisions.md`` (and ``.json``): accuracy per expected event and overall, a
-confusion matrix (expected rows, decided columns, unreadable replies as MALFORMED), how
-often the target id was right, and every miss with its reason.
+``reports/bench-decisions.md`` (and ``.json``): accuracy per group of cases (``tuned``, the
+48 the prompt and repairs were tuned on; ``new``, those written after, issue 36), per
+expected event and overall; the new cases by pattern; a confusion matrix (expected rows,
+decided columns, unreadable replies as MALFORMED); how often the target id was right; every
+DELETE or UPDATE of a memory the label does not name left standing; every miss with its
+reason. On replay, a case whose request the cassette has no reply for is listed as
+unrecorded and counted neither right nor wrong (a missing cassette is still an error).
 """
 
 from __future__ import annotations
@@ -32,16 +36,18 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from evals.bench._decision_cases import (
-    CASES_FILE,
+from evals.bench._decision_cases import CASES_FILE, DecisionCase, load_cases
+from evals.bench.decision_figures import (
     MALFORMED,
-    DecisionCase,
+    UNRECORDED,
     Outcome,
     Summary,
-    load_cases,
-    render_markdown,
     summarise,
+    summarise_groups,
+    target_misses,
 )
+from evals.bench.decision_report import render_markdown
+from evals.bench.decision_traps import render_traps, scripted_traps
 from evals.errors import UsageError
 from evals.scenario import DATA_FILE_LIMITS
 from memsys.app import open_memory, policy_context
@@ -53,6 +59,7 @@ from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
 from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
 from memsys.safe_io import load_input
+from memsys.subject import SubjectJudge
 from memsys.tools.descriptions import DEFAULT_VARIANT
 
 __all__ = [
@@ -70,23 +77,46 @@ REPORT = Path("reports/bench-decisions.md")
 
 
 class _OnceClient:
-    """Sends each distinct request once (temperature 0: the same request, the same reply)."""
+    """Sends each distinct request once (temperature 0: the same request, the same reply).
 
-    def __init__(self, client: LLMClient) -> None:
+    ``unrecorded`` says whether an exception means "the replayed cassette has no reply for
+    this request": the reply is then None (the case is unrecorded), and any other exception
+    propagates."""
+
+    def __init__(
+        self, client: LLMClient, unrecorded: Callable[[Exception], bool] = lambda _: False
+    ) -> None:
         self._client = client
-        self._replies: dict[str, str] = {}
+        self._unrecorded = unrecorded
+        self._replies: dict[str, str | None] = {}
 
     @property
     def sent(self) -> int:
-        """Requests actually sent."""
-        return len(self._replies)
+        """Requests answered (sent, or replayed from the cassette)."""
+        return sum(r is not None for r in self._replies.values())
 
-    def reply(self, request: ChatRequest) -> str:
-        """The reply to ``request``, asking the model only the first time."""
+    def reply(self, request: ChatRequest) -> str | None:
+        """The reply to ``request``, asking the model only the first time; None when the
+        cassette has none."""
         key = request.messages[-1].content
         if key not in self._replies:
-            self._replies[key] = self._client.complete(request).text
+            try:
+                self._replies[key] = self._client.complete(request).text
+            except Exception as exc:
+                if not self._unrecorded(exc):
+                    raise
+                self._replies[key] = None
         return self._replies[key]
+
+
+def _unrecorded_in_replay(exc: Exception) -> bool:
+    """vcrpy's refusal of a request the (existing) cassette does not hold."""
+    from vcr.errors import CannotOverwriteExistingCassetteException
+
+    return (
+        isinstance(exc, CannotOverwriteExistingCassetteException)
+        and exc.reason != "cassette_not_found"
+    )
 
 
 def pipeline_shown(
@@ -121,19 +151,25 @@ def run_cases(
     cases: list[DecisionCase],
     shown: Callable[[DecisionCase], list[SimilarMemory]],
     once: _OnceClient | None = None,
+    subject: SubjectJudge | None = None,
 ) -> list[Outcome]:
-    """Decide every case, one request at a time, showing ``shown(case)``."""
+    """Decide every case, one request at a time, showing ``shown(case)``; ``subject`` is
+    the policy's same-subject judge (with its embedder)."""
     sender = once or _OnceClient(client)
     outcomes = []
     for case in cases:
         memories = shown(case)
         reply = sender.reply(decision_request(case.candidate, memories))
+        if reply is None:
+            outcomes.append(Outcome(case, UNRECORDED, None, "", None, len(memories)))
+            continue
         try:
-            d = parse_decision(reply, case.candidate, memories)
+            d = parse_decision(reply, case.candidate, memories, subject)
         except MalformedOutput:
             outcomes.append(Outcome(case, MALFORMED, None, reply, None, len(memories)))
             continue
-        outcomes.append(Outcome(case, d.op.value, d.id, reply, d.repair, len(memories)))
+        kind = d.repair_kind.value if d.repair_kind else None
+        outcomes.append(Outcome(case, d.op.value, d.id, reply, d.repair, len(memories), kind))
     return outcomes
 
 
@@ -205,18 +241,24 @@ def run(args: argparse.Namespace) -> int:
     command = f"memeval bench decisions --model {args.model} --record --server-info FILE"
     embed = _embedder()
     with use_cassette(path, mode, label=label, rerecord_command=command):
-        once = _OnceClient(client)
+        once = _OnceClient(client, _unrecorded_in_replay)
+        subject = SubjectJudge(embed)  # as the policy judges (memsys.subject)
         with tempfile.TemporaryDirectory() as tmp:
             pipeline = run_cases(
-                client, now, cases, lambda c: pipeline_shown(c, now, embed, Path(tmp)), once
+                client,
+                now,
+                cases,
+                lambda c: pipeline_shown(c, now, embed, Path(tmp)),
+                once,
+                subject,
             )
-        everything = run_cases(client, now, cases, DecisionCase.shown, once)
+        everything = run_cases(client, now, cases, DecisionCase.shown, once, subject)
     seconds = time.monotonic() - started
     if mode is not CassetteMode.REPLAY:  # the label says what the recording cost
-        write_label(
-            path, replace(label, calls=once.sent, seconds_per_call=round(seconds / once.sent, 2))
-        )
-    results = {"pipeline": summarise(pipeline), "all_shown": summarise(everything)}
+        per_call = round(seconds / once.sent, 2) if once.sent else None
+        write_label(path, replace(label, calls=once.sent, seconds_per_call=per_call))
+    runs = {"pipeline": pipeline, "all_shown": everything}
+    traps = scripted_traps(cases, subject)
     retrieval = "MiniLM vectors" if embed is not None else "FTS5 (no embedder)"
     text = "\n".join(
         [
@@ -228,23 +270,26 @@ def run(args: argparse.Namespace) -> int:
             "",
             render_markdown(
                 f"## Pipeline (headline): the policy's retrieval picks what is shown ({retrieval})",
-                results["pipeline"],
                 pipeline,
             ),
             render_markdown(
                 "## All shown: every memory of the case, related or not (decision only)",
-                results["all_shown"],
                 everything,
             ),
+            render_traps(traps),
         ]
     )
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     data = {"model": args.model, "cassette": str(path), "retrieval": retrieval}
-    data |= {name: _as_json(summary) for name, summary in results.items()}
+    data |= {name: _as_json(outcomes) for name, outcomes in runs.items()}
+    data["scripted_traps"] = {
+        "scripted": len(traps),
+        "left": [f"{t.case.name}: {t.op.value} {t.memory}" for t in traps if not t.caught],
+    }
     args.out.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    return 0 if results["pipeline"].meets_target else 1
+    return 1 if target_misses(pipeline) else 0
 
 
 def _shown_path(path: Path) -> str:
@@ -262,12 +307,28 @@ def _embedder() -> EmbedFn | None:
     return embedder.embed if embedder is not None else None
 
 
-def _as_json(summary: Summary) -> dict[str, object]:
+def _summary_json(summary: Summary) -> dict[str, object]:
     return {
+        "cases": summary.cases,
+        "unrecorded": summary.unrecorded,
         "overall": summary.overall,
         "per_event": summary.per_event,
         "confusion": summary.confusion,
         "target_accuracy": summary.target_accuracy,
         "repairs": summary.repairs,
-        "meets_target": summary.meets_target,
+        "repairs_by_kind": summary.repairs_by_kind,
+        "unrelated_left": summary.unrelated_left,
+    }
+
+
+def _as_json(outcomes: list[Outcome]) -> dict[str, object]:
+    """A run's figures: all recorded cases, each group, the target's misses, and the names
+    of the cases left unrecorded or with a DELETE/UPDATE of another memory standing."""
+    misses = target_misses(outcomes)
+    return _summary_json(summarise(outcomes)) | {
+        "groups": {g: _summary_json(s) for g, s in summarise_groups(outcomes).items()},
+        "meets_target": not misses,
+        "target_misses": misses,
+        "unrecorded_cases": [o.case.name for o in outcomes if not o.recorded],
+        "unrelated_left_cases": [o.case.name for o in outcomes if o.recorded and o.unrelated_left],
     }

@@ -7,20 +7,23 @@ setting: BM25 only and vector only (no decay), then hybrid with decay off, the r
 before issue 13, the current default and alternatives. ``--grid`` adds the sweep of forms,
 half-lives and floors the default was chosen from.
 
-Metrics, per setting: on recall probes R@5, R@10 and MRR of the fact; on contradiction
-probes R@5 and MRR of the current fact, and the share of pairs where the current fact ranks
-above the stale one. Ranks are read from the top 100; a chunk outside it counts as not
-found, and a pair where neither is in the top 100 counts as a failure.
+Metrics, per setting: on recall probes R@5 twice (asked for 5, and the first 5 of the top
+100: one score selects and orders, so the two must agree), R@10, MRR@10 and NDCG@10 of the
+fact; on contradiction probes R@5 and MRR of the current fact, and the share of pairs where
+the current fact ranks above the stale one. Ranks are read from the top 100 unless said; a
+chunk outside it counts as not found, and a pair where neither is in the top 100 counts as a
+failure.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -54,11 +57,16 @@ class Metrics:
     """The figures of one setting."""
 
     recall_at_5: float
-    """Recall probes: share with the fact in the top 5."""
+    """Recall probes: share with the fact in ``search(query, k=5)``."""
+    recall_at_5_of_100: float
+    """Recall probes: share with the fact in the first 5 of ``search(query, k=100)``."""
     recall_at_10: float
     """Recall probes: share with the fact in the top 10."""
     mrr: float
-    """Recall probes: mean reciprocal rank of the fact."""
+    """Recall probes: mean reciprocal rank of the fact in the top 10."""
+    ndcg_at_10: float
+    """Recall probes: mean ``1 / log2(rank + 1)`` of the fact in the top 10 (one relevant
+    chunk per probe, so the ideal DCG is 1)."""
     current_at_5: float
     """Contradiction probes: share with the current fact in the top 5."""
     current_mrr: float
@@ -84,9 +92,10 @@ class ProbeResult:
     stale: str | None
     """The contradicted chunk."""
 
-    def rank(self, key: str | None, k: int) -> int | None:
-        """1-based position of ``key`` in the top ``k``; None when absent."""
-        keys = self.ranked[k]
+    def rank(self, key: str | None, k: int, asked: int | None = None) -> int | None:
+        """1-based position of ``key`` in the top ``k`` of ``search(query, k=asked)``
+        (default ``asked=k``); None when absent."""
+        keys = self.ranked[asked or k][:k]
         return keys.index(key) + 1 if key in keys else None
 
     def current_first(self, k: int) -> bool:
@@ -100,22 +109,30 @@ def metrics(results: Sequence[ProbeResult]) -> Metrics:
     recall = [r for r in results if not r.contradiction]
     pairs = [r for r in results if r.contradiction]
 
-    def share(rows: list[ProbeResult], k: int) -> float:
-        return sum(1 for r in rows if r.rank(r.target, k)) / len(rows) if rows else 0.0
+    def share(rows: list[ProbeResult], k: int, asked: int | None = None) -> float:
+        return sum(1 for r in rows if r.rank(r.target, k, asked)) / len(rows) if rows else 0.0
 
-    def mrr(rows: list[ProbeResult]) -> float:
+    def mean_gain(rows: list[ProbeResult], gain: Callable[[int], float]) -> float:
         ranks = [r.rank(r.target, 10) for r in rows]
-        return statistics.fmean(1 / n if n else 0.0 for n in ranks) if ranks else 0.0
+        return statistics.fmean(gain(n) if n else 0.0 for n in ranks) if ranks else 0.0
 
     def first(k: int) -> float:
         return sum(r.current_first(k) for r in pairs) / len(pairs) if pairs else 0.0
 
+    def reciprocal(n: int) -> float:
+        return 1 / n
+
+    def discounted(n: int) -> float:
+        return 1 / math.log2(n + 1)
+
     return Metrics(
         share(recall, 5),
+        share(recall, 5, DEPTH),
         share(recall, 10),
-        mrr(recall),
+        mean_gain(recall, reciprocal),
+        mean_gain(recall, discounted),
         share(pairs, 5),
-        mrr(pairs),
+        mean_gain(pairs, reciprocal),
         first(DEPTH),
         first(5),
     )
@@ -126,13 +143,18 @@ def settings(grid: bool) -> list[Setting]:
     from memsys.search import OLD_DECAY, DecayForm, SearchConfig
 
     default = SearchConfig()
-    off = SearchConfig(half_life_days=None)
+    off = SearchConfig(half_life_days=None, supersede_similarity=None)
     rows = [
         Setting("BM25 only, decay off", False, off),
         Setting("vector only, decay off", True, replace(off, bm25_weight=0.0, vector_weight=1.0)),
         Setting("hybrid, decay off", True, off),
         Setting(f"hybrid, old rule: {OLD_DECAY.decay_label}", True, OLD_DECAY),
-        Setting(f"hybrid, **default: {default.decay_label}**", True, default),
+        Setting(
+            f"hybrid, {default.decay_label}, no newer-wins",
+            True,
+            replace(default, supersede_similarity=None),
+        ),
+        Setting(f"hybrid, **default: {_label(default)}**", True, default),
     ]
     alternatives = [
         SearchConfig(half_life_days=30.0, decay_form=DecayForm.EXPONENTIAL, decay_floor=0.9),
@@ -147,8 +169,26 @@ def settings(grid: bool) -> list[Setting]:
             for h in (15.0, 30.0, 45.0, 60.0, 90.0)
             for floor in (0.0, 0.7, 0.8, 0.9, 0.95)
         ]
-    rows += [Setting(f"hybrid, {c.decay_label}", True, c) for c in alternatives if c != default]
+        alternatives += [
+            replace(default, supersede_similarity=sim, supersede_relevance=rel)
+            for sim in (0.4, 0.5, 0.6)
+            for rel in (0.6, 0.7, 0.8)
+        ]
+    rows += [Setting(f"hybrid, {_label(c)}", True, c) for c in alternatives if c != default]
     return rows
+
+
+def _label(config: object) -> str:
+    """The decay setting and, when on, "newer wins" with its two thresholds."""
+    from memsys.search import SearchConfig
+
+    assert isinstance(config, SearchConfig)
+    if config.supersede_similarity is None:
+        return config.decay_label
+    return (
+        f"{config.decay_label}, newer wins at cosine {config.supersede_similarity:g} "
+        f"and relevance {config.supersede_relevance:g}"
+    )
 
 
 class _CachedQueries:
@@ -201,7 +241,9 @@ def _evaluate(corpus: RetrievalCorpus, inputs: list[RankInputs], setting: Settin
         ranked = {
             k: [
                 keys[r.index]
-                for r in hybrid_rank(given.bm25, given.cosine, given.ages, setting.config, k)
+                for r in hybrid_rank(
+                    given.bm25, given.cosine, given.ages, setting.config, k, vectors=given.vectors
+                )
             ]
             for k in (5, 10, DEPTH)
         }
@@ -213,13 +255,15 @@ def _evaluate(corpus: RetrievalCorpus, inputs: list[RankInputs], setting: Settin
 
 def _table(rows: list[tuple[Setting, Metrics]]) -> str:
     lines = [
-        "| setting | old facts R@5 | R@10 | MRR@10 | current fact R@5 | MRR@10 "
-        "| current above stale (top 100) | current shown first (top 5) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| setting | old facts R@5 (k=5) | R@5 (first 5 of k=100) | R@10 | MRR@10 | NDCG@10 "
+        "| current fact R@5 | MRR@10 | current above stale (top 100) "
+        "| current shown first (top 5) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for setting, m in rows:
         lines.append(
-            f"| {setting.label} | {m.recall_at_5:.3f} | {m.recall_at_10:.3f} | {m.mrr:.3f} "
+            f"| {setting.label} | {m.recall_at_5:.3f} | {m.recall_at_5_of_100:.3f} "
+            f"| {m.recall_at_10:.3f} | {m.mrr:.3f} | {m.ndcg_at_10:.3f} "
             f"| {m.current_at_5:.3f} | {m.current_mrr:.3f} | {m.current_over_stale:.1%} "
             f"| {m.current_first_in_5:.1%} |"
         )

@@ -59,8 +59,9 @@ def hit_to_json(hit: SearchHit) -> dict[str, object]:
             "cosine": None if parts.cosine is None else round(parts.cosine, 6),
             "fused": round(parts.fused, 6),
             "decay": round(parts.decay, 6),
-            "selection": round(parts.selection, 6),
+            "weighted": round(parts.weighted, 6),
             "final": round(parts.final, 6),
+            "superseded": parts.superseded_by is not None,
         },
     }
 
@@ -137,6 +138,7 @@ def _print_hits(query: str, hits: list[SearchHit], search: MemorySearch) -> None
         print(
             f"    bm25 {p.bm25_raw:.3f} (norm {p.bm25_norm:.3f})  cosine {cosine}  "
             f"fused {p.fused:.3f}  decay {p.decay:.3f}"
+            + ("  (superseded: listed under a newer hit)" if p.superseded_by is not None else "")
         )
 
 

@@ -28,6 +28,7 @@ from evals.run._engine_extras import (
     scripted_compaction,
     turn_records,
 )
+from evals.run._scripted_decision import ScriptedDecisions, arm_decision
 from evals.run._write_recorder import WriteRecorder
 from evals.run.spec import DayHook, RunSpec, no_day_hook
 from evals.scenario import CompactSpec, check_complete
@@ -53,9 +54,15 @@ DEFAULT_SESSION = "main"
 
 class _Run:
     def __init__(
-        self, spec: RunSpec, trace: TraceWriter, config: RuntimeConfig, hooks: HookedClient
+        self,
+        spec: RunSpec,
+        trace: TraceWriter,
+        config: RuntimeConfig,
+        hooks: HookedClient,
+        scripted: ScriptedDecisions,
     ) -> None:
         self.spec, self.trace, self.hooks, self.clock = spec, trace, hooks, config.clock
+        self.scripted = scripted
         self.day = 0
         self.step = "setup"
         # The run builds its memory system and is the one it reports to: no late binding.
@@ -205,6 +212,12 @@ class _Run:
         else:
             self.rt.triggers.force_compact()
 
+    def _script_decision(self, event: ev.ScriptDecisionEvent) -> None:
+        fail = lambda problem: self.errors.append(f"{self.step}: {problem}")  # noqa: E731
+        arm_decision(
+            self.scripted, event.script_decision, self.rt.policy, self.step, self.write, fail
+        )
+
     def _model_switch(self, event: ev.ModelSwitchEvent) -> None:
         switch = event.model_switch
         if switch.use is not None:
@@ -321,6 +334,7 @@ HANDLERS: Mapping[type[ev.BaseEvent], Callable[[_Run, Any], None]] = {
     ev.AppForegroundEvent: lambda run, event: run._foreground(),
     ev.ManualEditEvent: _Run._manual_edit,
     ev.CompactEvent: _Run._compact,
+    ev.ScriptDecisionEvent: _Run._script_decision,
     ev.RestoreBackupEvent: _Run._restore,
     ev.SearchEvent: _Run._search,
     ev.ExpectEvent: _Run._expect,
@@ -339,7 +353,8 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
     start = datetime.combine(scenario.start_date, DAY_START)
     trace_path = spec.out_dir / TRACE_FILE_NAME
     with TraceWriter(trace_path) as trace:
-        hooks = HookedClient(client or make_client(cell.model))
+        scripted = ScriptedDecisions(client or make_client(cell.model))
+        hooks = HookedClient(scripted)
         variant = spec.variant  # loaded once where the run was planned
         config = RuntimeConfig(
             memory_dir=spec.out_dir / "memory",
@@ -350,7 +365,7 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             embedder=embedder,
             search=scenario.search.config(),
         )
-        run = _Run(spec, trace, config, hooks)
+        run = _Run(spec, trace, config, hooks, scripted)
         rt = run.rt
         run.write(
             rec.RunStart(
@@ -375,6 +390,8 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             run.step = "end"
             if hooks.pending:
                 run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
+            if scripted.pending:
+                run.errors.append(f"{scripted.pending} scripted decisions never asked for")
             manager = rt.manager
             run.write(
                 rec.RunEnd(

@@ -25,6 +25,7 @@ __all__ = [
     "ManualEdit",
     "ModelSwitch",
     "PreferSpec",
+    "ScriptedDecisionSpec",
     "SearchProbeSpec",
     "SearchSettings",
     "StrictModel",
@@ -208,6 +209,27 @@ class CompactSpec(StrictModel):
 
     reply: str
     """What the compaction model returns, verbatim."""
+
+
+ID_SLOT = "{id}"
+
+
+class ScriptedDecisionSpec(StrictModel):
+    """The unified pipeline's next decision, answered by the scenario instead of the model:
+    a step the lifecycle must contain whatever the model under test decides (seed 004's
+    DELETE of a fact that ended). The trace marks the reply as scripted."""
+
+    reply: str
+    """The decision reply, verbatim; ``{id}`` becomes the id of the memory ``target`` names."""
+    target: str | None = None
+    """Words of the memory the reply names: the newest active memory holding them
+    (case-insensitive) when the decision is asked for."""
+
+    @model_validator(mode="after")
+    def _slot_and_target(self) -> ScriptedDecisionSpec:
+        if (ID_SLOT in self.reply) != (self.target is not None):
+            raise ValueError(f"give target exactly when the reply has the {ID_SLOT} slot")
+        return self
 
 
 During = Literal["chat", "daily_summary"]

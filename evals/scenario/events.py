@@ -29,6 +29,7 @@ from evals.scenario._parts import (
     During,
     ManualEdit,
     ModelSwitch,
+    ScriptedDecisionSpec,
     SearchProbeSpec,
     StrictModel,
     TurnKind,
@@ -49,6 +50,7 @@ __all__ = [
     "ModelSwitchEvent",
     "NewSessionEvent",
     "RestoreBackupEvent",
+    "ScriptDecisionEvent",
     "SearchEvent",
     "SessionSwitchEvent",
     "UserEvent",
@@ -67,6 +69,7 @@ EventType = Literal[
     "app_foreground",
     "manual_edit",
     "compact",
+    "script_decision",
     "restore_backup",
     "search",
     "expect",
@@ -159,6 +162,14 @@ class CompactEvent(BaseEvent):
     scripted bad compaction."""
 
 
+class ScriptDecisionEvent(BaseEvent):
+    """The unified pipeline's next decision is scripted (:class:`ScriptedDecisionSpec`);
+    under a policy that makes no decisions, nothing happens."""
+
+    TYPE = "script_decision"
+    script_decision: ScriptedDecisionSpec
+
+
 class RestoreBackupEvent(BaseEvent):
     TYPE = "restore_backup"
     restore_backup: str
@@ -187,6 +198,7 @@ EVENT_CLASSES: dict[EventType, type[BaseEvent]] = {
         AppForegroundEvent,
         ManualEditEvent,
         CompactEvent,
+        ScriptDecisionEvent,
         RestoreBackupEvent,
         SearchEvent,
         ExpectEvent,
@@ -247,6 +259,7 @@ Event = Annotated[
         | Annotated[AppForegroundEvent, Tag("app_foreground")]
         | Annotated[ManualEditEvent, Tag("manual_edit")]
         | Annotated[CompactEvent, Tag("compact")]
+        | Annotated[ScriptDecisionEvent, Tag("script_decision")]
         | Annotated[RestoreBackupEvent, Tag("restore_backup")]
         | Annotated[SearchEvent, Tag("search")]
         | Annotated[ExpectEvent, Tag("expect")],

@@ -34,7 +34,8 @@ backup_state    backups [{name, chars, restorable}], after every compaction atte
                 backup checked like a record: a missing field names its place and line)
 promotion       policy, text, outcome (appended, saved, or why save_memory refused it)
 decision        policy, candidate, op (None when no decision), id, content, relation, repair,
-                similar | malformed | error
+                repair_kind (when repaired: unrelated_target, not_an_ending, ...), similar |
+                malformed | error
 archive         policy, ids
 restore         name, ok
 search_probe    query, k, expected (sources), hits [{source, line_start, line_end, score}],

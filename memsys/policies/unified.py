@@ -30,6 +30,7 @@ from memsys._model_wait import waiting_on_model
 from memsys.decisions import (
     Decision,
     Operation,
+    RepairKind,
     SimilarMemory,
     decision_request,
     parse_decision,
@@ -55,6 +56,7 @@ from memsys.sections import (
     parse_entries,
 )
 from memsys.sections import section_for_category as section_of
+from memsys.subject import SubjectJudge
 from memsys.tools import ReadMemoryTool, Tool, ToolDefinition, ToolErrorCode, ToolResult
 from memsys.tools.memory_tools import definition_from_variant, string_arg, validate_content
 
@@ -88,6 +90,7 @@ class UnifiedPolicy(WritePolicy):
         super().__init__(ctx)
         self.store = UnifiedStore(ctx.manager.storage.memory_dir / STORE_FILE_NAME)
         self.retriever = Retriever(self.store, ctx.embed)
+        self.subject = SubjectJudge(ctx.embed)
 
     def close(self) -> None:
         """Close the SQLite store."""
@@ -129,7 +132,7 @@ class UnifiedPolicy(WritePolicy):
         try:
             with waiting_on_model():  # not the tool's own time (memsys._model_wait)
                 reply = self.ctx.client.complete(request).text
-            decision = parse_decision(reply, candidate, shown)
+            decision = parse_decision(reply, candidate, shown, self.subject)
         except MalformedOutput as exc:
             # seed 004: malformed output is a safe no-op, and it is counted.
             return self._no_decision("malformed_decisions", candidate, shown, exc.problem)
@@ -141,6 +144,8 @@ class UnifiedPolicy(WritePolicy):
         self.count(f"op_{decision.op.value.lower()}")
         if decision.repair:
             self.count("repaired_decisions")
+        if decision.repair_kind is not None:
+            self.count(f"repair_{decision.repair_kind.value}")
         self.ctx.emit(
             Decided(
                 self.name,
@@ -151,6 +156,7 @@ class UnifiedPolicy(WritePolicy):
                 content=decision.content,
                 relation=decision.relation,
                 repair=decision.repair,
+                repair_kind=decision.repair_kind,
             )
         )
         return PipelineResult(decision)
@@ -182,7 +188,10 @@ class UnifiedPolicy(WritePolicy):
         self.count("refused_deletes")
         why = f"DELETE of memory {decision.id}, which the user asked to keep: refused, kept"
         repair = f"{decision.repair}; {why}" if decision.repair else why
-        return replace(decision, op=Operation.NOOP, id=None, content="", repair=repair)
+        kind = RepairKind.REFUSED_BY_GUARD
+        return replace(
+            decision, op=Operation.NOOP, id=None, content="", repair=repair, repair_kind=kind
+        )
 
     def _apply(self, decision: Decision, category: str, now: datetime) -> None:
         target = decision.id

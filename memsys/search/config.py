@@ -15,6 +15,8 @@ __all__ = [
     "DEFAULT_DECAY_FLOOR",
     "DEFAULT_DECAY_FORM",
     "DEFAULT_HALF_LIFE_DAYS",
+    "DEFAULT_SUPERSEDE_RELEVANCE",
+    "DEFAULT_SUPERSEDE_SIMILARITY",
     "OLD_DECAY",
     "DecayForm",
     "SearchConfig",
@@ -33,6 +35,8 @@ class DecayForm(Enum):
 DEFAULT_HALF_LIFE_DAYS = 60.0
 DEFAULT_DECAY_FORM = DecayForm.EXPONENTIAL
 DEFAULT_DECAY_FLOOR = 0.9
+DEFAULT_SUPERSEDE_SIMILARITY = 0.5
+DEFAULT_SUPERSEDE_RELEVANCE = 0.7
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,12 @@ class SearchConfig:
     """Results returned when the caller does not say."""
     min_score: float = 0.2
     """Lowest relevance (``fused``, before decay) a returned chunk may have."""
+    supersede_similarity: float | None = DEFAULT_SUPERSEDE_SIMILARITY
+    """"Newer wins": the cosine of two chunks' embeddings from which the newer supersedes
+    the older (with the other conditions of :mod:`memsys.search.scoring`); None turns it
+    off."""
+    supersede_relevance: float = DEFAULT_SUPERSEDE_RELEVANCE
+    """"Newer wins" needs the newer chunk at least this share as relevant as the older."""
 
     def __post_init__(self) -> None:
         for name in ("bm25_weight", "vector_weight", "min_score"):
@@ -74,6 +84,15 @@ class SearchConfig:
             raise SearchConfigError("decay_form", self.decay_form, f"must be one of {forms}")
         if not (math.isfinite(self.decay_floor) and 0 <= self.decay_floor < 1):
             raise SearchConfigError("decay_floor", self.decay_floor, "must be in [0, 1)")
+        similarity = self.supersede_similarity
+        if similarity is not None and not (math.isfinite(similarity) and -1 <= similarity <= 1):
+            raise SearchConfigError(
+                "supersede_similarity", similarity, "must be in [-1, 1], or None for off"
+            )
+        if not (math.isfinite(self.supersede_relevance) and self.supersede_relevance >= 0):
+            raise SearchConfigError(
+                "supersede_relevance", self.supersede_relevance, "must be a finite number >= 0"
+            )
         if self.top_k < 1:
             raise SearchConfigError("top_k", self.top_k, "must be >= 1")
 
@@ -86,5 +105,10 @@ class SearchConfig:
         return f"{self.decay_form.value} {self.half_life_days:g}d{floor}"
 
 
-OLD_DECAY = SearchConfig(half_life_days=30.0, decay_form=DecayForm.EXPONENTIAL, decay_floor=0.0)
+OLD_DECAY = SearchConfig(
+    half_life_days=30.0,
+    decay_form=DecayForm.EXPONENTIAL,
+    decay_floor=0.0,
+    supersede_similarity=None,
+)
 """The rule shipped before issue 13: ``2 ** (-age / 30)``, no floor (for comparison)."""

@@ -162,7 +162,15 @@ class MemorySearch:
         inputs = self.rank_inputs(query, today)
         if inputs is None:
             return []
-        ranked = hybrid_rank(inputs.bm25, inputs.cosine, inputs.ages, self.config, k, explain=True)
+        ranked = hybrid_rank(
+            inputs.bm25,
+            inputs.cosine,
+            inputs.ages,
+            self.config,
+            k,
+            vectors=inputs.vectors,
+            explain=True,
+        )
         hits = []
         for item in ranked:
             chunk = inputs.chunks[item.index]
@@ -181,7 +189,7 @@ class MemorySearch:
         if arrays is None or not arrays.chunks or not query.strip():
             return None
         bm25 = arrays.bm25.get_scores(tokenize(query))
-        cosine = None
+        cosine = vectors = None
         if embedder is not None and arrays.vectors is not None:
             try:
                 query_vector = embedder.embed([query])[0]
@@ -190,7 +198,9 @@ class MemorySearch:
             else:
                 with one_blas_thread():
                     cosine = (arrays.vectors @ query_vector).astype(np.float64)
-        return RankInputs(arrays.chunks, bm25, cosine, today.toordinal() - arrays.ordinals)
+                vectors = arrays.vectors
+        ages = today.toordinal() - arrays.ordinals
+        return RankInputs(arrays.chunks, bm25, cosine, ages, vectors)
 
     # -- keeping the in-memory state and the index current -------------------------------
 

@@ -13,6 +13,7 @@ from memsys.decisions import (
     Decision,
     Operation,
     Relation,
+    RepairKind,
     ShownMemory,
     SimilarMemory,
     decision_request,
@@ -22,6 +23,7 @@ from memsys.decisions import (
 )
 from memsys.errors import MalformedOutput
 from memsys.llm.base import Message, Purpose, Role
+from memsys.subject import SubjectJudge
 
 NOW = datetime(2026, 3, 16, 9, 0)
 DARK = SimilarMemory(
@@ -88,7 +90,7 @@ def test_each_answer_letter_is_its_relation_and_decision(
     reply = json.dumps(
         {"transient": False, "answer": letter, "id": target, "content": "Prefers light mode"}
     )
-    d = parse(reply)
+    d = parse(reply, "No longer drinks tea" if letter == "E" else LIGHT)
     assert (d.op, d.id, d.relation) == (op, target, relation)
     assert d.content == ("Prefers light mode" if op in (Operation.ADD, Operation.UPDATE) else "")
 
@@ -142,12 +144,28 @@ def test_transient_noop_names_no_memory() -> None:
 # -- repairs: a decision never drops the new fact ------------------------------------------
 
 
-@pytest.mark.parametrize("op", ["UPDATE", "DELETE"])
-def test_a_change_to_an_id_not_shown_keeps_the_fact_as_an_add(op: str) -> None:
+def test_an_update_of_an_id_not_shown_keeps_the_fact_as_an_add() -> None:
     """Issue 15: the real model said ``UPDATE id 1`` with nothing shown; the fact was lost."""
-    d = parse_decision(f'{{"op": "{op}", "id": 1, "content": "merged"}}', "Likes chess", [])
+    d = parse_decision('{"op": "UPDATE", "id": 1, "content": "merged"}', "Likes chess", [])
     assert (d.op, d.id, d.content) == (Operation.ADD, None, "Likes chess")
-    assert d.repair == f"{op} named id 1, which was not shown: the fact is added"
+    assert d.repair == "UPDATE named id 1, which was not shown: the fact is added"
+    assert d.repair_kind is RepairKind.UNKNOWN_TARGET
+
+
+@pytest.mark.parametrize("target", [1, None])
+def test_a_delete_of_an_id_not_shown_keeps_the_fact_unless_it_only_negates(
+    target: int | None,
+) -> None:
+    reply = json.dumps({"answer": "E", "id": target, "content": ""})
+    d = parse_decision(reply, "Likes chess", [])
+    assert (d.op, d.id, d.content) == (Operation.ADD, None, "Likes chess")
+    assert d.repair == f"DELETE named id {target}, which was not shown: the fact is added"
+    assert d.repair_kind is RepairKind.UNKNOWN_TARGET
+    negation = parse_decision(reply, "No longer plays chess", [])
+    assert (negation.op, negation.id, negation.content) == (Operation.NOOP, None, "")
+    assert negation.repair == (
+        f"DELETE named id {target}, which was not shown: refused, nothing stored"
+    )
 
 
 def test_an_update_repeating_its_target_is_a_noop_on_it() -> None:
@@ -228,3 +246,57 @@ def test_every_malformed_reply_raises_with_its_problem(reply: str, problem: str)
         parse(reply)
     assert caught.value.problem.startswith(problem)
     assert caught.value.role == "update decision"
+
+
+# -- repairs: a DELETE or UPDATE cannot take an unrelated memory (issue 36) -----------------
+
+PARAMEDIC = SimilarMemory(1, "I am a paramedic working twelve-hour shifts.", "profile", NOW, NOW)
+
+
+def test_an_update_of_a_memory_about_something_else_adds_the_fact_and_keeps_it() -> None:
+    """The bench's add-jwt: "the API uses JWT tokens" answered D on the database memory."""
+    reply = '{"answer": "D", "id": 8, "content": "Drinks tea and uses JWT"}'
+    d = parse(reply, "The API uses JWT tokens with RS256 signing")
+    assert (d.op, d.id, d.content) == (
+        Operation.ADD,
+        None,
+        "The API uses JWT tokens with RS256 signing",
+    )
+    assert d.repair_kind is RepairKind.UNRELATED_TARGET and d.guarded_target
+    assert d.repair == "UPDATE of memory 8, which is about something else: the fact is added"
+
+
+def test_a_delete_of_a_memory_about_something_else_keeps_it() -> None:
+    """Held out (issue 36): an ADD came out as a DELETE of an unrelated memory."""
+    d = parse('{"answer": "E", "id": 3, "content": ""}', "No longer drinks tea")
+    assert (d.op, d.id, d.content) == (Operation.NOOP, None, "")
+    assert d.repair_kind is RepairKind.UNRELATED_TARGET
+    assert d.repair == "DELETE named id 3, which is about something else: refused, nothing stored"
+    added = parse('{"answer": "E", "id": 3, "content": ""}', "Is learning the cello")
+    assert (added.op, added.id, added.content) == (Operation.ADD, None, "Is learning the cello")
+    assert added.repair_kind is RepairKind.UNRELATED_TARGET
+
+
+def test_a_delete_whose_fact_ends_nothing_is_refused_and_stores_nothing() -> None:
+    """Recorded in background-during-write: "Long shift, off to bed." answered E on the
+    paramedic memory (the same subject by its words and vectors: "shift")."""
+    reply = '{"answer": "E", "id": 1, "content": "Long shift, off to bed."}'
+    d = parse_decision(reply, "Long shift, off to bed.", [PARAMEDIC])
+    assert (d.op, d.id, d.content) == (Operation.NOOP, None, "")
+    assert d.repair_kind is RepairKind.NOT_AN_ENDING
+
+
+def test_a_delete_that_only_negates_removes_its_target_and_stores_nothing_new() -> None:
+    reply = '{"answer": "E", "id": 8, "content": "No longer drinks tea"}'
+    d = parse(reply, "No longer drinks tea")
+    assert (d.op, d.id, d.content, d.repair) == (Operation.DELETE, 8, "", None)
+
+
+def test_the_subject_judge_given_is_the_one_asked() -> None:
+    class Never(SubjectJudge):
+        def same_subject(self, candidate: str, memory: str) -> bool:
+            return False
+
+    reply = '{"answer": "D", "id": 3, "content": "Prefers light mode in all apps"}'
+    assert parse_decision(reply, LIGHT, SHOWN).op is Operation.UPDATE
+    assert parse_decision(reply, LIGHT, SHOWN, Never()).op is Operation.ADD

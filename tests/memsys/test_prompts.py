@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from memsys.errors import MalformedOutput
 from memsys.llm.base import Message, Role
 from memsys.prompts import daily_summary_prompt, parse_daily_summary
 
@@ -19,3 +22,40 @@ def test_the_daily_summary_asks_for_the_user_requested_prefix() -> None:
         "SUMMARY:\n- Talked about food\nLONG_TERM:\n- [notes] User requested: allergic to shellfish"
     )
     assert summary.facts[0].text == "User requested: allergic to shellfish"
+
+
+@pytest.mark.parametrize(
+    ("reply", "bullets", "facts"),
+    [
+        # Issue 40's new user: the summary on one line, the parser said "no SUMMARY: block".
+        ("SUMMARY: We discussed the allotment.", ("We discussed the allotment.",), ()),
+        (
+            "**Summary:** Planned the week.\n**LONG_TERM:**\n- [interests] Grows beans",
+            ("Planned the week.",),
+            (("interests", "Grows beans"),),
+        ),
+        (
+            "### SUMMARY:\n* Planned the week.\n\nLONGTERM:\n1. [profile] Nurse at St Mary's",
+            ("Planned the week.",),
+            (("profile", "Nurse at St Mary's"),),
+        ),
+        # No LONG_TERM header: the tagged bullets under SUMMARY are the facts.
+        (
+            "SUMMARY:\n- Load tests are written\n- [workflow] Writes load tests with Locust",
+            ("Load tests are written",),
+            (("workflow", "Writes load tests with Locust"),),
+        ),
+    ],
+    ids=["one line", "bold headers", "markdown and numbered", "tagged bullets"],
+)
+def test_the_forms_a_model_plausibly_writes_are_read(
+    reply: str, bullets: tuple[str, ...], facts: tuple[tuple[str, str], ...]
+) -> None:
+    summary = parse_daily_summary(reply)
+    assert summary.bullets == bullets
+    assert tuple((f.category, f.text) for f in summary.facts) == facts
+
+
+def test_a_reply_with_no_summary_header_names_the_format() -> None:
+    with pytest.raises(MalformedOutput, match=r"no 'SUMMARY:' header .*LONG_TERM"):
+        parse_daily_summary("Here is what we talked about: beans.")

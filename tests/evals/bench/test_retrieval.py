@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -26,12 +27,22 @@ def test_metrics_on_known_rankings() -> None:
             result(True, ["a", "b", "c", "d", "e", "t"], stale="s"),  # stale absent
         ]
     )
-    assert found.recall_at_5 == pytest.approx(1 / 3)
+    assert found.recall_at_5 == found.recall_at_5_of_100 == pytest.approx(1 / 3)
     assert found.recall_at_10 == pytest.approx(2 / 3)
     assert found.mrr == pytest.approx((1 + 1 / 7) / 3)
+    assert found.ndcg_at_10 == pytest.approx((1 + 1 / math.log2(8)) / 3)
     assert found.current_at_5 == pytest.approx(2 / 3)
     assert found.current_over_stale == pytest.approx(2 / 3)
     assert found.current_first_in_5 == pytest.approx(1 / 3)
+
+
+def test_recall_read_from_the_top_100_is_its_own_figure() -> None:
+    """What issue 36 measured from outside: asked for 5, the fact is there; asked for 100,
+    it is not among the first 5 (a ranking whose order differs from its selection)."""
+    top = {5: ["t"], 10: ["t"], 100: ["a", "b", "c", "d", "e", "t"]}
+    differs = ProbeResult(False, top, "t", None)
+    found = metrics([differs])
+    assert (found.recall_at_5, found.recall_at_5_of_100) == (1.0, 0.0)
 
 
 def test_rows_include_the_baselines_the_old_rule_and_the_default() -> None:
@@ -50,4 +61,7 @@ def test_small_run_prints_and_writes_the_table(
     assert main(["bench", "retrieval", *args]) == 0
     out = capsys.readouterr().out
     assert "18 probes" in out and "| hybrid, decay off |" in out and "default:" in out
-    assert report.read_text().startswith("| setting | old facts R@5")
+    table = report.read_text()
+    assert table.startswith("| setting | old facts R@5 (k=5) | R@5 (first 5 of k=100)")
+    rows = [line.split("|") for line in table.splitlines()[2:]]
+    assert rows and all(cells[2] == cells[3] for cells in rows)  # one score: they agree

@@ -59,9 +59,10 @@ def test_search_json_and_k(memory_dir: Path, capsys: pytest.CaptureFixture[str])
         1,
     )
     assert hit["parts"]["cosine"] is None and hit["parts"]["decay"] == pytest.approx(2 ** (-1 / 60))
-    assert hit["parts"]["selection"] == pytest.approx(
+    assert hit["parts"]["weighted"] == pytest.approx(
         hit["parts"]["fused"] * (0.9 + 0.1 * hit["parts"]["decay"])
     )
+    assert hit["score"] == hit["parts"]["final"] and hit["parts"]["superseded"] is False
 
 
 @pytest.mark.parametrize(

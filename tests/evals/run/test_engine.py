@@ -160,6 +160,65 @@ def test_unified_archives_cold_memories_in_the_seed004_scenario(
     assert "User requested" in str(end["memory_md"]) and "penicillin" in str(end["memory_md"])
 
 
+SCRIPTED_STEP = "day 6 #2 user"
+"""unified-lifecycle's scripted step: day 6 (2026-02-12), event #1 `script_decision` arms
+it, and the decision the user's turn #2 ("I no longer have a cat") asks for is the
+scenario's answer E on the newest memory about Milo, not the model's."""
+
+
+def check_lifecycle(records: list[dict[str, object]]) -> None:
+    """Seed 004's lifecycle keeps a real DELETE and archive whatever the model decides (issue
+    36): the one scripted reply is marked in the trace (model null) at SCRIPTED_STEP, just
+    before its decision; the policy still applies its repairs and the deletion guard, and
+    the decision is that DELETE; every other decision is the model's own; the day change
+    after five quiet weeks archives cold memories; the stats count exactly those."""
+    assert records[-1]["errors"] == []
+    scripted = [r for r in records if r["kind"] == "event" and r.get("scripted")]
+    assert [(r["step"], r["used"], r["model"]) for r in scripted] == [(SCRIPTED_STEP, True, None)]
+    assert scripted[0]["armed_at"] == "day 6 #1 script_decision"
+    reply = json.loads(str(scripted[0]["reply"]))
+    assert reply["answer"] == "E" and isinstance(reply["id"], int)
+    decisions = [r for r in records if r["kind"] == "decision"]
+    after = [r for r in decisions if int(r["seq"]) > int(scripted[0]["seq"])]  # type: ignore[call-overload]
+    assert (after[0]["step"], after[0]["op"], after[0]["id"]) == (
+        SCRIPTED_STEP,
+        "DELETE",
+        reply["id"],
+    )
+    assert after[0].get("repair") is None and "Milo" in str(after[0]["candidate"])
+    before = next(r for r in records if r["kind"] == "snapshot" and r["step"] == "day 5 close app")
+    day6 = next(r for r in records if r["kind"] == "snapshot" and r["step"] == "day 6 close app")
+
+    def milo(snapshot: dict[str, object]) -> int:
+        return sum("milo" in line.lower() for line in str(snapshot["memory_md"]).splitlines())
+
+    assert milo(day6) < milo(before)  # the memory the DELETE named is gone from MEMORY.md
+    archives = [r for r in records if r["kind"] == "archive"]
+    assert archives and archives[0]["step"] == "day 8 open app"
+    stats = records[-1]["policy_stats"]
+    assert isinstance(stats, dict)
+    assert stats["deleted"] == sum(r["op"] == "DELETE" for r in decisions)
+    assert stats["archived"] == sum(len(r["ids"]) for r in archives)  # type: ignore[arg-type, misc]
+
+
+def test_the_lifecycle_keeps_a_delete_scripted_on_day_6_and_archives(
+    tmp_path: Path, embedder: Embedder | None
+) -> None:
+    """check_lifecycle on the offline model (sim/careful): SCRIPTED_STEP is scripted, every
+    other decision is sim/careful's."""
+    check_lifecycle(run(tmp_path, embedder, "sim/careful", "unified", LIFECYCLE))
+
+
+def test_the_scripted_decision_is_not_used_by_a_policy_that_makes_none(
+    tmp_path: Path, embedder: Embedder | None
+) -> None:
+    records = run(tmp_path, embedder, "sim/careful", "guardrails", LIFECYCLE)
+    assert records[-1]["errors"] == []
+    [note] = [r for r in records if r["kind"] == "event" and r.get("scripted")]
+    assert (note["step"], note["used"]) == ("day 6 #1 script_decision", False)
+    assert note["why"] == "the guardrails policy makes no decisions"
+
+
 @pytest.mark.parametrize(
     ("scenario_file", "old_rule_finds"),
     [
@@ -198,10 +257,11 @@ def test_scenario_search_settings_reach_the_run(
 
 def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Path) -> None:
     """The committed real-model recording (Qwen2.5-Coder 1.5B, unified policy, tool calls
-    recovered from text) of the seed 004 lifecycle scenario, replayed offline: both plain
-    negations ("Milo died", "I no longer go to the climbing gym") DELETE the memory they
-    end (soft: the row stays, deleted), and five quiet weeks later cold memories are
-    archived; the stats count exactly those decisions."""
+    recovered from text) of the seed 004 lifecycle scenario, replayed offline, passes
+    check_lifecycle: the DELETE of the cat at SCRIPTED_STEP is scripted (day 6, the reply
+    marked in the trace, no model asked); every other decision, the climbing gym's negation
+    on day 7 included, is the real model's, and five quiet weeks later cold memories are
+    archived."""
     from evals.cli.main import main
 
     model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
@@ -210,15 +270,7 @@ def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Pa
     (trace,) = (tmp_path / "run").rglob("trace.jsonl")
     records = [json.loads(line) for line in trace.read_text().splitlines()]
     assert records[0]["model_kind"] == "real"
-    deletes = [r for r in records if r["kind"] == "decision" and r["op"] == "DELETE"]
-    assert [r["step"] for r in deletes] == ["day 6 #1 user", "day 6 close app", "day 7 #1 user"]
-    assert "Milo died" in deletes[0]["candidate"]
-    assert deletes[2]["candidate"] == "I no longer go to the climbing gym."
-    archives = [r for r in records if r["kind"] == "archive"]
-    assert archives and archives[0]["step"] == "day 8 open app"
-    stats = records[-1]["policy_stats"]
-    assert stats["deleted"] == len(deletes) and stats["archived"] == len(archives[0]["ids"])
-    assert "climbing" not in str(records[-1]["memory_md"]).lower()
+    check_lifecycle(records)
 
 
 def test_a_variants_prompts_reach_every_request_of_a_run(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -227,7 +228,12 @@ def test_search_settings_configure_the_runs_search(tmp_path: Path) -> None:
     plain = load_scenario(write(tmp_path, HEADER + day))
     assert plain.search.config() == SearchConfig()
     old = "search: {decay_form: exponential, half_life_days: 30, decay_floor: 0}\n"
-    assert load_scenario(write(tmp_path, old + HEADER + day)).search.config() == OLD_DECAY
+    # A field left out keeps the default: the old decay, with today's newer-wins rule.
+    newer_wins = SearchConfig().supersede_similarity
+    assert newer_wins is not None
+    assert load_scenario(write(tmp_path, old + HEADER + day)).search.config() == replace(
+        OLD_DECAY, supersede_similarity=newer_wins
+    )
     off = load_scenario(write(tmp_path, "search: {decay: false}\n" + HEADER + day))
     assert off.search.config().half_life_days is None
     slow = "search: {decay_form: hyperbolic}\n"

@@ -187,8 +187,34 @@ def test_an_update_naming_an_id_not_shown_keeps_the_fact_as_an_add(manager: Memo
     h.policy.process("Is a nurse", "profile")
     (row,) = h.rows().values()
     assert row.content == "Is a nurse"
-    assert h.policy.counters == {"op_add": 1, "repaired_decisions": 1}
+    assert h.policy.counters == {
+        "op_add": 1,
+        "repaired_decisions": 1,
+        "repair_unknown_target": 1,
+    }
     assert "which was not shown" in str(h.decisions()[0]["repair"])
+    assert h.decisions()[0]["repair_kind"] == "unknown_target"
+
+
+def test_a_delete_of_an_unrelated_memory_is_refused_counted_and_traced(
+    manager: MemoryManager,
+) -> None:
+    """Issue 36: the real model answered E against the one memory shown, about something
+    else; the memory stays, nothing is stored, and the trace and counters say so."""
+    h = Harness(manager, '{"answer": "E", "id": 1, "content": ""}')
+    h.seed("Takes the bus to work every morning")  # shown: retrieval matches "every"
+    h.policy.process("No longer plays chess every evening", "notes")
+    assert "[1]" in h.prompt()
+    assert [(r.content, r.status) for r in h.rows().values()] == [
+        ("Takes the bus to work every morning", StoreStatus.ACTIVE)
+    ]
+    assert h.policy.counters == {
+        "op_noop": 1,
+        "repaired_decisions": 1,
+        "repair_unrelated_target": 1,
+    }
+    (decision,) = h.decisions()
+    assert (decision["op"], decision["repair_kind"]) == ("NOOP", "unrelated_target")
 
 
 def test_an_update_equal_to_its_target_is_a_noop_that_reinforces(manager: MemoryManager) -> None:

@@ -73,7 +73,7 @@ def test_a_batch_inside_a_user_turn_uses_the_users_words(manager: MemoryManager)
     h = Harness(manager, _delete(1))
     h.seed(REQUEST, "Lives in Berlin")
     manager.begin_turn("Forget my metric units request please")
-    h.policy.promote([PromotedFact("notes", "Replies in metric units are over")])
+    h.policy.promote([PromotedFact("notes", "No longer wants replies in metric units")])
     assert manager.guard.in_turn  # the promote did not end the user's turn
     assert h.rows()[1].status is StoreStatus.DELETED
     assert not [e for e in h.events if isinstance(e, DeletionGuarded)]

@@ -1,0 +1,128 @@
+"""Whether a candidate fact is about the same thing as a memory, and whether it says that
+something ended: what the unified pipeline checks before it lets a decision change a memory
+(:func:`memsys.decisions.parse_decision`, issue 36).
+
+**Same subject** is decided from two general signals, neither tuned to any case:
+
+- the cosine of the two texts' embeddings (the same MiniLM vectors the pipeline retrieves
+  with), and
+- the key terms they share: lower-case words without English function words and ending
+  words, crudely stemmed (``drinking`` and ``drinks`` are ``drink``).
+
+A pair is about the same thing when the cosine is at least ``SAME_SUBJECT_COSINE``, or it is
+at least ``SHARED_TERM_COSINE`` and the two share a key term. Without an embedder, sharing a
+key term is enough. The thresholds come from the 48 tuned cases of ``memeval bench
+decisions`` (MiniLM): every labelled target of an UPDATE, DELETE or repeat is judged the same
+subject as its candidate but one, whose only link is world knowledge ("Is not working on
+Project Atlas anymore" against the project's description: cosine 0.16, below the shared-term
+bar); of the memories shown beside an ADD, only "Prefers concise answers without preamble"
+against "always answer in British English" is (cosine 0.27, sharing "answer": both are about
+how to answer). The weak-link miss turns an UPDATE into an ADD (both facts kept) or refuses a
+DELETE: its cost falls on the side that loses nothing. "Long shift, off to bed." against "I
+am a paramedic working twelve-hour shifts." is the same subject by these signals (0.38,
+"shift"), which is why a DELETE also needs an ending.
+
+**An ending** is a candidate with a negation or an ending word (``no``, ``not``, ``n't``,
+``never``, ``anymore``, ``stopped``, ``quit``, ``sold``, ``cancelled``, ``gave`` up,
+``dropped``, ``ended``, ``died``...): the closed class the decision prompt's answer E names
+("no longer, not anymore, stopped, quit, sold, cancelled, gave up"), in its inflections.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = [
+    "ENDING_WORDS",
+    "SAME_SUBJECT_COSINE",
+    "SHARED_TERM_COSINE",
+    "SubjectJudge",
+    "is_ending",
+    "key_terms",
+]
+
+SAME_SUBJECT_COSINE = 0.35
+"""Cosine at which two texts are about the same thing whatever their words."""
+SHARED_TERM_COSINE = 0.2
+"""Cosine at which two texts sharing a key term are about the same thing."""
+
+_ENDING_TEXT = """
+    no not never nor none nobody nothing anymore longer without stop stopped stops quit
+    quits quitting sold sell cancel cancelled canceled cancels gave give giving dropped drop
+    ended end ends died dead former formerly ex lost left removed"""
+ENDING_WORDS = frozenset(_ENDING_TEXT.split())
+"""Negation and ending words (see the module docstring)."""
+
+# English function words (and the pipeline's own prefix words): never a subject.
+_FUNCTION_TEXT = """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each every few
+    for from further had has have having he her here hers herself him himself his how i if
+    in into is it its itself just me more most my myself of off on once only or other our
+    ours ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours yourself
+    yourselves also now still today week weeks last next please remember user requested
+    user's i'm i've it's"""
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def key_terms(text: str) -> frozenset[str]:
+    """The stemmed words of ``text`` that can name what it is about."""
+    words = _WORD.findall(text.lower())
+    return frozenset(
+        _stem(w)
+        for w in words
+        if w not in _FUNCTION_WORDS and w not in ENDING_WORDS and not w.endswith("n't")
+    )
+
+
+def is_ending(text: str) -> bool:
+    """``text`` says that something stopped or is not so (a negation or an ending word)."""
+    words = _WORD.findall(text.lower().replace("’", "'"))
+    return any(w in ENDING_WORDS or w.endswith("n't") for w in words)
+
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+@dataclass
+class SubjectJudge:
+    """Decides whether two texts are about the same thing (module docstring).
+
+    Args:
+        embed: Texts -> unit vectors (the pipeline's embedder); None judges by key terms.
+    """
+
+    embed: Embed | None = None
+    _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def cosine(self, a: str, b: str) -> float | None:
+        """Cosine of the two texts' embeddings; None without an embedder."""
+        if self.embed is None:
+            return None
+        missing = [t for t in dict.fromkeys((a, b)) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, self.embed(missing), strict=True):
+                self._vectors[text] = np.asarray(vector, dtype=np.float64)
+        return float(self._vectors[a] @ self._vectors[b])
+
+    def same_subject(self, candidate: str, memory: str) -> bool:
+        """Whether ``candidate`` and ``memory`` are about the same thing."""
+        shared = bool(key_terms(candidate) & key_terms(memory))
+        cosine = self.cosine(candidate, memory)
+        if cosine is None:
+            return shared
+        return cosine >= SAME_SUBJECT_COSINE or (shared and cosine >= SHARED_TERM_COSINE)

@@ -1,0 +1,82 @@
+"""memsys.subject: same subject by embeddings and key terms, endings by negation words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from memsys.subject import SubjectJudge, is_ending, key_terms
+
+
+def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
+    assert key_terms("User requested: I no longer drink the espressos") == {"drink", "espresso"}
+    assert key_terms("Quit drinking coffee") == {"drink", "coffee"}
+    assert key_terms("the of and") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("text", "ending"),
+    [
+        ("No longer has a cat", True),
+        ("Does not play Sushi Go anymore", True),
+        ("Doesn't drive to work", True),
+        ("Cancelled the gym membership", True),
+        ("The team dropped the daily standup", True),
+        ("Long shift, off to bed.", False),
+        ("Moved to Oslo last week", False),
+        ("Now prefers detailed answers", False),
+    ],
+)
+def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> None:
+    assert is_ending(text) is ending
+
+
+def test_without_an_embedder_a_shared_key_term_decides() -> None:
+    judge = SubjectJudge()
+    assert judge.cosine("a", "b") is None
+    assert judge.same_subject("Stopped going to the climbing gym", "Goes climbing every Tuesday")
+    assert not judge.same_subject("Is learning Portuguese", "Lives in Berlin")
+    assert not judge.same_subject("Before noon", "Every morning before standup")  # function words
+
+
+class Fixed:
+    """An embedder whose vectors are given per text (unit vectors at a chosen cosine)."""
+
+    def __init__(self, angles: dict[str, float]) -> None:
+        self.angles = angles
+        self.calls: list[list[str]] = []
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.array([[np.cos(self.angles[t]), np.sin(self.angles[t])] for t in texts])
+
+
+def at_cosine(a: str, b: str, cosine: float) -> Fixed:
+    return Fixed({a: 0.0, b: float(np.arccos(cosine))})
+
+
+@pytest.mark.parametrize(
+    ("cosine", "a", "b", "same"),
+    [
+        (0.40, "Quit drinking coffee", "Has three espressos a day", True),  # close enough alone
+        (0.30, "Quit drinking coffee", "Has three espressos a day", False),  # nothing shared
+        (0.26, "Sold the car", "Drives the car to work", True),  # shares "car"
+        (0.15, "Sold the car", "Drives the car to work", False),  # shares it, but too far
+    ],
+)
+def test_cosine_alone_or_cosine_with_a_shared_term(
+    cosine: float, a: str, b: str, same: bool
+) -> None:
+    judge = SubjectJudge(at_cosine(a, b, cosine))
+    assert judge.cosine(a, b) == pytest.approx(cosine)
+    assert judge.same_subject(a, b) is same
+
+
+def test_each_text_is_embedded_once() -> None:
+    embed = at_cosine("a b", "c d", 0.9)
+    judge = SubjectJudge(embed)
+    judge.same_subject("a b", "c d")
+    judge.same_subject("c d", "a b")
+    assert embed.calls == [["a b", "c d"]]
