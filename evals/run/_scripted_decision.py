@@ -4,8 +4,8 @@ scenario's text instead of the model under test.
 :class:`ScriptedDecisions` sits between the run and its model. Armed by the event, it answers
 the next update-decision call itself (no model is asked, nothing reaches a cassette) with
 what :meth:`ScriptedDecisions.arm`'s ``answer`` returns; every other call goes to the model.
-The engine writes an ``event`` record marked ``scripted`` when the reply is used, so the
-decision that follows in the trace is never taken for the model's.
+The engine writes a ``scripted_decision`` record when the reply is used, so the decision
+that follows in the trace is never taken for the model's.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from evals.scenario._parts import ID_SLOT, ScriptedDecisionSpec
-from evals.trace.records import ErrorRecord, EventRecord, RecordBody
+from evals.trace.records import ErrorRecord, RecordBody, ScriptedDecision
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind, Purpose
 from memsys.policies import WritePolicy
 from memsys.policies.unified import UnifiedPolicy
@@ -81,12 +81,12 @@ def arm_decision(
     fail: Callable[[str], None],
 ) -> None:
     """Arm ``scripted`` with ``spec`` for ``policy``'s next decision. When it is used,
-    ``write`` gets an ``event`` record marked ``scripted`` with the reply (no model); when
+    ``write`` gets a ``scripted_decision`` record with the reply (no model); when
     its target is gone, ``fail`` gets the problem and the model decides. A policy that makes
     no decisions gets a record saying the script was not used."""
     if not isinstance(policy, UnifiedPolicy):
         why = f"the {policy.name} policy makes no decisions"
-        write(EventRecord(EVENT_TYPE, {"scripted": True, "used": False, "why": why}))
+        write(ScriptedDecision(used=False, why=why))
         return
 
     def answer() -> ChatResponse | None:
@@ -96,8 +96,7 @@ def arm_decision(
             fail(f"{EVENT_TYPE} from {armed_at}: {problem}")
             write(ErrorRecord(where=EVENT_TYPE, message=problem))
             return None
-        used = {"scripted": True, "used": True, "armed_at": armed_at, "reply": reply}
-        write(EventRecord(EVENT_TYPE, used | {"model": None}))
+        write(ScriptedDecision(used=True, reply=reply, armed_at=armed_at))
         return ChatResponse(reply, model=SCRIPTED_MODEL)
 
     scripted.arm(answer)

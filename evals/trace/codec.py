@@ -44,6 +44,7 @@ from evals.trace.records import (
     RestoreAttempt,
     RunEnd,
     RunStart,
+    ScriptedDecision,
     SearchProbe,
     Snapshot,
     ToolCallRecord,
@@ -64,6 +65,7 @@ __all__ = [
 RECORD_CLASSES: tuple[type[TraceRecord], ...] = (
     RunStart,
     EventRecord,
+    ScriptedDecision,
     ModelSwitched,
     InjectionRecord,
     ModelCallRecord,

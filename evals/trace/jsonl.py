@@ -15,7 +15,11 @@ run_start       schema_version, scenario, scenario_file, description, model, mod
                 (simulated|real), policy, variant, variant_digest (SHA-256 of the variant's
                 text), repeat, start_date, expect (the scenario's end-of-run expectations, so
                 re-scoring needs no scenario file), cassette
-event           type (user, model_switch, session_switch, ...) and the event's fields
+event           type (user, model_switch, session_switch, ...) and the event's fields, typed
+                as in the scenario; or implicit (the app's own open/close of a day); or
+                during, hooked_from (a ``during`` event running inside a model call)
+scripted_decision  used, reply, armed_at (a script_decision answered the next decision, no
+                model asked) or why (not used)
 model_switched  previous, model: the model under test changed (a model_switch with ``use``)
 injection       tokens, hits, dropped, memory_lines_cut, error, memory (what the system
                 prompt carried after the base prompt: MEMORY.md and search hits)

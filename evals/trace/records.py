@@ -46,6 +46,7 @@ __all__ = [
     "RunEnd",
     "RunStart",
     "RunVariant",
+    "ScriptedDecision",
     "SearchProbe",
     "Snapshot",
     "ToolCallRecord",
@@ -172,6 +173,18 @@ class EventRecord(RecordBody):
         if "implicit" in self.fields or "hooked_from" in self.fields:
             return None
         return EVENT_CLASSES[self.type].model_validate(self.fields)  # type: ignore[index]
+
+
+@dataclass(frozen=True)
+class ScriptedDecision(RecordBody):
+    """A scenario's ``script_decision``: used (its ``reply``, armed at step ``armed_at``,
+    answered the decision that follows it; no model was asked), or not used and ``why``."""
+
+    KIND = "scripted_decision"
+    used: bool
+    reply: str | None = None
+    armed_at: str | None = None
+    why: str | None = None
 
 
 @dataclass(frozen=True)

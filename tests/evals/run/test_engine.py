@@ -168,13 +168,14 @@ scenario's answer E on the newest memory about Milo, not the model's."""
 
 def check_lifecycle(records: list[dict[str, object]]) -> None:
     """Seed 004's lifecycle keeps a real DELETE and archive whatever the model decides (issue
-    36): the one scripted reply is marked in the trace (model null) at SCRIPTED_STEP, just
-    before its decision; the policy still applies its repairs and the deletion guard, and
-    the decision is that DELETE; every other decision is the model's own; the day change
-    after five quiet weeks archives cold memories; the stats count exactly those."""
+    36): the one scripted reply is marked in the trace (a scripted_decision record) at
+    SCRIPTED_STEP, just before its decision; the policy still applies its repairs and the
+    deletion guard, and the decision is that DELETE; every other decision is the model's
+    own; the day change after five quiet weeks archives cold memories; the stats count
+    exactly those."""
     assert records[-1]["errors"] == []
-    scripted = [r for r in records if r["kind"] == "event" and r.get("scripted")]
-    assert [(r["step"], r["used"], r["model"]) for r in scripted] == [(SCRIPTED_STEP, True, None)]
+    scripted = [r for r in records if r["kind"] == "scripted_decision"]
+    assert [(r["step"], r["used"]) for r in scripted] == [(SCRIPTED_STEP, True)]
     assert scripted[0]["armed_at"] == "day 6 #1 script_decision"
     reply = json.loads(str(scripted[0]["reply"]))
     assert reply["answer"] == "E" and isinstance(reply["id"], int)
@@ -214,7 +215,7 @@ def test_the_scripted_decision_is_not_used_by_a_policy_that_makes_none(
 ) -> None:
     records = run(tmp_path, embedder, "sim/careful", "guardrails", LIFECYCLE)
     assert records[-1]["errors"] == []
-    [note] = [r for r in records if r["kind"] == "event" and r.get("scripted")]
+    [note] = [r for r in records if r["kind"] == "scripted_decision"]
     assert (note["step"], note["used"]) == ("day 6 #1 script_decision", False)
     assert note["why"] == "the guardrails policy makes no decisions"
 

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from evals.scenario.scenario import load_scenario
 from pydantic import ValidationError
 
 from evals.grid.cell import Cell
@@ -15,6 +14,7 @@ from evals.run import shared_embedder
 from evals.run._scripted_decision import SCRIPTED_MODEL, ScriptedDecisions, scripted_reply
 from evals.run.engine import RunSpec, run_scenario
 from evals.scenario import ScriptedDecisionSpec, parse_event
+from evals.scenario.load import load_scenario
 from memsys.llm import ChatRequest, ChatResponse, Message, ModelKind, Purpose, Role
 
 E_ON = '{"answer": "E", "id": {id}, "content": ""}'
