@@ -84,9 +84,9 @@ CONTRACTS.add(
         placeholder="{transcript}",
         markers=("SUMMARY:", "LONG_TERM:"),
         reply_format=(
-            "the line 'SUMMARY:' alone, then the day's points as '- ' bullets; then the line "
-            "'LONG_TERM:' alone, then one '- [category] fact' per line ('- none' when nothing "
-            "qualifies)"
+            "the line 'SUMMARY:', then the day's points as '- ' bullets ('SUMMARY: text' on one "
+            "line is read as one point); then the line 'LONG_TERM:', then one "
+            "'- [category] fact' per line ('- none' when nothing qualifies)"
         ),
         example=(
             "SUMMARY:\n- Planned the allotment.\nLONG_TERM:\n- [interests] Grows beans every summer"
