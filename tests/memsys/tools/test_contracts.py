@@ -40,9 +40,12 @@ def test_the_markers_are_what_the_parser_cannot_do_without() -> None:
     with pytest.raises(MalformedOutput) as caught:
         parse_daily_summary(example.replace("SUMMARY:", "Summary"))
     assert caught.value.role == CONTRACTS.get("daily_summary").role
-    # ...and without LONG_TERM: nothing in it reaches MEMORY.md.
+    # ...and without LONG_TERM: only a bullet tagged with its category is still taken for a
+    # fact (issue 40: a form models write); an untagged one is one of the day's points.
     assert parse_daily_summary(example).facts
-    assert not parse_daily_summary(example.replace("LONG_TERM:\n", "")).facts
+    assert parse_daily_summary(example.replace("LONG_TERM:\n", "")).facts
+    untagged = example.replace("LONG_TERM:\n", "").replace("[interests] ", "")
+    assert not parse_daily_summary(untagged).facts
 
 
 def test_every_shipped_variant_meets_every_contract() -> None:

@@ -29,7 +29,8 @@ def test_returns_ranked_hits_with_sources(manager: MemoryManager) -> None:
     manager.append_daily_log(date(2026, 3, 1), "- Reviewed the API design doc")
     result = tool.execute({"query": "API design"})
     assert result.ok
-    assert "1. [daily/2026-03-01.md:1, 2026-03-01] (score 0.99) Reviewed the API design doc" in (
+    # A day-old hit keeps its score: decay only breaks near-ties (floor 0.9, issue 36).
+    assert "1. [daily/2026-03-01.md:1, 2026-03-01] (score 1.00) Reviewed the API design doc" in (
         result.message
     )
 
