@@ -5,6 +5,8 @@
 - :class:`ScriptedReply` is the model of a scripted bad compaction.
 - :func:`backup_states` checks that every kept backup restores, in a scratch directory.
 - :func:`daily_log_days` pairs each day's log with that day's transcript, as ``daily_log`` records.
+- :func:`restore_backup` restores a backup as the app's button does, and says whether the
+  restored file is the backup's text.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from evals.trace.records import (
     ProbePreference,
     RecordBody,
     Reply,
+    RestoreAttempt,
     SearchProbe,
     ToolCallRecord,
 )
@@ -31,6 +34,7 @@ from memsys.events import CompactionAttempted, CompactionTrigger
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, Message, ModelKind, Purpose, Role
 from memsys.manager import MemoryManager
 from memsys.policies import WritePolicy
+from memsys.provenance import WriterKind, writing
 from memsys.search.hits import SearchHit
 from memsys.sessions import Session, SessionStore
 
@@ -43,6 +47,7 @@ __all__ = [
     "daily_log_records",
     "edited_text",
     "probe_record",
+    "restore_backup",
     "scripted_compaction",
     "turn_records",
 ]
@@ -223,3 +228,19 @@ def edited_text(current: str, edit: ManualEdit) -> str:
     if edit.line_endings == "crlf":
         new = new.replace("\r\n", "\n").replace("\n", "\r\n")
     return new
+
+
+def restore_backup(manager: MemoryManager, policy: WritePolicy, which: str) -> RestoreAttempt:
+    """Restore backup ``which`` (a name, or ``latest``) as the settings screen does; the
+    attempt, with whether MEMORY.md is now the backup's text."""
+    backups = manager.list_backups()
+    name = backups[0] if which == "latest" and backups else which
+    if not name or name == "latest":
+        return RestoreAttempt(name=None, ok=False, reason="no backups")
+    path = manager.memory_dir / name  # a byte copy of a broken file: restore refuses it
+    expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
+    with writing(WriterKind.RESTORE):
+        ok = manager.restore_from_backup(name)
+        policy.on_manual_edit()
+    restored = manager.read_long_term_memory()
+    return RestoreAttempt(name=name, ok=ok, round_trip=ok and restored == expected)

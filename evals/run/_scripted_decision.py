@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from evals.scenario._parts import ID_SLOT, ScriptedDecisionSpec
+from evals.scenario import ID_SLOT, ScriptedDecisionSpec
 from evals.trace.records import ErrorRecord, RecordBody, ScriptedDecision
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind, Purpose
 from memsys.policies import WritePolicy

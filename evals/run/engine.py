@@ -25,6 +25,7 @@ from evals.run._engine_extras import (
     daily_log_records,
     edited_text,
     probe_record,
+    restore_backup,
     scripted_compaction,
     turn_records,
 )
@@ -292,19 +293,7 @@ class _Run:
             self.rt.policy.on_manual_edit()
 
     def _restore(self, event: ev.RestoreBackupEvent) -> None:
-        manager = self.rt.manager
-        backups = manager.list_backups()
-        name = backups[0] if event.restore_backup == "latest" and backups else event.restore_backup
-        if not name or name == "latest":
-            self.write(rec.RestoreAttempt(name=None, ok=False, reason="no backups"))
-            return
-        path = manager.memory_dir / name  # a byte copy of a broken file: restore refuses it
-        expected = path.read_text(encoding="utf-8", errors="replace") if name in backups else None
-        with writing(WriterKind.RESTORE):
-            ok = manager.restore_from_backup(name)
-            self.rt.policy.on_manual_edit()
-        restored = manager.read_long_term_memory()
-        self.write(rec.RestoreAttempt(name=name, ok=ok, round_trip=ok and restored == expected))
+        self.write(restore_backup(self.rt.manager, self.rt.policy, event.restore_backup))
 
     def _search(self, event: ev.SearchEvent) -> None:
         probe = event.search

@@ -14,6 +14,7 @@ from evals.scenario._safe_yaml import (
 from evals.scenario.load import (
     EVENT_CLASSES,
     EVENT_TYPES,
+    ID_SLOT,
     MAX_TOTAL_TURNS,
     SCENARIO_LIMITS,
     SCENARIO_SCHEMA_VERSION,
@@ -64,6 +65,7 @@ __all__ = [
     "DATA_FILE_LIMITS",
     "EVENT_CLASSES",
     "EVENT_TYPES",
+    "ID_SLOT",
     "MAX_TOTAL_TURNS",
     "SCENARIO_LIMITS",
     "SCENARIO_SCHEMA_VERSION",

@@ -18,6 +18,7 @@ from pydantic import Field, ValidationError, model_validator
 from evals.errors import ScenarioError
 from evals.scenario._coverage import LIGHT_MAX_CHAT_TURNS, Cost, Coverage
 from evals.scenario._parts import (
+    ID_SLOT,
     BackupExpect,
     Burst,
     CheckpointSpec,
@@ -66,6 +67,7 @@ from memsys.safe_io import read_input_text
 __all__ = [
     "EVENT_CLASSES",
     "EVENT_TYPES",
+    "ID_SLOT",
     "MAX_TOTAL_TURNS",
     "SCENARIO_LIMITS",
     "SCENARIO_SCHEMA_VERSION",

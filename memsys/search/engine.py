@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 from dataclasses import dataclass
 from datetime import date
@@ -300,14 +299,14 @@ class MemorySearch:
             candidates += sorted(daily.glob("*.md"))
         for path in candidates:
             source = source_for_path(self.memory_dir, path)
-            state = _file_state(path)
+            state = FileState.of(path)
             if source is not None and state is not None:
                 found[source] = state
         return found
 
     def _read_source(self, source: str) -> SourceUpdate:
         path = self.memory_dir / source
-        state = _file_state(path)  # taken before reading: a later write shows as a change
+        state = FileState.of(path)  # taken before reading: a later write shows as a change
         if state is None:
             return SourceUpdate(source, None, ())
         try:
@@ -393,11 +392,3 @@ class MemorySearch:
             [c.date.toordinal() if c.date else math.nan for c in chunks], dtype=np.float64
         )
         return _Arrays(chunks, bm25, vectors, ordinals)
-
-
-def _file_state(path: Path) -> FileState | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return FileState(st.st_mtime_ns, st.st_size)

@@ -23,6 +23,7 @@ never meet SQLite's "database is locked" and never rebuild over each other.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
@@ -82,6 +83,15 @@ class FileState:
     """Modification time, nanoseconds."""
     size: int
     """Size in bytes."""
+
+    @classmethod
+    def of(cls, path: Path) -> FileState | None:
+        """The file's state now; None when it cannot be seen (gone, unreadable)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size)
 
 
 @dataclass(frozen=True)
