@@ -327,3 +327,15 @@ def sqlite_refused(exc: BaseException) -> bool:
     read-only file, permission, no file handle left), not a fault of the database."""
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _SQLITE_REFUSALS
+
+
+def portable_path(path: Path) -> str:
+    """``path`` as a record that travels names it (a trace, a cassette label): relative to
+    the working directory or, for a file of the installed memsys, to its parent
+    (``memsys/tools/descriptions/...``); else as given. The same on every machine and
+    checkout, and no home directory in a shared file."""
+    resolved = path.resolve()
+    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
+        if resolved.is_relative_to(root):
+            return str(resolved.relative_to(root))
+    return str(path)

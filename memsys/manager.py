@@ -67,12 +67,6 @@ class MemoryManager:
         """Per-turn guard against mass deletion (:mod:`memsys._burst_guard`)."""
 
     @property
-    def storage(self) -> MemoryFileStorage:
-        """The directory's files, for the one caller not yet through the door
-        (``memsys/policies/unified.py`` reads ``memory_dir``; tests/test_rules.py lists it)."""
-        return self._storage
-
-    @property
     def clock(self) -> Clock:
         """The injected clock."""
         return self._storage.clock

@@ -95,11 +95,6 @@ THE_FILES = ("storage", "_storage", "longterm", "_longterm")
 """Attributes that hold a memory directory's files or its MEMORY.md operations."""
 OPENERS = {"memsys/manager.py", "memsys/longterm.py"}
 """The modules that own them: the manager, and the MEMORY.md operations it wraps."""
-WALKS_AROUND_THE_DOOR = {
-    "memsys/policies/unified.py": "ctx.manager.storage.memory_dir: use ctx.manager.memory_dir",
-}
-"""Modules another change owned this round, with what replaces their walk around the
-manager; the list only shrinks (a fixed module fails the test until it is removed)."""
 
 
 def _file_attributes(path: Path) -> list[str]:
@@ -116,15 +111,18 @@ def _file_attributes(path: Path) -> list[str]:
 )
 def test_only_the_manager_opens_the_memory_files(path: Path) -> None:
     name = path.relative_to(REPO).as_posix()
-    if name in OPENERS or name in WALKS_AROUND_THE_DOOR:
+    if name in OPENERS:
         return
     found = _file_attributes(path)
     assert found == [], f"{name} reaches around MemoryManager to its files: {found}"
 
 
-@pytest.mark.parametrize("name", sorted(WALKS_AROUND_THE_DOOR))
-def test_the_walks_around_the_door_left_are_still_there(name: str) -> None:
-    assert _file_attributes(REPO / name), f"{name} goes through the door now: remove it"
+def test_the_manager_has_no_side_door_to_its_files() -> None:
+    # The last walk around the door (the unified policy read manager.storage) is gone, and
+    # with it the attribute: the files are the manager's own.
+    from memsys.manager import MemoryManager
+
+    assert not any(hasattr(MemoryManager, name) for name in THE_FILES if not name.startswith("_"))
 
 
 def _imported(path: Path) -> set[str]:

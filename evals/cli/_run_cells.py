@@ -9,6 +9,7 @@ tail). The parent only merges the results, in plan order.
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -68,7 +69,8 @@ def execute(
 
     try:
         if jobs > 1:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pool = ProcessPoolExecutor(max_workers=jobs)
+            try:
                 futures = {
                     pool.submit(run_and_score, r.spec, r.real, mode, options, settings): i
                     for i, r in enumerate(runs)
@@ -86,6 +88,16 @@ def execute(
                         continue
                     progress.set_postfix_str(Path(scored[index].run_dir).parent.name, refresh=False)
                     progress.update()
+            except BaseException:
+                # An error ends the run now: the cells not started are cancelled, and the
+                # workers stopped rather than waited for. A pool that ran out of file
+                # descriptors while starting its workers never tells them to stop, and
+                # the exit would wait on them for ever.
+                pool.shutdown(wait=False, cancel_futures=True)
+                for worker in multiprocessing.active_children():
+                    worker.terminate()
+                raise
+            pool.shutdown()
         else:
             for index, run in enumerate(runs):
                 cell = run.spec.cell

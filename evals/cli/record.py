@@ -72,6 +72,11 @@ def _handle(args: argparse.Namespace) -> int:
     model = args.model or DEFAULT_LOCAL_MODEL.name
     if model in {m.alias for m in LOCAL_MODELS.values()}:
         model = local_model(model).name  # a local model's short name
+    if args.stale and not (args.rerecord or args.policy or args.variant or args.repeat):
+        # Every finished cell, every model: what a change made stale, in one command.
+        from evals.cli._record_stale import record_every_stale, stale_models
+
+        return record_every_stale(args, scenarios, stale_models(args.model and model))
     matrix = RECORD_MATRIX
     # Any .toml works like a name; cells and cassettes are named by the file's stem.
     variants = {v.name: v for v in resolve_variants(args.variant or [])}
@@ -325,7 +330,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="replay every finished cell first and record again those that no longer replay "
         "(a prompt, tool description or memory behaviour changed since), each from the call "
         "where it diverges; with --list, show each stale cell's first divergent call and what "
-        "changed in it",
+        "changed in it. Without --policy/--variant/--repeat: every finished cell of the "
+        "scenarios (extra variants, variant files, repeats), of --model or of every local "
+        "model that has one, model after model",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
     parser.add_argument(

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from evals.cassettes import read_cassette
+from evals.cassettes import read_cassette, recorded_cells
 from evals.cassettes.replay import (
     DEFAULT_ROOT,
     CassetteLabel,
@@ -38,6 +38,7 @@ __all__ = [
     "RecordingDetails",
     "elapsed",
     "finish_label",
+    "finished_plan",
     "is_recorded",
     "plan",
 ]
@@ -122,6 +123,31 @@ def plan(
                 cells.append(PlannedCell(cell, path, temperature, r))
     order = {path: i for i, (path, _) in enumerate(scenarios)}
     return sorted(cells, key=lambda c: _priority(c, pairs, order[c.scenario_file]))
+
+
+def finished_plan(
+    scenario_files: dict[str, Path], model: str | None = None, root: Path = DEFAULT_ROOT
+) -> list[PlannedCell]:
+    """Every finished cell under ``root`` (of ``model``, of the scenarios named in
+    ``scenario_files``), planned as it was recorded: the variant file, temperature, seed and
+    reply limit its label names, so recording it again sends the same requests. What
+    ``memeval record --stale`` checks when no --policy/--variant narrows it: not only the
+    suite's cells, but every variant, file and repeat anyone recorded."""
+    planned = []
+    for cell in recorded_cells(root):
+        label = read_label(cell.cassette_path(root))
+        if label is None or cell.scenario not in scenario_files:
+            continue
+        if model is not None and cell.model != model:
+            continue
+        options: dict[str, object] = {"max_tokens": label.max_tokens} if label.max_tokens else {}
+        scenario = scenario_files[cell.scenario]
+        planned.append(
+            PlannedCell(
+                cell, scenario, label.temperature, label.seed, label.variant_file, None, options
+            )
+        )
+    return planned
 
 
 def _priority(planned: PlannedCell, pairs: list[tuple[str, str]], scenario: int) -> tuple[int, ...]:

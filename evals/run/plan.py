@@ -22,6 +22,7 @@ from evals.run.sharding import Shard
 from evals.scenario import Scenario
 from memsys.llm import ModelKind, resolve_model
 from memsys.policies import POLICIES
+from memsys.safe_io import portable_path
 from memsys.tools import Variant, available_variants, load_variant
 
 __all__ = [
@@ -168,7 +169,9 @@ def resolve_variants(sources: Sequence[str]) -> list[Variant]:
 def variant_file(variant: Variant) -> str | None:
     """The file to load in the cell, when the variant is not a shipped one."""
     shipped = variant.name in available_variants()
-    return None if shipped or variant.path is None else str(variant.path)
+    # As the label will name it: relative to the working directory, so a committed
+    # cassette's file is found on another machine (:func:`memsys.safe_io.portable_path`).
+    return None if shipped or variant.path is None else portable_path(variant.path)
 
 
 def _cells(request: PlanRequest) -> list[tuple[str, str | None]]:

@@ -16,13 +16,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import ClassVar, Generic, TypeVar, cast
 
-import memsys
 from evals.scenario import EVENT_CLASSES, BaseEvent
 from memsys.events import MemoryEvent
 from memsys.llm.base import ModelKind, Purpose, StopReason
+from memsys.safe_io import portable_path
 from memsys.tools import Variant
 from memsys.tools.base import ToolErrorCode
 
@@ -99,16 +98,8 @@ class RunVariant:
         """What a run gave the model of ``variant``; its file relative to the working
         directory or, built in, to the installed memsys (``memsys/tools/descriptions/...``):
         the same on every machine and checkout, and no home directory in a shared report."""
-        source = _shown_path(variant.path) if variant.path else variant.name
+        source = portable_path(variant.path) if variant.path else variant.name
         return cls(variant.summary, source, variant.extends, variant.texts())
-
-
-def _shown_path(path: Path) -> str:
-    resolved = path.resolve()
-    for root in (Path.cwd(), Path(memsys.__file__).resolve().parent.parent):
-        if resolved.is_relative_to(root):
-            return str(resolved.relative_to(root))
-    return str(path)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ import numpy.typing as npt
 
 from memsys._atomic import fsync_enabled
 from memsys._dirlock import dir_lock
+from memsys._safe_files import sqlite_refused
+from memsys.errors import MemoryFileError
 
 __all__ = ["StoreStatus", "StoredMemory", "UnifiedStore", "Vector", "lexical_terms"]
 
@@ -157,15 +159,28 @@ class UnifiedStore:
         self._batched = 0
         with self._lock:
             self._db = sqlite3.connect(path, check_same_thread=False)
-            if not fsync_enabled():
-                # A throwaway run directory (memsys._atomic.without_fsync): a commit's fsync
-                # cost ~10 ms, a thousand times a run (issue 29). Still atomic per commit.
-                self._db.execute("PRAGMA synchronous = OFF")
-            self._db.executescript(_SCHEMA)
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(long_term)")}
-            if "vector" not in columns:  # a store written before vectors were stored
-                self._db.execute("ALTER TABLE long_term ADD COLUMN vector BLOB")
-            self._db.commit()
+            try:
+                self._open(path)
+            except sqlite3.DatabaseError as exc:
+                self._db.close()
+                if sqlite_refused(exc):  # the operating system said no: its own answer
+                    raise
+                raise MemoryFileError(
+                    path,
+                    f"is not a usable memory store ({exc}); it was left as it is. Move it "
+                    "aside to start an empty store, or restore it from a copy",
+                ) from exc
+
+    def _open(self, path: Path) -> None:
+        if not fsync_enabled():
+            # A throwaway run directory (memsys._atomic.without_fsync): a commit's fsync
+            # cost ~10 ms, a thousand times a run (issue 29). Still atomic per commit.
+            self._db.execute("PRAGMA synchronous = OFF")
+        self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(long_term)")}
+        if "vector" not in columns:  # a store written before vectors were stored
+            self._db.execute("ALTER TABLE long_term ADD COLUMN vector BLOB")
+        self._db.commit()
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:

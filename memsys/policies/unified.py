@@ -88,7 +88,7 @@ class UnifiedPolicy(WritePolicy):
 
     def __init__(self, ctx: PolicyContext) -> None:
         super().__init__(ctx)
-        self.store = UnifiedStore(ctx.manager.storage.memory_dir / STORE_FILE_NAME)
+        self.store = UnifiedStore(ctx.manager.memory_dir / STORE_FILE_NAME)
         self.retriever = Retriever(self.store, ctx.embed)
         self.subject = SubjectJudge(ctx.embed)
 

@@ -38,10 +38,8 @@ def memeval(*argv: str, limit: int | None = None, **kwargs: object) -> tuple[int
         text=True,
         env=ENV,
         cwd=REPO,
-        timeout=180,
         check=False,
-        **extra,
-        **kwargs,
+        **{"timeout": 180, **extra, **kwargs},
     )
     return done.returncode, done.stdout, done.stderr
 
@@ -160,6 +158,36 @@ def test_too_many_open_files_is_one_line(tmp_path: Path) -> None:
         pytest.fail(f"the run never succeeded under 64 open files: {answers}")
     assert answers, "the run succeeded with 5 open files: nothing was refused"
     assert all(a.startswith("memeval: ") and "Too many open files" in a for a in answers.values())
+
+
+def test_too_many_open_files_under_worker_processes_ends_and_does_not_hang(
+    tmp_path: Path,
+) -> None:
+    # With --jobs 2 a limit that runs out while the pool starts its workers used to print
+    # the refusal and then hang for ever at exit (a worker never told to stop). Every limit
+    # up to the one that runs must end, within the timeout, in one line or success.
+    cells = [*CELL, "--scenario", str(REPO / "scenarios/model-talk.yaml"), "--jobs", "2"]
+    answers: dict[int, str] = {}
+    for limit in range(8, 65, 2):
+
+        def few_files(limit: int = limit) -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        out = tmp_path / f"out-{limit}"
+        try:
+            code, _, err = memeval(
+                "run", *cells, "--out", str(out), preexec_fn=few_files, timeout=90
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"with {limit} open files the run hung (after: {answers})")
+        assert "Traceback" not in err, err
+        assert code in (0, 2), err
+        if code == 0:
+            break
+        answers[limit] = err.strip().splitlines()[-1]
+    else:
+        pytest.fail(f"the run never succeeded under 64 open files: {answers}")
+    assert all(a.startswith("memeval: ") for a in answers.values()), answers
 
 
 # -- the pieces: the line, the log formatter, the atomic writer naming its file --------------

@@ -326,3 +326,45 @@ def test_a_greedy_cell_whose_baseline_is_sampled_is_warned_before_recording(
     assert "v023-vague.yaml: greedy, but its baseline v049-guardrails there is sampled" in err
     assert _record("--policy", "guardrails", "--variant", "v023-vague", "--list") == 0
     assert "WARNING" not in capsys.readouterr().err  # the suite's own rule samples it too
+
+
+def test_stale_without_a_matrix_brings_back_every_finished_cell_as_it_was_recorded(
+    tmp_path: Path,
+    server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Issue 35: after a change to the memory system, one command brings back every stale
+    # cell, not only the suite's: a variant file's cell and sampled repeats too, each with
+    # the variant file, temperature and seed its label names.
+    base_url, log = server
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    Path("mine.toml").write_text(
+        'schema_version = 1\nsummary = "mine"\nextends = "v049-guardrails"\n'
+    )
+    url = ("--base-url", base_url)
+    assert _record("--policy", "guardrails", "--variant", "mine.toml", *url) == 0
+    assert (
+        _record("--policy", "unified", "--variant", "v049-guardrails", "--repeat", "2", *url) == 0
+    )
+    cells = Path("cassettes/week-of-noise/openai-compatible__fake")
+    repeated = sorted((cells / "unified/v049-guardrails").glob("*.yaml"))
+    finished = [cells / "guardrails/mine.yaml", *repeated]
+    assert len(finished) == 3
+    Path("week.yaml").write_text(Path("week.yaml").read_text().replace("Lisbon", "Porto", 1))
+    capsys.readouterr()
+    before = len(served_requests(log))
+    assert _record("--stale", *url) == 0
+    err = capsys.readouterr().err
+    assert "openai-compatible/fake: 3 finished cells, 3 stale" in err
+    assert len(served_requests(log)) > before
+    labels = {path.name: read_label(path) for path in finished}
+    assert all(label is not None and label.diverged_at for label in labels.values())
+    assert labels["mine.yaml"].variant_file == "mine.toml"  # type: ignore[union-attr]
+    sampled = [(labels[p.name].temperature, labels[p.name].seed) for p in repeated]  # type: ignore[union-attr]
+    assert sampled == [(0.7, 1), (0.7, 2)]
+    Path("scen").mkdir()
+    shutil.copy("week.yaml", "scen/week-of-noise.yaml")
+    assert main(["cassettes", "stale", "--scenarios", "scen"]) == 0  # every one replays now

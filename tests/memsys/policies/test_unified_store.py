@@ -51,3 +51,16 @@ def test_a_throwaway_directory_skips_syncs_and_a_real_one_keeps_them(tmp_path: P
         fast = UnifiedStore(tmp_path / "run" / "unified_memory.sqlite3")
     assert synchronous(fast) == 0  # OFF
     assert synchronous(UnifiedStore(tmp_path / "user" / "unified_memory.sqlite3")) == 2  # FULL
+
+
+def test_a_corrupt_store_is_a_clear_error_and_is_left_as_it_is(tmp_path: Path) -> None:
+    # Before, a store that was not a database (a truncated copy, another file under its
+    # name) surfaced as a bare sqlite3.DatabaseError traceback.
+    from memsys.errors import MemoryFileError
+
+    path = tmp_path / "unified_memory.sqlite3"
+    garbage = b"this is not a database, it is what a bad copy left" * 100
+    path.write_bytes(garbage)
+    with pytest.raises(MemoryFileError, match=r"unified_memory\.sqlite3: is not a usable memory"):
+        UnifiedStore(path)
+    assert path.read_bytes() == garbage
