@@ -43,8 +43,10 @@ def client_options(cell: Cell, mode: CassetteMode, options: dict[str, object]) -
         if not os.environ.get(BASE_URL_ENV):
             recorded = label.base_url if label is not None else None
             out.setdefault("base_url", recorded or "http://replay.invalid/v1")
-    elif label is None and cell.repeat is not None and isinstance(out.get("seed"), int):
-        out["seed"] = int(out["seed"]) + cell.repeat - 1  # type: ignore[call-overload]
+    elif cell.repeat is not None and isinstance(options.get("seed"), int):
+        # A base seed given for the samples: repeat N samples with base + N - 1, whether the
+        # cell is new or brought back (before, a stale repeat-3 re-recorded with seed 1).
+        out["seed"] = int(options["seed"]) + cell.repeat - 1  # type: ignore[call-overload]
     return out
 
 
