@@ -168,7 +168,12 @@ def resolve_variants(sources: Sequence[str]) -> list[Variant]:
 def variant_file(variant: Variant) -> str | None:
     """The file to load in the cell, when the variant is not a shipped one."""
     shipped = variant.name in available_variants()
-    return None if shipped or variant.path is None else str(variant.path)
+    if shipped or variant.path is None:
+        return None
+    # As the label will name it: relative to the working directory when under it, so a
+    # committed cassette's file is found on another machine.
+    resolved = variant.path.resolve()
+    return str(resolved.relative_to(Path.cwd()) if resolved.is_relative_to(Path.cwd()) else variant.path)
 
 
 def _cells(request: PlanRequest) -> list[tuple[str, str | None]]:
