@@ -54,6 +54,9 @@ def record_every_stale(
     from evals.cli.record import record_planned, stale_summary
 
     files = {scenario.name: path for path, scenario in scenarios}
+    if not models:
+        print("no finished recordings of a local model under cassettes/: nothing is stale")
+        return EXIT_OK
     code = EXIT_OK
     for model in models:
         cells = finished_plan(files, model)

@@ -180,12 +180,16 @@ def match_entries(
     """
     found: list[Match] = []
     for entry in entries:
-        if keyword_match(spec, entry.text) and not (
-            yield_keywords_to_rival
-            and rival is not None
-            and keyword_match(rival, entry.text)
-            and CHANGE_MARKER.search(_UNDERSCORE.sub(" ", entry.text))
-        ):
+        if keyword_match(spec, entry.text):
+            if (
+                yield_keywords_to_rival
+                and rival is not None
+                and keyword_match(rival, entry.text)
+                and CHANGE_MARKER.search(_UNDERSCORE.sub(" ", entry.text))
+            ):
+                # It records the change to the rival ("Google Sheets is preferred over
+                # Excel"): the rival's line, not this side's by its wording either.
+                continue
             found.append(Match(entry, "keywords"))
             continue
         if vectors is None:

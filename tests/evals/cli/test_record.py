@@ -368,3 +368,12 @@ def test_stale_without_a_matrix_brings_back_every_finished_cell_as_it_was_record
     Path("scen").mkdir()
     shutil.copy("week.yaml", "scen/week-of-noise.yaml")
     assert main(["cassettes", "stale", "--scenarios", "scen"]) == 0  # every one replays now
+
+
+def test_stale_with_nothing_recorded_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    assert main(["record", "--scenario", "week.yaml", "--stale"]) == 0
+    assert "no finished recordings" in capsys.readouterr().out

@@ -113,3 +113,21 @@ def test_semantic_match_rejects_the_same_sentence_with_other_values(minilm: Embe
     assert found == {right}
     loose = match_entries(spec, _entries(wrong), vectors, same_values=False)
     assert [m.entry.text for m in loose] == [wrong]
+
+
+def test_an_entry_recording_the_change_is_not_the_stale_side_by_its_wording(
+    minilm: Embedder,
+) -> None:
+    # A reader-labelled file (hand-edit-crlf): "Google Sheets is preferred over Excel" names
+    # both sides and says which is current. Its keywords were left to the current side, but
+    # it then matched the stale fact by cosine (MiniLM puts it nearer to "prefers
+    # spreadsheets in Excel") and was struck as stale.
+    stale = FactSpec(fact="The user prefers spreadsheets in Excel", keywords=[["excel"]])
+    current = FactSpec(
+        fact="The user prefers spreadsheets in Google Sheets", keywords=[["google sheets"]]
+    )
+    text = "Google Sheets is preferred over Excel"
+    entries = _entries(text)
+    vectors = _vectors(minilm, [stale.fact, current.fact, text])
+    assert match_entries(stale, entries, vectors, current, yield_keywords_to_rival=True) == []
+    assert len(match_entries(current, entries, vectors, stale)) == 1
