@@ -116,3 +116,10 @@ def test_a_view_naming_a_field_its_record_lacks_fails_loudly() -> None:
 
     with pytest.raises(KeyError, match="ErrorRecord has no field"):
         _fields(ErrorRecord("chat", "model down"), "wher")
+
+
+def test_a_scripted_decision_shows_as_the_policys_without_a_model(tmp_path: Path) -> None:
+    entries = _transcript(tmp_path, "unified-lifecycle", "sim/careful", "unified")
+    [scripted] = [e for e in entries if e.title.startswith("scripted decision")]
+    assert scripted.kind is EntryKind.POLICY and scripted.title == "scripted decision (no model)"
+    assert '"answer": "E"' in scripted.text and "day 6 #1 script_decision" in scripted.detail
