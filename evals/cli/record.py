@@ -65,7 +65,7 @@ def _handle(args: argparse.Namespace) -> int:
     from evals.grid.local_model import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, local_model
     from evals.run.plan import resolve_variants, variant_file
 
-    scenarios = load_scenarios(args)
+    scenarios = every = load_scenarios(args)
     if not args.include_heavy and not args.scenario:
         # Heavy scenarios (hundreds of turns) take hours with a small local model.
         scenarios = [(p, s) for p, s in scenarios if s.cost is not Cost.HEAVY]
@@ -76,7 +76,8 @@ def _handle(args: argparse.Namespace) -> int:
         # Every finished cell, every model: what a change made stale, in one command.
         from evals.cli._record_stale import record_every_stale, stale_models
 
-        return record_every_stale(args, scenarios, stale_models(args.model and model))
+        # A finished cell is brought back whatever its scenario costs: it was recorded once.
+        return record_every_stale(args, every, stale_models(args.model and model))
     matrix = RECORD_MATRIX
     # Any .toml works like a name; cells and cassettes are named by the file's stem.
     variants = {v.name: v for v in resolve_variants(args.variant or [])}

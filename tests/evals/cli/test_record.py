@@ -368,6 +368,14 @@ def test_stale_without_a_matrix_brings_back_every_finished_cell_as_it_was_record
     Path("scen").mkdir()
     shutil.copy("week.yaml", "scen/week-of-noise.yaml")
     assert main(["cassettes", "stale", "--scenarios", "scen"]) == 0  # every one replays now
+    # A heavy scenario's finished cells are checked too (it was recorded once, so it is
+    # brought back): without --scenario the suite leaves heavy scenarios out.
+    Path("scenarios").mkdir()
+    text = Path("week.yaml").read_text().replace("Porto", "Faro", 1)
+    Path("scenarios/week-of-noise.yaml").write_text("cost: heavy\n" + text)
+    capsys.readouterr()
+    assert main(["record", "--model", MODEL, "--stale", "--list", *url]) == 0
+    assert "openai-compatible/fake: 3 finished cells, 3 stale" in capsys.readouterr().err
 
 
 def test_stale_with_nothing_recorded_says_so(

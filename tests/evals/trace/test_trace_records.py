@@ -300,3 +300,22 @@ def test_run_start_names_the_variant_file_the_same_on_every_machine(
     mine.parent.mkdir()
     mine.write_text('schema_version = 1\nsummary = "mine"\nextends = "v049-guardrails"\n')
     assert RunVariant.of(load_variant(str(mine))).source == "variants/mine.toml"
+
+
+def test_an_event_record_is_checked_and_typed_as_its_scenario_event() -> None:
+    from evals.scenario import ModelSwitchEvent, UserEvent
+
+    record = build_record("event", {"type": "user", "user": "hi", "turn": "transient"})
+    assert isinstance(record, EventRecord) and isinstance(record.event, UserEvent)
+    assert (record.event.user, record.event.turn) == ("hi", "transient")
+    switch = build_record(
+        "event", {"type": "model_switch", "model_switch": {"from": "A", "to": "B"}}
+    )
+    assert isinstance(switch, EventRecord) and isinstance(switch.event, ModelSwitchEvent)
+    assert switch.event.model_switch.to_model == "B"
+    # The app's own open/close and a hooked run carry no scenario event.
+    assert build_record("event", {"type": "app_background", "implicit": True}).event is None  # type: ignore[union-attr]
+    assert record_problem("event", {"type": "user", "usr": "hi"}) == (
+        "event record (user): missing field(s) user; unknown field(s) usr"
+    )
+    assert "type 'nap' is not one of user" in str(record_problem("event", {"type": "nap"}))
