@@ -25,6 +25,7 @@ __all__ = [
     "check_replaceable",
     "check_writable",
     "describe_kind",
+    "portable_path",
     "read_input_text",
     "read_regular_bytes",
     "read_regular_text",

@@ -99,7 +99,8 @@ class Cell:
 
         scenario = shlex.quote(str(scenario_file or f"scenarios/{self.scenario}.yaml"))
         repeat = f" --repeat {self.repeat}" if self.repeat is not None else ""
-        variant = shlex.quote(str(variant_file)) if variant_file else self.variant
+        # Absolute, so the command works from any directory (a label names it relative).
+        variant = shlex.quote(str(Path(variant_file).resolve())) if variant_file else self.variant
         cell = f"--scenario {scenario} --policy {self.policy} --variant {variant}"
         if self.model == DEFAULT_LOCAL_MODEL.name:
             return f"memeval record {cell}{repeat}"

@@ -56,6 +56,7 @@ from memsys.registry import Registry
 __all__ = [
     "RECORD_CLASSES",
     "RECORD_TYPES",
+    "RecordProblem",
     "build_record",
     "decode_record",
     "record_fields",

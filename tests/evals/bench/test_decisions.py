@@ -196,9 +196,13 @@ def test_the_recorded_real_model_on_the_tuned_cases_and_the_report(tmp_path: Pat
 
 
 def test_a_case_without_a_recorded_reply_is_listed_not_counted(tmp_path: Path) -> None:
-    """A recorded tuned case beside a new one whose request the cassette lacks: the replay
-    decides the first, lists the second as unrecorded, and says the target is not met."""
-    chosen = [BY_NAME["delete-cat"], BY_NAME["n-del-cycling"]]
+    """A recorded tuned case beside a new one whose request the cassette lacks (its
+    candidate reworded after the recording): the replay decides the first, lists the second
+    as unrecorded, and says the target is not met."""
+    reworded = BY_NAME["n-del-cycling"].model_copy(
+        update={"candidate": BY_NAME["n-del-cycling"].candidate + " (reworded after recording)"}
+    )
+    chosen = [BY_NAME["delete-cat"], reworded]
     cases = tmp_path / "two.yaml"
     data = CaseFile(now=NOW, cases=chosen).model_dump(mode="json", exclude_none=True)
     cases.write_text(yaml.safe_dump(data))

@@ -61,7 +61,7 @@ def test_a_summary_prompt_without_the_parsers_format_fails_the_check_naming_it(
     out = capsys.readouterr().out
     assert "ok (" not in out
     assert "warning: [prompts] daily_summary never names 'SUMMARY:', 'LONG_TERM:'" in out
-    assert "the parser reads the line 'SUMMARY:' alone" in out
+    assert "the parser reads the line 'SUMMARY:', then the day's points" in out
     assert "Unparsed daily summaries: MEMORY.md got nothing from them" in out
 
 

@@ -64,7 +64,7 @@ def test_unparsed_summaries_are_counted_through_the_trace_into_results(
     result = score_trace(trace, None)
     summary, decisions = result.replies
     assert (summary.slot, summary.asked, summary.unparsed) == ("daily_summary", 3, 2)
-    assert "no 'SUMMARY:' block" in summary.first_problem
+    assert "no 'SUMMARY:' header" in summary.first_problem
     assert (decisions.slot, decisions.asked, decisions.unparsed) == ("decision_system", 1, 1)
     assert unparsed_notes(result.replies) == [
         "2 of 3 daily summaries unparsed: MEMORY.md got nothing from them (nor the daily log)",
