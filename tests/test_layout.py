@@ -174,7 +174,7 @@ def test_forward_imports_and_shared_modules_pass() -> None:
         "from evals.errors import TraceError\n"
         "from evals.scenario import Scenario\n"
         "from evals.grid.cell import Cell\n"
-        "from evals.trace.codec import build_record\n"
+        "from evals.trace.codec import decode_record\n"
         "from memsys.safe_io import write_output\n"
         "from memsys.llm import HTTPConfig\n"
     )

@@ -231,11 +231,11 @@ def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace
 def _unparsed(trace: Path) -> list[str]:
     """What a recorded cell's parsers rejected, from its trace (nothing if unreadable)."""
     from evals.results.replies import reply_tallies, unparsed_notes
-    from evals.trace.jsonl import read_trace, typed_lines
+    from evals.trace.jsonl import read_records
     from memsys.errors import MemEvalError
 
     try:
-        return unparsed_notes(reply_tallies(typed_lines(read_trace(trace))))
+        return unparsed_notes(reply_tallies(read_records(trace)))
     except (OSError, MemEvalError):
         return []
 

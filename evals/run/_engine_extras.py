@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from evals.run._wrapped_client import WrappedClient
 from evals.scenario import Burst, ManualEdit, Scenario, SearchProbeSpec
 from evals.trace.records import (
     BackupState,
@@ -58,22 +59,12 @@ Hook = Callable[[], None]
 TOOL_MESSAGE_CHARS = 1_000
 
 
-class HookedClient:
+class HookedClient(WrappedClient):
     """The model under test, with one-shot hooks run when a call of a purpose starts."""
 
     def __init__(self, inner: LLMClient) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._hooks: list[tuple[Purpose, Hook]] = []
-
-    @property
-    def name(self) -> str:
-        """The wrapped model's name."""
-        return self._inner.name
-
-    @property
-    def kind(self) -> ModelKind:
-        """The wrapped model's kind."""
-        return self._inner.kind
 
     @property
     def pending(self) -> int:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from evals.run._wrapped_client import WrappedClient
 from evals.scenario import ID_SLOT, ScriptedDecisionSpec
 from evals.trace.records import ErrorRecord, RecordBody, ScriptedDecision
-from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind, Purpose
+from memsys.llm import ChatRequest, ChatResponse, LLMClient, Purpose
 from memsys.policies import WritePolicy
 from memsys.policies.unified import UnifiedPolicy
 
@@ -27,22 +28,12 @@ SCRIPTED_MODEL = "scripted/decision"
 Answer = Callable[[], ChatResponse | None]
 
 
-class ScriptedDecisions:
+class ScriptedDecisions(WrappedClient):
     """The model under test, except for the decisions a scenario scripts."""
 
     def __init__(self, inner: LLMClient) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._armed: list[Answer] = []
-
-    @property
-    def name(self) -> str:
-        """The wrapped model's name."""
-        return self._inner.name
-
-    @property
-    def kind(self) -> ModelKind:
-        """The wrapped model's kind."""
-        return self._inner.kind
 
     @property
     def pending(self) -> int:

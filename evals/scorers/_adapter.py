@@ -19,7 +19,7 @@ from evals.scorers import _trace_parts as parts
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
-from evals.trace.jsonl import TraceError, read_trace, typed_lines
+from evals.trace.jsonl import TraceError, read_records
 from evals.trace.records import (
     BackupStateRecord,
     Checkpoint,
@@ -64,7 +64,7 @@ def load_run(path: Path) -> RunData:
     Raises:
         TraceError: as :func:`run_data`.
     """
-    return run_data(path, list(typed_lines(read_trace(path))))
+    return run_data(path, list(read_records(path)))
 
 
 def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:

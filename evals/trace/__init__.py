@@ -12,7 +12,6 @@ from evals.trace.jsonl import (
     TraceWriter,
     read_records,
     read_trace,
-    typed_lines,
 )
 from evals.trace.records import (
     HEADER_FIELDS,
@@ -78,5 +77,4 @@ __all__ = [
     "read_records",
     "read_trace",
     "record_fields",
-    "typed_lines",
 ]

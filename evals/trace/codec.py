@@ -57,7 +57,6 @@ __all__ = [
     "RECORD_CLASSES",
     "RECORD_TYPES",
     "RecordProblem",
-    "build_record",
     "decode_record",
     "record_fields",
     "record_problem",
@@ -157,11 +156,6 @@ def record_problem(kind: object, fields: Mapping[str, object]) -> str | None:
     except RecordProblem as exc:
         return str(exc)
     return None
-
-
-def build_record(kind: str, fields: Mapping[str, object]) -> TraceRecord:
-    """The typed record of ``kind`` (:func:`decode_record`, for fields already checked)."""
-    return decode_record(kind, fields)
 
 
 def record_fields(record: TraceRecord) -> dict[str, object]:

@@ -55,13 +55,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from evals.errors import TraceError
-from evals.trace.codec import build_record, record_fields, record_problem
+from evals.trace.codec import RecordProblem, decode_record, record_fields, record_problem
 from evals.trace.records import HEADER_FIELDS, TraceLine, TraceRecord
 from memsys.errors import MemoryFileError
 from memsys.redact import redact_data
@@ -75,7 +75,6 @@ __all__ = [
     "TraceWriter",
     "read_records",
     "read_trace",
-    "typed_lines",
 ]
 
 TRACE_SCHEMA_VERSION = 1
@@ -164,17 +163,7 @@ def read_records(path: Path) -> Iterator[TraceLine[TraceRecord]]:
     Raises:
         TraceError: as :func:`read_trace`.
     """
-    return typed_lines(read_trace(path))
-
-
-def typed_lines(records: Iterable[Mapping[str, object]]) -> Iterator[TraceLine[TraceRecord]]:
-    """Typed lines of records already checked by :func:`read_trace`."""
-    for line in records:
-        fields = {k: v for k, v in line.items() if k not in HEADER_FIELDS}
-        seq, day = line["seq"], line["day"]
-        assert isinstance(seq, int) and isinstance(day, int)
-        record = build_record(str(line["kind"]), fields)
-        yield TraceLine(seq, str(line["at"]), day, str(line["step"]), record)
+    return (line for _, line in _checked_lines(path))
 
 
 def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
@@ -184,6 +173,11 @@ def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
         TraceError: missing file, a line that is not JSON, another schema version, or a
             record with a missing, unknown or misspelt field (naming the line and kind).
     """
+    return (record for record, _ in _checked_lines(path))
+
+
+def _checked_lines(path: Path) -> Iterator[tuple[Mapping[str, object], TraceLine[TraceRecord]]]:
+    """Each line of a trace as its JSON object and its typed record, decoded once."""
     if not path.is_file():
         raise TraceError(path, "no trace file; run `memeval run` first")
     with path.open("rb") as handle:
@@ -210,10 +204,14 @@ def read_trace(path: Path) -> Iterator[Mapping[str, object]]:
             if missing:
                 raise TraceError(path, f"line {number}: no {', '.join(missing)}")
             fields = {k: v for k, v in record.items() if k not in HEADER_FIELDS}
-            problem = record_problem(record["kind"], fields)
-            if problem is not None:
-                raise TraceError(path, f"line {number}: {problem}")
-            yield record
+            try:
+                typed = decode_record(record["kind"], fields)
+            except RecordProblem as exc:
+                raise TraceError(path, f"line {number}: {exc}") from None
+            seq, day = record["seq"], record["day"]
+            if not isinstance(seq, int) or not isinstance(day, int):
+                raise TraceError(path, f"line {number}: seq and day must be whole numbers")
+            yield record, TraceLine(seq, str(record["at"]), day, str(record["step"]), typed)
 
 
 def _lines(path: Path, handle: BinaryIO) -> Iterator[bytes]:

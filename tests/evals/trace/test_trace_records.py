@@ -12,7 +12,7 @@ import pytest
 
 from evals.errors import TraceError
 from evals.scorers import load_run
-from evals.trace.codec import RECORD_TYPES, build_record, record_problem
+from evals.trace.codec import RECORD_TYPES, decode_record, record_problem
 from evals.trace.jsonl import TraceWriter, read_records
 from evals.trace.records import (
     BackupState,
@@ -113,6 +113,13 @@ def test_an_unknown_kind_is_an_error(tmp_path: Path) -> None:
         load_run(path)
 
 
+def test_a_header_that_is_not_a_number_is_an_error_not_an_assertion(tmp_path: Path) -> None:
+    path = _trace(tmp_path)
+    number = _edit_line(path, "snapshot", {"seq": "7"})
+    with pytest.raises(TraceError, match=rf"line {number}: seq and day must be whole numbers"):
+        load_run(path)
+
+
 def test_the_writer_refuses_an_invalid_record(tmp_path: Path) -> None:
     with TraceWriter(tmp_path / "t.jsonl") as trace, pytest.raises(TraceError, match="reply"):
         trace.write("reply", "2026-03-02T08:00:00", 1, "day 1", txt="typo")
@@ -154,7 +161,7 @@ def test_every_memory_event_is_the_record_of_its_kind() -> None:
     for event in events:
         fields = json.loads(json.dumps(event.fields()))
         assert record_problem(event.kind.value, fields) is None, event
-        record = build_record(event.kind.value, fields)
+        record = decode_record(event.kind.value, fields)
         assert type(record) is type(event) and record == event
         enums = [n for n in fields if isinstance(getattr(event, n), Enum)]
         assert all(getattr(record, n) is getattr(event, n) for n in enums)
@@ -263,7 +270,7 @@ def test_the_codec_names_every_field_at_fault_and_builds_typed_records() -> None
         "backup_state record: unknown field(s) x; backups[0].chars: input should be a valid "
         "integer, unable to parse string as an integer (got 'many')"
     )
-    record = build_record(
+    record = decode_record(
         "backup_state", {"backups": [{"name": "a.md", "chars": 3, "restorable": True}]}
     )
     assert record == BackupStateRecord([BackupState("a.md", 3, True)])
@@ -281,7 +288,7 @@ def test_writing_and_reading_back_give_the_same_record_for_every_kind(tmp_path: 
     for record in samples:
         fields = json.loads(json.dumps(record_fields(record)))
         kind = str(record.KIND)
-        assert build_record(kind, fields) == record, kind
+        assert decode_record(kind, fields) == record, kind
     assert len(RECORD_CLASSES) == len(set(RECORD_CLASSES))
 
 
@@ -305,16 +312,16 @@ def test_run_start_names_the_variant_file_the_same_on_every_machine(
 def test_an_event_record_is_checked_and_typed_as_its_scenario_event() -> None:
     from evals.scenario import ModelSwitchEvent, UserEvent
 
-    record = build_record("event", {"type": "user", "user": "hi", "turn": "transient"})
+    record = decode_record("event", {"type": "user", "user": "hi", "turn": "transient"})
     assert isinstance(record, EventRecord) and isinstance(record.event, UserEvent)
     assert (record.event.user, record.event.turn) == ("hi", "transient")
-    switch = build_record(
+    switch = decode_record(
         "event", {"type": "model_switch", "model_switch": {"from": "A", "to": "B"}}
     )
     assert isinstance(switch, EventRecord) and isinstance(switch.event, ModelSwitchEvent)
     assert switch.event.model_switch.to_model == "B"
     # The app's own open/close and a hooked run carry no scenario event.
-    assert build_record("event", {"type": "app_background", "implicit": True}).event is None  # type: ignore[union-attr]
+    assert decode_record("event", {"type": "app_background", "implicit": True}).event is None  # type: ignore[union-attr]
     assert record_problem("event", {"type": "user", "usr": "hi"}) == (
         "event record (user): missing field(s) user; unknown field(s) usr"
     )
