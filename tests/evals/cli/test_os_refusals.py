@@ -137,25 +137,38 @@ def test_run_into_a_read_only_directory_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in err and str(parent / "out") in err, err
 
 
-def test_too_many_open_files_is_one_line(tmp_path: Path) -> None:
-    # How many descriptors a run holds at its peak depends on the machine (onnxruntime keeps a
-    # telemetry database open on some), so sweep the limit upward from the least the interpreter
-    # needs to import (5) until the run succeeds: every limit below refuses in one line.
+def _refusals_below_the_limit_that_runs(
+    argv: list[str], out_dir: Path, limits: range
+) -> dict[int, str]:
+    """Run ``memeval run argv`` under each open-file limit in turn until one succeeds; each
+    limit before it must end (within the timeout, no hang) with a one-line refusal, exit 2.
+    Returns each refused limit's last stderr line."""
     answers: dict[int, str] = {}
-    for limit in range(5, 65):
+    for limit in limits:
 
         def few_files(limit: int = limit) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
-        out = tmp_path / f"out-{limit}"
-        code, _, err = memeval("run", *CELL, "--jobs", "1", "--out", str(out), preexec_fn=few_files)
+        out = out_dir / f"out-{limit}"
+        try:
+            code, _, err = memeval(
+                "run", *argv, "--out", str(out), preexec_fn=few_files, timeout=90
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"with {limit} open files the run hung (after: {answers})")
         assert "Traceback" not in err, err
         assert code in (0, 2), err
         if code == 0:
-            break
+            return answers
         answers[limit] = err.strip().splitlines()[-1]
-    else:
-        pytest.fail(f"the run never succeeded under 64 open files: {answers}")
+    pytest.fail(f"the run never succeeded under {limits.stop - 1} open files: {answers}")
+
+
+def test_too_many_open_files_is_one_line(tmp_path: Path) -> None:
+    # How many descriptors a run holds at its peak depends on the machine (onnxruntime keeps a
+    # telemetry database open on some), so sweep the limit upward from the least the interpreter
+    # needs to import (5) until the run succeeds: every limit below refuses in one line.
+    answers = _refusals_below_the_limit_that_runs([*CELL, "--jobs", "1"], tmp_path, range(5, 65))
     assert answers, "the run succeeded with 5 open files: nothing was refused"
     assert all(a.startswith("memeval: ") and "Too many open files" in a for a in answers.values())
 
@@ -167,26 +180,7 @@ def test_too_many_open_files_under_worker_processes_ends_and_does_not_hang(
     # the refusal and then hang for ever at exit (a worker never told to stop). Every limit
     # up to the one that runs must end, within the timeout, in one line or success.
     cells = [*CELL, "--scenario", str(REPO / "scenarios/model-talk.yaml"), "--jobs", "2"]
-    answers: dict[int, str] = {}
-    for limit in range(8, 65, 2):
-
-        def few_files(limit: int = limit) -> None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
-
-        out = tmp_path / f"out-{limit}"
-        try:
-            code, _, err = memeval(
-                "run", *cells, "--out", str(out), preexec_fn=few_files, timeout=90
-            )
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"with {limit} open files the run hung (after: {answers})")
-        assert "Traceback" not in err, err
-        assert code in (0, 2), err
-        if code == 0:
-            break
-        answers[limit] = err.strip().splitlines()[-1]
-    else:
-        pytest.fail(f"the run never succeeded under 64 open files: {answers}")
+    answers = _refusals_below_the_limit_that_runs(cells, tmp_path, range(8, 65, 2))
     assert all(a.startswith("memeval: ") for a in answers.values()), answers
 
 

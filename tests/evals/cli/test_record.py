@@ -18,6 +18,16 @@ SCENARIO = Path("scenarios/week-of-noise.yaml").resolve()
 MODEL = "openai-compatible/fake"
 
 
+@pytest.fixture(autouse=True)
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test works in its own directory holding week-of-noise as ``week.yaml``, with no
+    server named by the environment (each names its own)."""
+    shutil.copy(SCENARIO, tmp_path / "week.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+    return tmp_path
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     yield from start_fake_server(tmp_path)
@@ -33,14 +43,9 @@ def _record(*extra: str) -> int:
     return main(["record", "--scenario", "week.yaml", "--model", MODEL, *extra])
 
 
-def _record_one_cell(
-    tmp_path: Path, base_url: str, monkeypatch: pytest.MonkeyPatch
-) -> tuple[tuple[str, ...], Path, CassetteLabel | None]:
-    """Record week-of-noise's one unsampled cell (guardrails, v049-user-requested) into
-    ``tmp_path``; its record arguments, cassette and label."""
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
+def _record_one_cell(base_url: str) -> tuple[tuple[str, ...], Path, CassetteLabel | None]:
+    """Record week-of-noise's one unsampled cell (guardrails, v049-user-requested) into the
+    working directory; its record arguments, cassette and label."""
     args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
     assert _record(*args) == 0
     cassette = Path(
@@ -50,13 +55,11 @@ def _record_one_cell(
 
 
 def test_records_then_skips_then_replays_offline(
-    tmp_path: Path,
     server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base_url, log = server
-    args, _, label = _record_one_cell(tmp_path, base_url, monkeypatch)
+    args, _, label = _record_one_cell(base_url)
     assert label is not None
     recorded = len(served_requests(log))
     assert recorded > 0 and label.calls == recorded
@@ -80,11 +83,9 @@ def test_records_then_skips_then_replays_offline(
 
 
 def test_repeats_record_distinct_seeds(
-    tmp_path: Path, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+    server: tuple[str, Path],
 ) -> None:
     base_url, log = server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
     args = ("--policy", "guardrails", "--variant", "v023-vague", "--base-url", base_url)
     assert _record(*args, "--repeat", "2", "--temperature", "0.5") == 0
     seeds = {call["seed"] for call in served_requests(log)}
@@ -94,7 +95,6 @@ def test_repeats_record_distinct_seeds(
     assert [(lb.temperature, lb.seed) for lb in labels if lb] == [(0.5, 1), (0.5, 2)]
     # --repeat 2 replays both samples offline, each with the sampling its label names.
     recorded = len(served_requests(log))
-    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
     run = ["run", "--scenario", "week.yaml", "--model", MODEL, "--policy", "guardrails"]
     run += ["--variant", "v023-vague", "--repeat", "2", "--out", "runs", "--report", "r.html"]
     assert main(run) == 0
@@ -103,11 +103,7 @@ def test_repeats_record_distinct_seeds(
     assert repeats == ["repeat-1", "repeat-2"]
 
 
-def test_list_shows_the_suite_plan_without_a_server(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
+def test_list_shows_the_suite_plan_without_a_server(capsys: pytest.CaptureFixture[str]) -> None:
     assert _record("--list") == 0
     lines = capsys.readouterr().out.splitlines()
     # 4 (policy, variant) pairs; week-of-noise samples its two guardrail variants 3 times.
@@ -118,14 +114,10 @@ def test_list_shows_the_suite_plan_without_a_server(
 
 
 def test_stale_cells_are_found_by_replay_and_recorded_again(
-    tmp_path: Path,
     server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base_url, log = server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
     args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
     assert _record(*args) == 0
     first = len(served_requests(log))
@@ -167,11 +159,9 @@ def test_stale_cells_are_found_by_replay_and_recorded_again(
 
 
 def test_a_shared_server_is_named_in_the_label_from_its_info_file(
-    tmp_path: Path, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+    server: tuple[str, Path],
 ) -> None:
     base_url, _ = server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
     info = {
         "base_url": base_url,
         "model_sha256": "ab" * 32,
@@ -192,18 +182,14 @@ def test_a_shared_server_is_named_in_the_label_from_its_info_file(
 def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
     tmp_path: Path,
     server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base_url, log = server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "terse.toml").write_text(
         'extends = "v049-guardrails"\n[save_memory]\ndescription = "Save durable facts."\n',
         encoding="utf-8",
     )
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
     variants = ("--variant", "v049-guardrails", "--variant", "mine/terse.toml")
     one = ("--repeat", "1")  # the suite samples v049 of week-of-noise 3 times
     assert _record("--policy", "guardrails", *variants, *one, "--base-url", base_url) == 0
@@ -233,13 +219,11 @@ def test_a_variant_file_records_under_its_name_and_replays_against_the_default(
 
 
 def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
-    tmp_path: Path,
     text_calling_server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base_url, log = text_calling_server
-    args, cassette, label = _record_one_cell(tmp_path, base_url, monkeypatch)
+    args, cassette, label = _record_one_cell(base_url)
     assert label is not None and label.text_tool_calls is True
     recorded = len(served_requests(log))
 
@@ -270,10 +254,8 @@ def test_a_call_written_as_text_is_recorded_and_replayed_as_a_call(
 
 
 def test_a_variant_whose_summary_prompt_the_parser_cannot_read_is_warned_before_recording(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
     Path("vague.toml").write_text(
         'extends = "v049-guardrails"\n[prompts]\n'
         'daily_summary = "Summarise this day in a sentence.\\n{transcript}"\n',
@@ -285,12 +267,9 @@ def test_a_variant_whose_summary_prompt_the_parser_cannot_read_is_warned_before_
 
 
 def test_a_reply_cap_is_sent_labelled_and_replayed(
-    tmp_path: Path, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+    server: tuple[str, Path],
 ) -> None:
     base_url, log = server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
     args = ("--policy", "guardrails", "--variant", "v049-user-requested", "--base-url", base_url)
     assert _record(*args, "--max-tokens", "300") == 0
     sent = served_requests(log)
@@ -307,12 +286,10 @@ def test_a_reply_cap_is_sent_labelled_and_replayed(
 
 
 def test_a_greedy_cell_whose_baseline_is_sampled_is_warned_before_recording(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from evals.cassettes.labels import write_label
 
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
     base = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-guardrails")
     for r in (1, 2, 3):  # the suite samples v049 of week-of-noise at temperature 0.7
         base.mkdir(parents=True, exist_ok=True)
@@ -329,18 +306,13 @@ def test_a_greedy_cell_whose_baseline_is_sampled_is_warned_before_recording(
 
 
 def test_stale_without_a_matrix_brings_back_every_finished_cell_as_it_was_recorded(
-    tmp_path: Path,
     server: tuple[str, Path],
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # Issue 35: after a change to the memory system, one command brings back every stale
     # cell, not only the suite's: a variant file's cell and sampled repeats too, each with
     # the variant file, temperature and seed its label names.
     base_url, log = server
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MEMEVAL_BASE_URL", raising=False)
     Path("mine.toml").write_text(
         'schema_version = 1\nsummary = "mine"\nextends = "v049-guardrails"\n'
     )
@@ -378,10 +350,6 @@ def test_stale_without_a_matrix_brings_back_every_finished_cell_as_it_was_record
     assert "openai-compatible/fake: 3 finished cells, 3 stale" in capsys.readouterr().err
 
 
-def test_stale_with_nothing_recorded_says_so(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    shutil.copy(SCENARIO, tmp_path / "week.yaml")
-    monkeypatch.chdir(tmp_path)
+def test_stale_with_nothing_recorded_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["record", "--scenario", "week.yaml", "--stale"]) == 0
     assert "no finished recordings" in capsys.readouterr().out
