@@ -43,6 +43,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "evals.bench.reply_limits",
         "what a lower reply cap would cut and save, from the recorded replies",
     ),
+    "walks": (
+        "evals.bench.walks",
+        "how many modules a variant, a day and a trace cross on their way (one profiled cell)",
+    ),
     "concurrency": (
         "evals.bench.concurrency",
         "N processes and threads writing one memory dir: what they lost",
