@@ -161,9 +161,10 @@ class Progress:
         for key, cell in self._in_flight.items():
             step, calls = cell.where()
             took = _clock_text(self._clock() - cell.started)
-            speed = f", {cell.tokens_per_s:.1f} generated tok/s" if cell.tokens_per_s else ""
             replayed = f" ({cell.replayed} replayed)" if cell.replayed else ""
-            self._print(f"  {key}: at {step!r}, {calls} model calls{replayed}{speed}, {took} in")
+            self._print(
+                f"  {key}: at {step!r}, {calls} model calls{replayed}{cell.speed()}, {took} in"
+            )
 
     def _print(self, line: str) -> None:
         self._last_line = self._clock()
@@ -176,7 +177,7 @@ class _InFlight:
     def __init__(self, trace: Path, started: float) -> None:
         self.trace, self.started = trace, started
         self._offset, self._calls, self._step = 0, 0, "starting"
-        self._tokens, self._seconds = 0, 0.0
+        self._prompt_tokens, self._tokens, self._seconds = 0, 0, 0.0
         self.replayed = 0
         """Calls answered from a recording (in milliseconds: no model is that fast on a CPU)."""
 
@@ -185,6 +186,17 @@ class _InFlight:
         """Generated tokens per second of model-call wall time so far (prompt time included:
         what the recording actually gets)."""
         return self._tokens / self._seconds if self._seconds else None
+
+    def speed(self) -> str:
+        """Where the model's time went so far: the tokens it read and wrote, and the seconds
+        (a call that writes 3 tokens after reading 1,500 is slow for its prompt, not its
+        reply, and "0.1 generated tok/s" alone looked like a hung server)."""
+        if not self._seconds:
+            return ""
+        return (
+            f", {self._prompt_tokens:,} prompt + {self._tokens:,} generated tokens in "
+            f"{self._seconds:.0f} s of model calls ({self.tokens_per_s:.1f} generated tok/s)"
+        )
 
     def where(self) -> tuple[str, int]:
         """The step of its last trace record and its model calls so far."""
@@ -210,6 +222,7 @@ class _InFlight:
                 if latency < _REPLAYED_MS:
                     self.replayed += 1
                     continue
+                self._prompt_tokens += int(record.get("input_tokens") or 0)
                 self._tokens += int(record.get("output_tokens") or 0)
                 self._seconds += latency / 1000
         return self._step, self._calls

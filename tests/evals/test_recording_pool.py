@@ -205,8 +205,17 @@ def test_the_estimate_counts_down_while_a_cell_runs_and_tokens_per_s_show(tmp_pa
     assert progress.eta_seconds() == start - 20.0  # issue 40: "3m00s elapsed, ~3m24s left"
     now[0] = 1e6
     assert progress.eta_seconds() > 0  # a cell past its estimate leaves the others' estimate
-    sent = {"kind": "model_call", "step": "day 1 #1 user", "output_tokens": 40, "latency_ms": 4e3}
+    sent = {
+        "kind": "model_call",
+        "step": "day 1 #1 user",
+        "input_tokens": 1500,
+        "output_tokens": 40,
+        "latency_ms": 4e3,
+    }
     replayed = {**sent, "latency_ms": 2.0}  # answered from a recording: not the model's speed
     trace.write_text("".join(json.dumps(r) + "\n" for r in (replayed, sent, sent)))
     progress.heartbeat()
-    assert "3 model calls (1 replayed), 10.0 generated tok/s" in lines[-1]
+    assert (
+        "3 model calls (1 replayed), 3,000 prompt + 80 generated tokens in 8 s of model calls "
+        "(10.0 generated tok/s)"
+    ) in lines[-1]
