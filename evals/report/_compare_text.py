@@ -38,7 +38,8 @@ def method_sentence(adjustment: Adjustment = Adjustment.HOLM) -> str:
         f"over scenarios with a 95% bootstrap interval ({BOOTSTRAP_DRAWS:,} resamples, fixed "
         "seed), p is a two-sided sign-flip permutation test (exact up to "
         f"{EXACT_UP_TO} scenarios, else {PERMUTATION_DRAWS:,} fixed-seed draws), the verdict "
-        f"needs the {adjustment}-adjusted p (over the comparison's metrics) below 0.05, and "
+        f"needs the {adjustment}-adjusted p (over the comparison's metrics that differ in "
+        "some scenario) below 0.05, and "
         "'detectable' is the difference found with 80% power at two-sided alpha 0.05 from the "
         "SD of the scenario differences."
     )

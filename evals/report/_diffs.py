@@ -132,6 +132,10 @@ class PairedDiff:
             return "-"
         return f"[{self.low:+.3g}, {self.high:+.3g}]"
 
+    def unchanged(self) -> bool:
+        """Equal on both sides in every scenario (at least two): no sign to flip, no test."""
+        return self.n >= 2 and self.diff == 0 and self.sd == 0
+
     def significant(self) -> bool:
         """The verdict is better or worse."""
         return self.verdict in (Verdict.BETTER, Verdict.WORSE)
@@ -243,15 +247,20 @@ def family(diffs: Sequence[PairedDiff], adjustment: Adjustment) -> tuple[PairedD
     """The metrics of one comparison as one family: adjusted p-values and verdicts. A metric
     with fewer scenarios than the adjusted test needs to reach the level at all (Holm over m
     tested metrics multiplies the smallest p by m) gets no verdict: "too few scenarios"."""
-    adjusted = adjust([d.p for d in diffs], adjustment)
-    # The family is every metric scored on both sides (with one scenario none has a p yet).
-    tested = max(1, sum(d.diff is not None for d in diffs))
+    # A metric equal on both sides in every scenario is no test: its sign-flip p is 1 whatever
+    # happens, so it can never be rejected, and counting it in the family would only make the
+    # others' bar higher (the degenerate case of Tarone's rule for discrete tests).
+    adjusted = adjust([None if d.unchanged() else d.p for d in diffs], adjustment)
+    # The family is every other metric scored on both sides (with one scenario none has a p).
+    tested = max(1, sum(d.diff is not None and not d.unchanged() for d in diffs))
     # Benjamini-Hochberg's smallest adjusted p can equal the smallest raw one (every metric
     # moving together); Holm's is always m times it.
     reach = scenarios_to_reach(ALPHA, tested if adjustment is Adjustment.HOLM else 1)
     out = []
     for d, p_adj in zip(diffs, adjusted, strict=True):
-        if p_adj is None or d.diff is None:
+        if d.unchanged():
+            out.append(replace(d, verdict=Verdict.NO_CHANGE, reach=reach))
+        elif p_adj is None or d.diff is None:
             out.append(replace(d, reach=reach))
         else:
             testable = reach is not None and d.n >= reach

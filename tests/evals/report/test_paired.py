@@ -123,6 +123,18 @@ def test_no_detectable_change_says_what_could_have_been_detected() -> None:
     assert f"nothing else detectable beyond quality ±{quality.mde:.2g}" in sentence
 
 
+def test_a_metric_equal_in_every_scenario_is_no_test_and_does_not_raise_the_bar() -> None:
+    # Noise is 2 on both sides everywhere: its p is 1 whatever happens, so Holm over the
+    # family counts quality alone (p = 2 / 2**8, not doubled) and noise says why it has none.
+    values = [(0.7, 2), (0.8, 2), (0.75, 2), (0.7, 2), (0.72, 2), (0.78, 2), (0.7, 2), (0.9, 2)]
+    [comparison] = compare(grid(values), Reference(variant=BASE))
+    quality, noise = comparison.diffs
+    assert quality.p_adjusted == pytest.approx(2 / 256)
+    assert noise.unchanged() and noise.p_adjusted is None
+    assert noise.verdict is Verdict.NO_CHANGE
+    assert noise.outcome() == "no change: identical in every scenario"
+
+
 def test_holm_can_withdraw_a_raw_finding() -> None:
     # Five of six scenarios up, one down: p = 4 / 64 raw; with a second tested metric
     # Holm doubles the smaller p, and BH keeps it as the largest one.
