@@ -127,8 +127,8 @@ def _verdicts(
             f"{', '.join(used)} (add --variant {base} to compare them against it)"
         ]
     lines = [f"verdicts against the baseline ({baseline}), the scenario as the unit:"]
-    for c in sorted(found.comparisons, key=lambda c: c.compared_kind.value != "real"):
-        cell = _cell(c.compared, str(c.compared_kind))
+    for c in sorted(found.comparisons, key=lambda c: str(c.compared_kind) != "real"):
+        cell = _cell(c.compared, str(c.compared_kind)) + c.baseline_note()
         lines.append(f"  {cell}: {verdict_sentence(c)}")  # too few scenarios: it says so
         lines += [f"    {note}" for note in unparsed.get(c.compared, [])]
     return lines

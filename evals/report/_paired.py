@@ -132,6 +132,13 @@ class Comparison:
     within_sd: Mapping[str, float] | None = None
     """Per metric, the pooled SD between samples of one cell and scenario (None: no
     scenario had two samples)."""
+    to_parent: bool = False
+    """Its baseline is the variant the compared one extends, not the page's baseline: what
+    the variant's own change does (:func:`evals.report.model.verdicts`)."""
+
+    def baseline_note(self) -> str:
+        """`` (against its parent P)`` for a comparison with the parent variant, else empty."""
+        return f" (against its parent {self.baseline[2]})" if self.to_parent else ""
 
     @property
     def unpaired(self) -> int:

@@ -195,7 +195,8 @@ def comparison_views(
                 summary,
                 verdict_sentence(comparison),
                 forest_svg(comparison),
-                short_title=f"{short_model(model)} · {policy} · {variant}",
+                short_title=f"{short_model(model)} · {policy} · {variant}"
+                + comparison.baseline_note(),
                 variant_anchor=f"variant-{variant}" if variant in variants else "",
                 links=[(scenario, anchor) for scenario, anchor in links if anchor],
                 unparsed=unread.get(comparison.compared, []),

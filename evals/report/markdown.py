@@ -270,7 +270,7 @@ def _name(comparison: Comparison, several_policies: bool, by_policy: bool) -> st
     _, policy, variant = comparison.compared
     if by_policy:
         return f"policy {policy} (against {comparison.baseline[1]})"
-    return (f"{policy} · " if several_policies else "") + variant
+    return (f"{policy} · " if several_policies else "") + variant + comparison.baseline_note()
 
 
 def _scenarios(comparison: Comparison) -> str:

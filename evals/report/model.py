@@ -11,7 +11,7 @@ the README's Markdown tables (:mod:`evals.report.markdown`) and the terminal's s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
@@ -175,7 +175,33 @@ def verdicts(
         found = compare_to_baseline(results, default, metrics, chosen, adjustment, about=about)
     except ComparisonError as exc:
         return Verdicts([], f"No variant comparison: {exc}", default, adjustment)
+    found += _against_parents(results, metrics, chosen, adjustment, about)
     return Verdicts(found, "", default, adjustment)
+
+
+def _against_parents(
+    results: Sequence[RunResult],
+    metrics: Sequence[str] | None,
+    sampling: Sampling,
+    adjustment: Adjustment,
+    about: ResultsAbout,
+) -> list[Comparison]:
+    """Each variant that extends another variant the runs have (other than the baseline)
+    against that parent as well: against the baseline its verdict mixes the parent's change
+    with its own (a positive control built on a reworded prompt), against the parent only
+    its own change differs."""
+    present = {r.variant for r in results}
+    found = []
+    for name in sorted(present):
+        text = about.variants.get(name)
+        parent = text.extends if text is not None else None
+        if parent is None or parent == about.default_variant or parent not in present:
+            continue
+        every = compare_to_baseline(
+            results, Reference(variant=parent), metrics, sampling, adjustment, about=about
+        )
+        found += [replace(c, to_parent=True) for c in every if c.compared[2] == name]
+    return found
 
 
 def _by_policy(

@@ -33,6 +33,7 @@ FILE_SCORERS = frozenset(
         "model_names",
         "wrong_section",
         "invented_entries",
+        "struck_lines",
     }
 )
 """Scorers that read only the final MEMORY.md and the scenario."""

@@ -1,6 +1,7 @@
 """Scorers of what real models put in MEMORY.md that a reader would strike out: junk entries,
 model and product names saved as user facts, facts filed under the wrong section, and entries
-the user never said. Each counts the lines :mod:`evals.scorers.labels` gave its label."""
+the user never said. Each counts the lines :mod:`evals.scorers.labels` gave its label, and
+``struck_lines`` counts them all."""
 
 from __future__ import annotations
 
@@ -8,9 +9,16 @@ from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._registry import scorer
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._types import RunData, Score
-from evals.scorers.labels import label_target
+from evals.scorers.labels import KEPT, label_target
 
-__all__ = ["INVENTED_SHARE", "invented_entries", "junk_entries", "model_names", "wrong_section"]
+__all__ = [
+    "INVENTED_SHARE",
+    "invented_entries",
+    "junk_entries",
+    "model_names",
+    "struck_lines",
+    "wrong_section",
+]
 
 
 def _snippet(text: str, limit: int = 70) -> str:
@@ -150,4 +158,33 @@ def invented_entries(run: RunData) -> Score:
         metrics={"invented": score.value or 0.0, "checked": checked},
         items=score.items,
         lines=score.lines,
+    )
+
+
+@scorer("struck_lines", higher_is_better=False)
+def struck_lines(run: RunData) -> Score:
+    """Lines of the final MEMORY.md a reader would strike, whatever the reason: every label
+    but ``fact`` and ``extra``. Each struck line is also counted by its own label's metric;
+    this is the file's clutter in one number, which two labellers agree on more than on the
+    reason (``invented`` or ``junk``, ``noise`` or ``junk``: reports/reader-agreement.md), and
+    which a change that adds lines of several kinds at once moves as a whole."""
+    labels = label_target(run.final, run)
+    struck = [line for line in labels.lines if line.label not in KEPT]
+    by_label: dict[str, int] = {}
+    for line in struck:
+        by_label[line.label] = by_label.get(line.label, 0) + 1
+    breakdown = ", ".join(f"{n} {label}" for label, n in sorted(by_label.items()))
+    total = len(labels.lines)
+    return Score(
+        "struck_lines",
+        float(len(struck)),
+        f"{len(struck)} of {total} lines a reader would strike ({breakdown})."
+        if struck
+        else f"A reader would strike none of the {total} lines.",
+        higher_is_better=False,
+        metrics={"struck": len(struck), "lines": total, **by_label},
+        items=tuple(
+            f"line {line.entry.line_start} ({line.label}): {_snippet(line.entry.text)!r}"
+            for line in struck
+        ),
     )

@@ -62,8 +62,8 @@ def test_compare_prints_a_verdict_per_metric_and_the_html_opens_with_it(
     assert "[" in quality  # with its interval
     assert "11 scenarios (13 compared runs" in text  # week-00's three samples: one pair
     # One label per line: two of the loose file's extra lines are noise (a model name is its own).
-    # 2**-10 x the 9 metrics that differ in some scenario (those equal everywhere are no test)
-    assert "worse on noise, +2 [+2, +2], adjusted p = 0.0088" in text
+    # 2**-10 x the 10 metrics that differ in some scenario (those equal everywhere are no test)
+    assert "worse on noise, +2 [+2, +2], adjusted p = 0.0098" in text
     assert "not scored on both sides: invented_entries" in text
     assert "Holm-adjusted" in text
     assert "quality: detecting 0.05 with 80% power needs" in text
@@ -195,7 +195,7 @@ def test_compare_json_is_one_document_with_the_numbers_the_tables_print(
     assert len(comparison["scenarios"]) == 11 and comparison["runs"] == 13
     noise = next(m for m in comparison["metrics"] if m["metric"] == "noise")
     assert noise["better"] == "lower" and noise["verdict"] == "worse"
-    assert noise["diff"] == 2 and noise["p_adjusted"] == pytest.approx(9 / 2**10)
+    assert noise["diff"] == 2 and noise["p_adjusted"] == pytest.approx(10 / 2**10)
     assert comparison["sentence"].startswith("Worse on")
     # The same sentence the text output prints.
     assert main(argv) == 0

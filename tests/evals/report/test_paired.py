@@ -219,3 +219,35 @@ def test_the_text_table_has_raw_and_adjusted_p_and_the_method() -> None:
 
 def test_the_permutation_p_is_the_share_of_sign_flips() -> None:
     assert permutation_p([1.0, 2.0, 3.0]) == pytest.approx(2 / 8)
+
+
+def test_a_variant_that_extends_another_is_also_compared_with_its_parent() -> None:
+    # summary-copy-everything extends summary-worked-example, which extends the baseline:
+    # against the baseline its verdict mixes both prompt changes, against its parent only its
+    # own (copy every message) differs. summary-worked-example's parent is the baseline.
+    from tests.helpers.reports import report_of
+
+    runs = []
+    for s in SCENARIOS:
+        runs += [run(BASE, 0.5, 2, scenario=s), run("summary-worked-example", 0.7, 1, scenario=s)]
+        runs.append(run("summary-copy-everything", 0.5, 5, scenario=s))
+    found = report_of(runs).verdicts
+    assert [(c.compared[2], c.baseline[2], c.to_parent) for c in found.comparisons] == [
+        ("summary-worked-example", BASE, False),
+        ("summary-copy-everything", BASE, False),
+        ("summary-copy-everything", "summary-worked-example", True),
+    ]
+    to_parent = found.comparisons[-1]
+    assert to_parent.baseline_note() == " (against its parent summary-worked-example)"
+    noise = next(d for d in to_parent.diffs if d.metric == "noise")
+    assert noise.diff == pytest.approx(4.0) and noise.verdict is Verdict.WORSE
+    assert found.comparisons[0].baseline_note() == ""
+    from evals.cli._run_notes import verdict_lines
+
+    lines = verdict_lines(found, runs)
+    [line] = [line for line in lines if "(against its parent" in line]
+    assert line.startswith(
+        "  real · guardrails · summary-copy-everything [real] (against its parent "
+        "summary-worked-example): "
+    )
+    assert "worse on noise, +4" in line

@@ -141,8 +141,8 @@ def test_variants_are_judged_against_the_default_with_the_model_kind_named(
     assert section.count("<b>Verdict</b> (real):") == 1
     assert section.count("<svg class='forest'") == 2  # a forest plot per comparison
     # One label per line: two of the loose file's extra lines are noise (a model name is its own).
-    # 2**-10 x the 10 metrics that differ in some scenario (the 6 equal everywhere are no test)
-    assert "worse on noise, +2 [+2, +2], adjusted p = 0.0098" in section
+    # 2**-10 x the 11 metrics that differ in some scenario (the 6 equal everywhere are no test)
+    assert "worse on noise, +2 [+2, +2], adjusted p = 0.011" in section
     assert '<td class="name worse">worse</td>' in section
     # The one-sentence verdicts open the section; the long tables fold below them.
     assert section.index('id="verdict-summary"') < section.index(

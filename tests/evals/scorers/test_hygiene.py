@@ -1,9 +1,16 @@
-"""junk_entries, model_names and wrong_section on files a real model wrote."""
+"""junk_entries, model_names, wrong_section, invented_entries and struck_lines on files a real
+model wrote."""
 
 from __future__ import annotations
 
 from evals.scenario.load import Expectations
-from evals.scorers.hygiene import invented_entries, junk_entries, model_names, wrong_section
+from evals.scorers.hygiene import (
+    invented_entries,
+    junk_entries,
+    model_names,
+    struck_lines,
+    wrong_section,
+)
 from evals.scorers.memory import duplicates
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import GOOD_MEMORY
@@ -263,3 +270,19 @@ def test_invented_entries_are_those_the_user_never_said(build_run: BuildRun) -> 
 
 def test_invented_entries_unscored_without_anything_the_user_said(build_run: BuildRun) -> None:
     assert invented_entries(build_run(GOOD_MEMORY, embed=False)).value is None
+
+
+def test_struck_lines_counts_every_line_a_reader_strikes_whatever_its_label(
+    build_run: BuildRun,
+) -> None:
+    run = build_run(GROUNDED_AND_INVENTED, records=CONVERSATION, embed=False)
+    score = struck_lines(run)
+    assert score.metrics["invented"] == invented_entries(run).value == 6
+    assert score.metrics["junk"] == junk_entries(run).value
+    assert score.value == sum(v for k, v in score.metrics.items() if k not in ("struck", "lines"))
+    assert score.explanation.startswith(f"{score.value:.0f} of {score.metrics['lines']} lines")
+    # Anchored at both ends: nothing to strike in a clean file, nor in an empty one (whose
+    # emptiness facts_recall and quality count).
+    assert struck_lines(build_run(GOOD_MEMORY, embed=False)).value == 0.0
+    empty = struck_lines(build_run("# Long-term Memory\n", embed=False))
+    assert empty.value == 0.0 and empty.explanation == "A reader would strike none of the 0 lines."

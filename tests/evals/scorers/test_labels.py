@@ -80,6 +80,10 @@ def test_no_line_holds_two_labels_and_the_metrics_count_the_labels(
         assert lines == {line.entry.line_start for line in labels.of(label)}, name
         for start in lines:
             assert claimed.setdefault(start, name) == name, (start, claimed[start], name)
+    # Every line a reader strikes, whatever its label, is one struck line.
+    struck = by_scorer["struck_lines"]
+    assert struck.value == len(labels.lines) - len(labels.kept)
+    assert struck.metrics["struck"] + len(labels.kept) == struck.metrics["lines"]
     credited = {line.fact for line in labels.of("fact")}
     assert credited <= set(labels.expected)
     quality = by_scorer["quality"]
