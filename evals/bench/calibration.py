@@ -1,8 +1,9 @@
 """``memeval bench calibration RUN``: does ``quality`` follow a reader of MEMORY.md?
 
 A reader's labels (``reports/real-cell-audit-labels.json``: the final MEMORY.md line numbers
-a reader struck or corrected, per real cell) give each labelled cell a reader score: half the
-share of entries the reader keeps, half facts recall (what is there, and what is missing).
+a reader struck or corrected, per real cell of the ``model`` the file names) give each
+labelled cell a reader score: half the share of entries the reader keeps, half facts recall
+(what is there, and what is missing).
 With ``--strike-repeats`` the reader also strikes every entry whose text repeats an earlier
 one (the labels did not mark repeats; equal text is not a judgement call). The benchmark
 prints the correlation of the composite ``quality`` with that score over the labelled cells
@@ -105,11 +106,14 @@ def _correlation(
 def run(args: argparse.Namespace) -> int:
     """Print the figures; 2 when the labels cannot be read."""
     try:
-        labels = load_input(args.labels, "json", DATA_FILE_LIMITS)["cells"]
-    except (InputFileError, TypeError, KeyError) as exc:
+        document = load_input(args.labels, "json", DATA_FILE_LIMITS)
+        labels, model = document["cells"], document.get("model")
+    except (InputFileError, TypeError, KeyError, AttributeError) as exc:
         print(f"memeval bench calibration: cannot read labels {args.labels}: {exc}")
         return 2
     results = run_results(args.run_dir).results  # the run's own results.json, read once
+    if isinstance(model, str):  # a reader labelled one model's files: not another's, same cell
+        results = tuple(r for r in results if r.model == model or r.model_kind != "real")
     print(f"quality against a reader, {args.run_dir} (labels: {args.labels})")
     for repeats, what in ((False, "labelled lines"), (True, "labelled lines + exact repeats")):
         cells, corr = _correlation(results, labels, repeats)

@@ -20,8 +20,6 @@ README's layout section quotes, so a refactoring can say what it shortened.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import re
 import sys
@@ -160,25 +158,41 @@ class WalkProfiler:
 
 
 def measure(scenario: Path, work: Path) -> list[Walk]:
-    """Run one cell of ``scenario`` in ``work`` under the profiler; its walks."""
-    from evals.cli.main import main
+    """Run one cell of ``scenario`` in ``work`` under the profiler, as ``memeval run`` does
+    (plan, run, score, results, page); its walks."""
+    from evals.cassettes import CassetteMode
+    from evals.report import build_report, write_report
+    from evals.results import finish_run
+    from evals.results.scoring import score_trace
+    from evals.run import shared_embedder
+    from evals.run.plan import PlanRequest, plan_runs, resolve_variants
+    from evals.run.runner import run_cell
+    from evals.scenario import load_scenario
+    from evals.scorers import DEFAULT_SCORER_SETTINGS
+    from evals.trace import TRACE_FILE_NAME
 
     variant = work / "walk-variant.toml"
     variant.write_text(
         f'extends = "v049-guardrails"\n[save_memory]\ndescription = "{_MARK}"\n', encoding="utf-8"
     )
+    shared_embedder()  # loaded before the profile: the model's load is no walk
     profiler = WalkProfiler(variant)
-    argv = ["run", "--scenario", str(scenario), "--model", "sim/careful", "--policy"]
-    argv += ["guardrails", "--variant", str(variant), "--jobs", "1"]
-    argv += ["--out", str(work / "runs"), "--report", str(work / "report.html")]
     sys.setprofile(profiler)
     try:
-        with contextlib.redirect_stdout(io.StringIO()):  # the run's own lines are not the bench's
-            code = main(argv)
+        request = PlanRequest(
+            [(scenario, load_scenario(scenario))],
+            models=["sim/careful"],
+            policies=["guardrails"],
+            variants=resolve_variants([str(variant)]),
+        )
+        [planned] = [p.under(work / "runs") for p in plan_runs(request)]
+        run_cell(planned.spec, planned.real, CassetteMode.REPLAY, {})
+        trace = planned.spec.out_dir / TRACE_FILE_NAME
+        result = score_trace(trace, shared_embedder(), DEFAULT_SCORER_SETTINGS)
+        about = finish_run(work / "runs", [result])
+        write_report(build_report([result], about), work / "report.html")
     finally:
         sys.setprofile(None)
-    if code != 0:
-        raise SystemExit(f"memeval bench walks: the profiled run exited {code}")
     return profiler.walks()
 
 

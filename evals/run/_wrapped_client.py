@@ -7,6 +7,8 @@ from abc import ABC, abstractmethod
 
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
 
+__all__ = ["WrappedClient"]
+
 
 class WrappedClient(ABC):
     """The model under test behind one of the engine's wrappers."""

@@ -40,7 +40,9 @@ def test_bench_correlates_quality_with_labels_on_replayed_real_cells(
         for v, lines in (("v049-guardrails", []), ("v023-vague", [4]), ("v049-user-requested", [4]))
     }
     labels = tmp_path / "labels.json"
-    labels.write_text(json.dumps({"cells": cells}))
+    # The reader labelled the 1.5B's files; the 0.5B's cells of the same names are not them.
+    model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
+    labels.write_text(json.dumps({"model": model, "cells": cells}))
     capsys.readouterr()
     assert main(["bench", "calibration", str(tmp_path / "run"), "--labels", str(labels)]) == 0
     out = capsys.readouterr().out

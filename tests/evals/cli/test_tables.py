@@ -56,8 +56,13 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     # The comparison: verdict sentences, the table, the method sentence under it.
     compare = "\n\n".join(tables[2:-1])
     assert tables[-1].startswith("| kind | policy | variant | writer | runs |")  # writers
-    # chitchat-transient's positive-control cell is greedy, its baseline sampled: no pair.
-    assert compare.startswith("- **summary-keep-everything**: No scenario paired with the baseline")
+    # chitchat-transient's positive-control cells are greedy, its baseline sampled: no pair;
+    # the copy control pairs with its greedy parent instead.
+    assert compare.startswith("- **summary-copy-everything**: No scenario paired with the baseline")
+    assert "\n- **summary-keep-everything**: No scenario paired with the baseline" in compare
+    assert "\n- **summary-copy-everything (against its parent summary-worked-example)**: " in (
+        compare
+    )
     assert "\n- **v023-vague**: " in compare
     assert "| compared with v049-guardrails | scenarios | metric | difference [95% CI] |" in compare
     assert "Left out chitchat-transient: sampling differs: greedy (temperature 0)" in compare
