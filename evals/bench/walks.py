@@ -74,6 +74,14 @@ class WalkProfiler:
     trace_read: bool = False
     report_edges: list[tuple[str, str]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # Imported here, once: the hook runs on every call, and the CLI imports this module
+        # for its arguments alone.
+        from memsys.llm import ChatRequest
+        from memsys.tools.descriptions import Variant
+
+        self._request_type, self._variant_type = ChatRequest, Variant
+
     def __call__(self, frame: FrameType, event: str, arg: object) -> None:
         if event != "call":
             return
@@ -88,15 +96,12 @@ class WalkProfiler:
     def _variant(self, module: str, values: tuple[object, ...]) -> None:
         if self.request_seen:
             return
-        from memsys.llm import ChatRequest
-        from memsys.tools.descriptions import Variant
-
-        if any(isinstance(v, ChatRequest) and v.tools for v in values):
+        if any(isinstance(v, self._request_type) and v.tools for v in values):
             self.request_seen = True
             self.variant_calls.append(module)
             return
         if any(
-            isinstance(v, Variant)
+            isinstance(v, self._variant_type)
             or (isinstance(v, str) and _MARK in v)
             or (isinstance(v, str | Path) and str(v).endswith(self.variant_file.name))
             for v in values

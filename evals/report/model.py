@@ -191,16 +191,21 @@ def _against_parents(
     with its own (a positive control built on a reworded prompt), against the parent only
     its own change differs."""
     present = {r.variant for r in results}
-    found = []
+    children: dict[str, set[str]] = {}
     for name in sorted(present):
         text = about.variants.get(name)
         parent = text.extends if text is not None else None
-        if parent is None or parent == about.default_variant or parent not in present:
-            continue
+        if parent is not None and parent != about.default_variant and parent in present:
+            children.setdefault(parent, set()).add(name)
+    found = []
+    for parent, names in children.items():
+        # Only the parent's and its children's runs: the other cells' comparisons with the
+        # parent would be computed (bootstrap and all) and thrown away.
+        runs = [r for r in results if r.variant == parent or r.variant in names]
         every = compare_to_baseline(
-            results, Reference(variant=parent), metrics, sampling, adjustment, about=about
+            runs, Reference(variant=parent), metrics, sampling, adjustment, about=about
         )
-        found += [replace(c, to_parent=True) for c in every if c.compared[2] == name]
+        found += [replace(c, to_parent=True) for c in every]
     return found
 
 

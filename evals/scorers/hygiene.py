@@ -5,6 +5,8 @@ the user never said. Each counts the lines :mod:`evals.scorers.labels` gave its 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._registry import scorer
 from evals.scorers._sections import cues_of, standard_section
@@ -170,9 +172,7 @@ def struck_lines(run: RunData) -> Score:
     which a change that adds lines of several kinds at once moves as a whole."""
     labels = label_target(run.final, run)
     struck = [line for line in labels.lines if line.label not in KEPT]
-    by_label: dict[str, int] = {}
-    for line in struck:
-        by_label[line.label] = by_label.get(line.label, 0) + 1
+    by_label = Counter(line.label for line in struck)
     breakdown = ", ".join(f"{n} {label}" for label, n in sorted(by_label.items()))
     total = len(labels.lines)
     return Score(
