@@ -135,20 +135,71 @@ def parse_daily_summary(reply: str) -> DailySummary:
     bullets = tuple(items)
     if not bullets and not fact_lines:
         raise MalformedOutput("daily summary", "nothing under 'SUMMARY:'", reply)
-    if not bullets:
-        bullets = tuple(_FACT.match(f).group("text").strip() for f in fact_lines)  # type: ignore[union-attr]
     facts = []
-    if fact_lines:
-        for line in fact_lines:
-            if line.strip(" .").lower() == "none":
-                continue
-            fact = _FACT.match(line)
-            if fact is None:
-                raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)
-            facts.append(
-                PromotedFact(fact.group("category").strip().lower(), fact.group("text").strip())
-            )
+    for line in fact_lines:
+        fact = _promoted_fact(line)
+        if fact is False:
+            raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)
+        if isinstance(fact, PromotedFact):
+            facts.append(fact)
+    if not bullets:  # only facts: they are the day's summary too
+        bullets = tuple(f.text for f in facts)
+    if not bullets:
+        raise MalformedOutput("daily summary", "nothing under 'SUMMARY:'", reply)
     return DailySummary(bullets, tuple(facts))
+
+
+_CATEGORY_WORDS = {
+    "profile": "profile",
+    "user profile": "profile",
+    "preference": "preferences",
+    "preferences": "preferences",
+    "interest": "interests",
+    "interests": "interests",
+    "workflow": "workflow",
+    "workflows": "workflow",
+    "project": "projects",
+    "projects": "projects",
+    "note": "notes",
+    "notes": "notes",
+}
+"""The categories a model names without brackets, singular or plural, as the prompt's six."""
+
+# "preferences: text", "**Projects:** text", "*Profile*: text", "[profile: text]": a known
+# category word then a colon. Only the six names count, so "Note to self: ..." style prose
+# with any other word before a colon is not taken for a category.
+_NAMED_FACT = re.compile(
+    r"^[*_]*(?P<open>\[)?(?P<category>[A-Za-z ]+?)[*_]*:[*_]*\s*(?P<text>.+?)(?(open)\])$"
+)
+_USER_REQUESTED = re.compile(r"^[*_]*User requested[*_]*:[*_]*\s*(?P<text>.+)$", re.I)
+
+
+def _promoted_fact(line: str) -> PromotedFact | None | bool:
+    """One LONG_TERM line as a fact; None for the format's "none"; False when no form fits.
+
+    Reads ``[category] fact`` (the asked-for form), a known category named before a colon
+    (``preferences: fact``, ``**Projects:** fact``, ``[profile: fact]``), and an untagged
+    ``User requested: fact``, which goes to notes with its prefix kept (FEAT-049 rule 6
+    protects the prefix, not the section).
+    """
+    if _is_none(line):
+        return None
+    if fact := _FACT.match(line):
+        return PromotedFact(fact.group("category").strip().lower(), fact.group("text").strip())
+    named = _NAMED_FACT.match(line.strip())
+    category = _CATEGORY_WORDS.get(named.group("category").strip().lower()) if named else None
+    if named and category:
+        text = named.group("text").strip(" *_")
+        return PromotedFact(category, text) if not _is_none(text) else None
+    if requested := _USER_REQUESTED.match(line.strip()):
+        text = requested.group("text").strip(" *_")
+        return PromotedFact("notes", f"User requested: {text}") if not _is_none(text) else None
+    return False
+
+
+def _is_none(text: str) -> bool:
+    """The format's "- none" (nothing qualifies)."""
+    return text.strip(" .").lower() == "none"
 
 
 def _items(first: str, block: str) -> list[str]:

@@ -59,3 +59,36 @@ def test_the_forms_a_model_plausibly_writes_are_read(
 def test_a_reply_with_no_summary_header_names_the_format() -> None:
     with pytest.raises(MalformedOutput, match=r"no 'SUMMARY:' header .*LONG_TERM"):
         parse_daily_summary("Here is what we talked about: beans.")
+
+
+def test_facts_named_by_their_category_before_a_colon_are_read() -> None:
+    """Issue 40: the 1.5B writes LONG_TERM facts as ``- preferences: text`` (recorded in
+    model-talk's one-line cell and 20 others); before, one such line dropped the whole
+    summary, the day's log with it."""
+    summary = parse_daily_summary(
+        "SUMMARY:\n- Planned the week\nLONG_TERM:\n"
+        "- preferences: dark mode everywhere\n- **Projects:** Orchard app\n"
+        "- [profile: Nurse at St Mary's]\n- Preference: metric units\n"
+        "- User requested: call mum on Sundays\n- notes: none\n- User requested: none"
+    )
+    assert [(f.category, f.text) for f in summary.facts] == [
+        ("preferences", "dark mode everywhere"),
+        ("projects", "Orchard app"),
+        ("profile", "Nurse at St Mary's"),
+        ("preferences", "metric units"),
+        ("notes", "User requested: call mum on Sundays"),
+    ]
+
+
+def test_a_line_naming_no_known_category_is_still_refused() -> None:
+    """Only the six category names count before a colon: prose with a colon is no fact."""
+    with pytest.raises(MalformedOutput, match=r"fact without \[category\]: 'Decision: use Postgres'"):
+        parse_daily_summary("SUMMARY:\n- Chose a database\nLONG_TERM:\n- Decision: use Postgres")
+
+
+def test_facts_alone_are_the_days_summary_and_nothing_at_all_is_refused() -> None:
+    summary = parse_daily_summary("SUMMARY:\nLONG_TERM:\n- profile: plumber")
+    assert summary.bullets == ("plumber",)
+    # Only "- none" under both headers: nothing to log (was an AttributeError).
+    with pytest.raises(MalformedOutput, match="nothing under 'SUMMARY:'"):
+        parse_daily_summary("SUMMARY:\nLONG_TERM:\n- none")
