@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memsys.subject import SubjectJudge, is_ending, key_terms
+from memsys.subject import SubjectJudge, is_ending, key_terms, parties
 
 
 def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
@@ -80,3 +80,49 @@ def test_each_text_is_embedded_once() -> None:
     judge.same_subject("a b", "c d")
     judge.same_subject("c d", "a b")
     assert embed.calls == [["a b", "c d"]]
+
+
+def test_when_a_thing_happens_names_no_subject() -> None:
+    """A weekday, month, time of day or naming word is shared by unrelated habits."""
+    assert key_terms("Bakes sourdough bread every Sunday") == {"bak", "sourdough", "bread"}
+    assert key_terms("Adopted a dog named Biscuit") == {"adopt", "dog", "biscuit"}
+    assert not SubjectJudge().same_subject(
+        "Bakes sourdough bread every Sunday", "Calls their parents every Sunday"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        ("Their sister lives in Toronto", {"sister"}),
+        ("Partner is called Sean", {"partner"}),
+        ("Has a call with their manager every Monday", {"manager"}),
+        ("Is a product manager at a bank", set()),  # the user's job, not another person
+        ("Adopted a dog named Biscuit", {"dog"}),
+        ("Lives in Berlin", set()),
+    ],
+)
+def test_parties_are_who_a_fact_is_about_other_than_the_user(text: str, who: set[str]) -> None:
+    assert parties(text) == who
+
+
+@pytest.mark.parametrize(
+    ("candidate", "memory", "same"),
+    [
+        ("Their sister lives in Toronto", "Lives in Berlin", False),
+        ("Their wife works as an architect", "Works as a data engineer at a bank", False),
+        ("Their son started primary school", "Has a daughter called Ana", False),
+        ("Adopted a dog named Biscuit", "Has a cat named Milo", False),
+        ("No longer has a cat", "Has a cat named Milo", True),
+        ("Their partner's name is Sam, not Sean", "Partner is called Sean", True),
+        # The same person named on both sides, one saying who she is.
+        ("Broke up with their girlfriend Mia", "Is dating Mia", True),
+        # A weekday is capitalised but names nobody.
+        ("Goes to the gym on Monday mornings", "Has a call with their manager every Monday", False),
+    ],
+)
+def test_a_fact_about_another_party_is_another_subject_however_close(
+    candidate: str, memory: str, same: bool
+) -> None:
+    judge = SubjectJudge(at_cosine(candidate, memory, 0.9))
+    assert judge.same_subject(candidate, memory) is same
