@@ -137,10 +137,8 @@ def parse_daily_summary(reply: str) -> DailySummary:
         raise MalformedOutput("daily summary", "nothing under 'SUMMARY:'", reply)
     facts = []
     for line in fact_lines:
-        fact = _promoted_fact(line)
-        if fact is False:
-            raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)
-        if isinstance(fact, PromotedFact):
+        fact = _promoted_fact(line, reply)
+        if fact is not None:
             facts.append(fact)
     if not bullets:  # only facts: they are the day's summary too
         bullets = tuple(f.text for f in facts)
@@ -171,30 +169,37 @@ _CATEGORY_WORDS = {
 _NAMED_FACT = re.compile(
     r"^[*_]*(?P<open>\[)?(?P<category>[A-Za-z ]+?)[*_]*:[*_]*\s*(?P<text>.+?)(?(open)\])$"
 )
+# "profile [blood type]": the asked-for form with the brackets on the other word.
+_BRACKETED_FACT = re.compile(r"^(?P<category>[A-Za-z ]+?)\s*\[(?P<text>[^\[\]]+)\]$")
 _USER_REQUESTED = re.compile(r"^[*_]*User requested[*_]*:[*_]*\s*(?P<text>.+)$", re.I)
 
 
-def _promoted_fact(line: str) -> PromotedFact | None | bool:
-    """One LONG_TERM line as a fact; None for the format's "none"; False when no form fits.
+def _promoted_fact(line: str, reply: str) -> PromotedFact | None:
+    """One LONG_TERM line as a fact; None for the format's "none".
 
     Reads ``[category] fact`` (the asked-for form), a known category named before a colon
-    (``preferences: fact``, ``**Projects:** fact``, ``[profile: fact]``), and an untagged
+    (``preferences: fact``, ``**Projects:** fact``, ``[profile: fact]``) or before its fact
+    in brackets (``profile [fact]``), and an untagged
     ``User requested: fact``, which goes to notes with its prefix kept (FEAT-049 rule 6
     protects the prefix, not the section).
+
+    Raises:
+        MalformedOutput: no form fits (the line is named).
     """
     if _is_none(line):
         return None
     if fact := _FACT.match(line):
         return PromotedFact(fact.group("category").strip().lower(), fact.group("text").strip())
-    named = _NAMED_FACT.match(line.strip())
-    category = _CATEGORY_WORDS.get(named.group("category").strip().lower()) if named else None
-    if named and category:
-        text = named.group("text").strip(" *_")
-        return PromotedFact(category, text) if not _is_none(text) else None
+    for form in (_NAMED_FACT, _BRACKETED_FACT):
+        named = form.match(line.strip())
+        category = _CATEGORY_WORDS.get(named.group("category").strip().lower()) if named else None
+        if named and category:
+            text = named.group("text").strip(" *_")
+            return PromotedFact(category, text) if not _is_none(text) else None
     if requested := _USER_REQUESTED.match(line.strip()):
         text = requested.group("text").strip(" *_")
         return PromotedFact("notes", f"User requested: {text}") if not _is_none(text) else None
-    return False
+    raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)
 
 
 def _is_none(text: str) -> bool:

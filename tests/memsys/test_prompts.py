@@ -69,7 +69,8 @@ def test_facts_named_by_their_category_before_a_colon_are_read() -> None:
         "SUMMARY:\n- Planned the week\nLONG_TERM:\n"
         "- preferences: dark mode everywhere\n- **Projects:** Orchard app\n"
         "- [profile: Nurse at St Mary's]\n- Preference: metric units\n"
-        "- User requested: call mum on Sundays\n- notes: none\n- User requested: none"
+        "- User requested: call mum on Sundays\n- notes: none\n- User requested: none\n"
+        "- profile [blood type O negative]\n- interests [none]"
     )
     assert [(f.category, f.text) for f in summary.facts] == [
         ("preferences", "dark mode everywhere"),
@@ -77,13 +78,17 @@ def test_facts_named_by_their_category_before_a_colon_are_read() -> None:
         ("profile", "Nurse at St Mary's"),
         ("preferences", "metric units"),
         ("notes", "User requested: call mum on Sundays"),
+        ("profile", "blood type O negative"),
     ]
 
 
 def test_a_line_naming_no_known_category_is_still_refused() -> None:
     """Only the six category names count before a colon: prose with a colon is no fact."""
-    with pytest.raises(MalformedOutput, match=r"fact without \[category\]: 'Decision: use Postgres'"):
+    refused = r"fact without \[category\]: 'Decision: use Postgres'"
+    with pytest.raises(MalformedOutput, match=refused):
         parse_daily_summary("SUMMARY:\n- Chose a database\nLONG_TERM:\n- Decision: use Postgres")
+    with pytest.raises(MalformedOutput, match=r"'Project Atlas \[the route planner\]'"):
+        parse_daily_summary("SUMMARY:\n- x\nLONG_TERM:\n- Project Atlas [the route planner]")
 
 
 def test_facts_alone_are_the_days_summary_and_nothing_at_all_is_refused() -> None:
