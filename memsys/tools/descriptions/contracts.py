@@ -86,8 +86,8 @@ CONTRACTS.add(
         reply_format=(
             "the line 'SUMMARY:', then the day's points as '- ' bullets ('SUMMARY: text' on one "
             "line is read as one point); then the line 'LONG_TERM:', then one "
-            "'- [category] fact' per line ('- category: fact' and an untagged "
-            "'- User requested: fact' are read too; '- none' when nothing qualifies)"
+            "'- [category] fact' per line ('- category: fact', '- category [fact]' and an "
+            "untagged '- User requested: fact' are read too; '- none' when nothing qualifies)"
         ),
         example=(
             "SUMMARY:\n- Planned the allotment.\nLONG_TERM:\n- [interests] Grows beans every summer"
