@@ -2,19 +2,24 @@
 
 Reads the run's ``results.json`` (its runs and its ``"about"`` block, which holds the real
 runs' cassette labels; ``--cassettes DIR`` reads them from DIR instead) and prints the tables
-:mod:`evals.report.markdown` builds; nothing is scored or written.
+:mod:`evals.report.markdown` builds; nothing is scored. ``--write-readme FILE`` writes them
+into FILE instead, each between its markers (``<!-- tables:KIND -->`` and
+``<!-- /tables:KIND -->``), so a README's tables are regenerated, never typed.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
 from evals.cli.commands import command_help
+from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.figures import write_figures
@@ -22,6 +27,7 @@ from evals.report.markdown import TABLES, figure_links, table_model
 from evals.results import recordings
 from evals.results.history import run_results
 from memsys.llm.base import ModelKind
+from memsys.safe_io import read_input_text, write_output
 
 __all__ = ["register"]
 
@@ -44,12 +50,79 @@ def _tables(args: argparse.Namespace) -> int:
     if args.cassettes != str(DEFAULT_CASSETTE_ROOT):  # asked for: these labels, not the file's
         about = dataclasses.replace(about, recordings=recordings(results, root))
     model = table_model(results, about)  # one model, every table rendered from it
+    if args.write_readme:
+        path = Path(args.write_readme)
+        try:
+            text, kinds_written = fill_markers(_read(path), lambda k: TABLES[k].build(model))
+        except UsageError as exc:
+            raise UsageError(f"{path}: {exc}") from None
+        write_output(path, text)
+        print(f"{path}: wrote {', '.join(kinds_written)} from {args.run_dir}", file=sys.stderr)
+        return EXIT_OK
     sections = [TABLES[kind].build(model) for kind in kinds]
     if args.figures:  # PNGs beside the Markdown, linked from it (a CI summary cannot hold SVG)
         links = figure_links(write_figures(model, Path(args.figures)))
         sections += [links] if links else []
     print("\n\n".join(sections))
     return EXIT_OK
+
+
+_MARKER = re.compile(
+    r"^<!-- tables:(?P<kind>[a-z]+) -->\n.*?^<!-- /tables:(?P=kind) -->$", re.M | re.S
+)
+_ANY_MARKER = re.compile(r"^<!-- (?P<close>/?)tables:(?P<kind>\S*) -->$", re.M)
+_README_LIMIT = 4 * 1024 * 1024
+
+
+def _read(path: Path) -> str:
+    try:
+        return read_input_text(path, _README_LIMIT)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def _check_pairs(text: str) -> None:
+    """Every opening marker is closed by its kind before the next one opens."""
+    opened: tuple[str, int] | None = None
+    for marker in _ANY_MARKER.finditer(text):
+        line = text.count("\n", 0, marker.start()) + 1
+        kind = marker.group("kind")
+        if kind not in TABLES:
+            known = ", ".join(TABLES)
+            raise UsageError(f"line {line}: unknown table kind {kind!r} (kinds: {known})")
+        if not marker.group("close"):
+            if opened is not None:
+                raise UsageError(f"line {opened[1]}: '{opened[0]}' tables are not closed")
+            opened = (kind, line)
+        elif opened is None or opened[0] != kind:
+            raise UsageError(f"line {line}: '/tables:{kind}' closes nothing")
+        else:
+            opened = None
+    if opened is not None:
+        raise UsageError(f"line {opened[1]}: '{opened[0]}' tables are not closed")
+
+
+def fill_markers(text: str, build: Callable[[str], str]) -> tuple[str, list[str]]:
+    """``text`` with the body between each pair of table markers replaced by ``build(kind)``
+    (everything outside the markers byte for byte as it was), and the kinds written.
+
+    Raises:
+        UsageError: no markers, an unknown kind, or a marker without its partner (its line).
+    """
+    _check_pairs(text)
+    kinds: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        kind = match.group("kind")
+        kinds.append(kind)
+        # Blank lines around the body: a Markdown table must not touch the HTML comment.
+        body = build(kind).strip()
+        return f"<!-- tables:{kind} -->\n\n{body}\n\n<!-- /tables:{kind} -->"
+
+    filled = _MARKER.sub(replace, text)
+    if not kinds:
+        raise UsageError("no table markers ('<!-- tables:KIND -->' ... '<!-- /tables:KIND -->')")
+    return filled, kinds
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,5 +172,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--model",
         help="the real model to show, when the run holds results of several (default: "
         "Qwen2.5-Coder-1.5B, the main one)",
+    )
+    parser.add_argument(
+        "--write-readme",
+        metavar="FILE",
+        help="write the tables into FILE (a README) between their markers, "
+        "'<!-- tables:KIND -->' and '<!-- /tables:KIND -->', leaving the rest as it is",
     )
     parser.set_defaults(handler=_tables)

@@ -104,3 +104,85 @@ def test_help_explains_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
     for kind, table in TABLES.items():
         assert f"{kind} {' '.join(table.help.split())}" in text  # each kind, then what it shows
     assert "all each of them" in text
+
+
+@pytest.fixture(scope="module")
+def chitchat_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        return _run(tmp_path_factory.mktemp("tables") / "run").resolve()
+
+
+def _markdown_of(run: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    assert main(["tables", str(run), "--kind", kind]) == 0
+    return capsys.readouterr().out.strip()
+
+
+def test_write_readme_fills_each_marked_block_and_leaves_the_rest_byte_for_byte(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    chitchat_run: Path,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    run = chitchat_run
+    readme = tmp_path / "README.md"
+    before = "# Title\r\n\nProse, kept as it is: ünïcode.\n\n"
+    between = "\nMore prose.\n\n"
+    readme.write_text(
+        f"{before}<!-- tables:writers -->\nan old table\n<!-- /tables:writers -->{between}"
+        "<!-- tables:simulated -->\n<!-- /tables:simulated -->\n",
+        encoding="utf-8",
+    )
+    assert main(["tables", str(run), "--write-readme", str(readme)]) == 0
+    assert "wrote writers, simulated" in capsys.readouterr().err
+    writers, simulated = (_markdown_of(run, k, capsys) for k in ("writers", "simulated"))
+    assert readme.read_bytes().decode() == (
+        f"{before}<!-- tables:writers -->\n\n{writers}\n\n<!-- /tables:writers -->{between}"
+        f"<!-- tables:simulated -->\n\n{simulated}\n\n<!-- /tables:simulated -->\n"
+    )
+    # Written again from the same run: nothing moves.
+    once = readme.read_bytes()
+    assert main(["tables", str(run), "--write-readme", str(readme)]) == 0
+    assert readme.read_bytes() == once
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("no markers here\n", "no table markers"),
+        ("a\n<!-- tables:real -->\nx\n", "line 2: 'real' tables are not closed"),
+        ("<!-- /tables:real -->\n", "line 1: '/tables:real' closes nothing"),
+        ("<!-- tables:real -->\n<!-- /tables:writers -->\n", "line 2: '/tables:writers' closes"),
+        ("<!-- tables:charts -->\n<!-- /tables:charts -->\n", "unknown table kind 'charts'"),
+    ],
+    ids=["none", "unclosed", "lone close", "crossed", "unknown kind"],
+)
+def test_write_readme_refuses_bad_markers_naming_the_file_and_changes_nothing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    chitchat_run: Path,
+    text: str,
+    problem: str,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    run = chitchat_run
+    readme = tmp_path / "README.md"
+    readme.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["tables", str(run), "--write-readme", str(readme)]) == 2
+    err = capsys.readouterr().err
+    assert f"{readme}: " in err and problem in err, err
+    assert readme.read_text(encoding="utf-8") == text
+
+
+def test_the_readmes_table_markers_pair_up() -> None:
+    """The project's README is written by ``memeval tables RUN --write-readme README.md``:
+    every block it regenerates is marked, and the markers pair."""
+    from evals.cli.tables import fill_markers
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    _, kinds = fill_markers(readme, lambda kind: kind)
+    assert sorted(kinds) == sorted(TABLES)
