@@ -1,10 +1,11 @@
 """Issue 40: a daily-summary prompt that asks for the one-line form (``SUMMARY: text``),
 recorded with the real Qwen2.5-Coder-1.5B. Before, the parser rejected every such reply at
 its header ("no 'SUMMARY:' block"), and the daily log and MEMORY.md got nothing from them
-while ``variant check`` said ok. Now the header is read: a reply with only the one-line
-summary becomes the day's log, and the replies that fail, fail on what the model wrote after
-it (its facts as ``- preferences: ...`` instead of ``- [preferences] ...``), which the run
-says in its notes."""
+while ``variant check`` said ok. Then the header was read but the model's facts, written
+``- preferences: text`` instead of ``- [preferences] text``, failed the whole reply. Now both
+are read (the cell was brought back from where the first such reply changed what followed):
+the one-line summary becomes the day's log and the named facts reach MEMORY.md; a reply
+that still fails says where, past the header, in the run's notes."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ CASSETTE = Path(
 )
 OLD_FORM = re.compile(r"SUMMARY:\s*\n")
 """What the parser required before: the header alone on its line."""
+NAMED_FACT = re.compile(
+    r"^\s*-\s*(?:profile|preferences|interests|workflow|projects|notes):\s*(.+)$", re.M
+)
+"""A LONG_TERM fact named by its category before a colon (read since; refused before)."""
 
 
 def _summary_replies() -> list[str]:
@@ -66,3 +71,8 @@ def test_replayed_the_one_line_header_is_read_and_a_failure_names_the_fact_line(
     logs = list((tmp_path / "run").rglob("memory/daily/*.md"))
     # The day's log holds the model's one-line summary (before: nothing at all).
     assert any("discussed" in log.read_text() for log in logs)
+    # A fact the model named by its category before a colon reached MEMORY.md.
+    named = [m.group(1).strip() for r in _summary_replies() for m in NAMED_FACT.finditer(r)]
+    assert named, "the recording holds no '- category: text' fact"
+    (memory,) = (tmp_path / "run").rglob("memory/MEMORY.md")
+    assert any(f"- {fact}" in memory.read_text() for fact in named), memory.read_text()
