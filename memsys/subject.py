@@ -140,14 +140,25 @@ def parties(text: str) -> frozenset[str]:
     return frozenset(_stem(p) for p in found)
 
 
-_NAME = re.compile(r"(?<=\s)[A-Z][a-z]+")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def _names(text: str) -> tuple[set[str], set[str]]:
+    """The capitalised words of ``text`` that may be names (no weekday, month or function
+    word): all of them, and those inside the text (a capital there is not the sentence's)."""
+    found = [
+        (m.group(), m.start() > 0)
+        for m in _CAPITALISED.finditer(text.strip())
+        if m.group().lower() not in _WHEN_WORDS and m.group().lower() not in _FUNCTION_WORDS
+    ]
+    return {name for name, _ in found}, {name for name, inside in found if inside}
 
 
 def _shares_a_name(a: str, b: str) -> bool:
-    """Both name the same person or thing (a capitalised word not opening the text; a
-    weekday or month is no name)."""
-    shared = set(_NAME.findall(a)) & set(_NAME.findall(b))
-    return any(name.lower() not in _WHEN_WORDS for name in shared)
+    """Both name the same person or thing: a capitalised word in both, inside at least one
+    of them ("Milo" / "Sadly Milo died"; two lines opening with "Works" share no name)."""
+    (all_a, inside_a), (all_b, inside_b) = _names(a), _names(b)
+    return bool((all_a & all_b) & (inside_a | inside_b))
 
 
 def is_ending(text: str) -> bool:

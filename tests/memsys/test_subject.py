@@ -117,6 +117,9 @@ def test_parties_are_who_a_fact_is_about_other_than_the_user(text: str, who: set
         ("Their partner's name is Sam, not Sean", "Partner is called Sean", True),
         # The same person named on both sides, one saying who she is.
         ("Broke up with their girlfriend Mia", "Is dating Mia", True),
+        # The name opens the memory: still the same cat.
+        ("Sadly Milo died last week. I no longer have a cat.", "Milo", True),
+        ("Their sister works at the clinic", "Works at the clinic", False),
         # A weekday is capitalised but names nobody.
         ("Goes to the gym on Monday mornings", "Has a call with their manager every Monday", False),
     ],
