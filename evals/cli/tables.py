@@ -29,7 +29,7 @@ from evals.results.history import run_results
 from memsys.llm.base import ModelKind
 from memsys.safe_io import read_input_text, write_output
 
-__all__ = ["register"]
+__all__ = ["fill_markers", "register"]
 
 
 def _tables(args: argparse.Namespace) -> int:
