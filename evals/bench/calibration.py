@@ -9,11 +9,17 @@ one (the labels did not mark repeats; equal text is not a judgement call). The b
 prints the correlation of the composite ``quality`` with that score over the labelled cells
 found in RUN, and the mean gap between ``sim/careful`` under ``guardrails`` and
 ``sim/naive`` (a composite that cannot tell them apart cannot tell anything).
+
+Line numbers describe one file: the labels file keeps each labelled MEMORY.md's SHA-256
+(``files``), and a cell whose final MEMORY.md is no longer that file (re-recorded since, or
+changed by the memory system) is left out and counted, never scored against another file's
+lines. A labels file without ``files`` cannot be checked, and the bench says so.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import statistics
 from collections.abc import Mapping, Sequence
@@ -25,7 +31,7 @@ from evals.scenario import DATA_FILE_LIMITS
 from memsys.errors import InputFileError
 from memsys.safe_io import load_input
 
-__all__ = ["add_arguments", "cell_key", "reader_score", "run", "sim_gap"]
+__all__ = ["add_arguments", "cell_key", "file_digest", "reader_score", "run", "sim_gap"]
 
 DEFAULT_LABELS = Path("reports/real-cell-audit-labels.json")
 
@@ -84,14 +90,27 @@ def sim_gap(results: Sequence[RunResult]) -> float | None:
     return None if careful is None or naive is None else careful - naive
 
 
+def file_digest(memory_md: str) -> str:
+    """The SHA-256 of a MEMORY.md's text (UTF-8), as the labels file keeps it."""
+    return hashlib.sha256(memory_md.encode("utf-8")).hexdigest()
+
+
 def _correlation(
-    results: Sequence[RunResult], labels: Mapping[str, Mapping[str, list[int]]], repeats: bool
-) -> tuple[int, float | None]:
-    quality, reader = [], []
+    results: Sequence[RunResult],
+    labels: Mapping[str, Mapping[str, list[int]]],
+    files: Mapping[str, str] | None,
+    repeats: bool,
+) -> tuple[int, float | None, list[str]]:
+    """(cells scored, correlation, labelled cells left out: not the file labelled)."""
+    quality, reader, changed = [], [], []
     for result in results:
-        cell = labels.get(cell_key(result))
+        key = cell_key(result)
+        cell = labels.get(key)
         q = result.metric("quality")
         if result.model_kind != "real" or cell is None or q is None:
+            continue
+        if files is not None and files.get(key) != file_digest(result.memory_md):
+            changed.append(key)
             continue
         struck = {line for lines in cell.values() for line in lines}
         quality.append(q)
@@ -99,8 +118,8 @@ def _correlation(
             reader_score(result.memory_md, struck, result.metric("facts_recall"), repeats)
         )
     if len(quality) < 3 or len(set(quality)) < 2 or len(set(reader)) < 2:
-        return len(quality), None
-    return len(quality), statistics.correlation(quality, reader)
+        return len(quality), None, changed
+    return len(quality), statistics.correlation(quality, reader), changed
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         document = load_input(args.labels, "json", DATA_FILE_LIMITS)
         labels, model = document["cells"], document.get("model")
+        files = document.get("files")
+        if files is not None and not isinstance(files, dict):
+            raise TypeError("'files' is not a mapping of cell to SHA-256")
     except (InputFileError, TypeError, KeyError, AttributeError) as exc:
         print(f"memeval bench calibration: cannot read labels {args.labels}: {exc}")
         return 2
@@ -115,10 +137,18 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(model, str):  # a reader labelled one model's files: not another's, same cell
         results = tuple(r for r in results if r.model == model or r.model_kind != "real")
     print(f"quality against a reader, {args.run_dir} (labels: {args.labels})")
+    if files is None:
+        print("  the labels keep no file digests: whether a cell is the file labelled is unknown")
+    changed: list[str] = []
     for repeats, what in ((False, "labelled lines"), (True, "labelled lines + exact repeats")):
-        cells, corr = _correlation(results, labels, repeats)
+        cells, corr, changed = _correlation(results, labels, files, repeats)
         shown = "n/a (fewer than 3 labelled cells, or all equal)" if corr is None else f"{corr:.3f}"
         print(f"  correlation, reader strikes {what}: {shown} over {cells} real cells")
+    if changed:
+        print(
+            f"  {len(changed)} labelled cell(s) left out: their final MEMORY.md is not the file "
+            f"the reader labelled (re-recorded or changed since): {', '.join(sorted(changed))}"
+        )
     gap = sim_gap(results)
     shown = "n/a" if gap is None else f"{gap:.3f}"
     print(f"  mean quality gap sim/careful (guardrails) - sim/naive: {shown}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.bench.calibration import reader_score
+from evals.bench.calibration import cell_key, file_digest, reader_score
 from evals.cli.main import main
 from evals.results.store import load_results
 
@@ -53,6 +53,23 @@ def test_bench_correlates_quality_with_labels_on_replayed_real_cells(
     }
     gap = quality["sim/careful", "guardrails"] - quality["sim/naive", "append"]  # one scenario
     assert out.rstrip().endswith(f"sim/naive: {gap:.3f}")
+    assert "keep no file digests" in out  # these labels cannot say which files they read
+
+    # With each labelled file's digest: a cell whose file is another is left out, by name.
+    files = {
+        key: file_digest(r.memory_md)
+        for r in load_results(tmp_path / "run")
+        if r.model == model and (key := cell_key(r)) in cells
+    }
+    assert len(files) == 3
+    changed = "assistant-correction/guardrails/v023-vague/r1"
+    files[changed] = file_digest("# Long-term Memory\n\n- another file\n")
+    labels.write_text(json.dumps({"model": model, "cells": cells, "files": files}))
+    assert main(["bench", "calibration", str(tmp_path / "run"), "--labels", str(labels)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("over 2 real cells") == 2 and "keep no file digests" not in out
+    assert "1 labelled cell(s) left out: their final MEMORY.md is not the file" in out
+    assert out.count(changed) == 1
 
 
 def test_bench_says_which_labels_file_it_cannot_read(
