@@ -142,7 +142,7 @@ def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
-    assert set(rows) == real_cells and len(real_cells) == 14
+    assert set(rows) == real_cells and len(real_cells) == 16
     assert list(rows) == sorted(rows)  # by scenario, policy, variant
     assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
 
@@ -245,10 +245,13 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     policy_row = "policy unified (against guardrails)"
     names = list(dict.fromkeys(name for name, _ in rows))
     parent_row = "summary-copy-everything (against its parent summary-worked-example)"
+    transient_row = "summary-transient-only (against its parent summary-worked-example)"
     assert names == [
         "summary-copy-everything",
         parent_row,
         "summary-keep-everything",
+        "summary-transient-only",
+        transient_row,
         "summary-worked-example",
         "v023-vague",
         "v049-user-requested",
@@ -257,6 +260,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     # The copy control pairs with its greedy parent in both scenarios, with the baseline only
     # where the baseline is greedy too (bad-compaction-restore).
     assert rows[(parent_row, "quality")]["scenarios"] == "2"
+    assert rows[(transient_row, "quality")]["scenarios"] == "2"
     assert rows[("summary-copy-everything", "quality")]["scenarios"] == "1 (1 left out)"
     # The keep-everything control pairs in bad-compaction-restore; its greedy chitchat-transient
     # cell has no greedy baseline there.
