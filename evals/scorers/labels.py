@@ -343,9 +343,11 @@ def _requests(
     of its claim words (after an instruction ending in a colon: "Merk dir bitte: ...")."""
     found: list[tuple[str, int | None]] = []
     kept = [line for line in lines if line.label in KEPT]
+    asked: set[str] = set()
     for text, kind in run.user_turns:
-        if kind != "request" or _superseded(text, target):
-            continue
+        if kind != "request" or _superseded(text, target) or normalise(text) in asked:
+            continue  # a request said again word for word is still one request
+        asked.add(normalise(text))
         specs = {spec.fact for spec, _ in expected_facts(target) if keyword_match(spec, text)}
         content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
         wanted = _keys(content) - _ASKING

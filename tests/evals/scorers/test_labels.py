@@ -131,3 +131,16 @@ def test_a_fuller_later_wording_takes_the_credit_from_one_without_the_values(
     labels = label_target(run.final, run)
     vague, full = labels.lines
     assert full.label == "fact" and vague.label != "fact"
+
+
+def test_a_request_said_twice_in_the_same_words_is_one_request(build_run: BuildRun) -> None:
+    """The protocol's grading rule: the user repeating a request asks for one thing, so a
+    file missing it misses one request, not two; a request in other words is another."""
+    request = "Remember that I'm allergic to shellfish."
+    twice = [SAID[2], SAID[2]]
+    reworded = {"type": "user", "user": "Please remember my shellfish allergy.", "turn": "request"}
+    memory = "# Long-term Memory\n\n## Notes\n- Prefers light mode in all apps\n"
+    run = build_run(memory, WEEK_EXPECT, records=twice)
+    assert [text for text, _ in label_target(run.final, run).requests] == [request]
+    run = build_run(memory, WEEK_EXPECT, records=[*twice, ("event", reworded)])
+    assert len(label_target(run.final, run).requests) == 2
