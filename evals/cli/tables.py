@@ -52,8 +52,9 @@ def _tables(args: argparse.Namespace) -> int:
     model = table_model(results, about)  # one model, every table rendered from it
     if args.write_readme:
         path = Path(args.write_readme)
+        readme = _read(path)
         try:
-            text, kinds_written = fill_markers(_read(path), lambda k: TABLES[k].build(model))
+            text, kinds_written = fill_markers(readme, lambda k: TABLES[k].build(model))
         except UsageError as exc:
             raise UsageError(f"{path}: {exc}") from None
         write_output(path, text)

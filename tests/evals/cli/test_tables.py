@@ -178,6 +178,16 @@ def test_write_readme_refuses_bad_markers_naming_the_file_and_changes_nothing(
     assert readme.read_text(encoding="utf-8") == text
 
 
+def test_write_readme_refuses_a_file_that_is_not_utf8_naming_it_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chitchat_run: Path
+) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_bytes(b"<!-- tables:real -->\n\xe9\n<!-- /tables:real -->\n")
+    assert main(["tables", str(chitchat_run), "--write-readme", str(readme)]) == 2
+    err = capsys.readouterr().err
+    assert err.count(str(readme)) == 1 and "not UTF-8" in err, err
+
+
 def test_the_readmes_table_markers_pair_up() -> None:
     """The project's README is written by ``memeval tables RUN --write-readme README.md``:
     every block it regenerates is marked, and the markers pair."""
