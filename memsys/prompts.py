@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from memsys.errors import MalformedOutput
 from memsys.llm.base import Message, Role
+from memsys.sections import Category
 
 __all__ = [
     "DailySummary",
@@ -148,18 +149,10 @@ def parse_daily_summary(reply: str) -> DailySummary:
 
 
 _CATEGORY_WORDS = {
-    "profile": "profile",
-    "user profile": "profile",
-    "preference": "preferences",
-    "preferences": "preferences",
-    "interest": "interests",
-    "interests": "interests",
-    "workflow": "workflow",
-    "workflows": "workflow",
-    "project": "projects",
-    "projects": "projects",
-    "note": "notes",
-    "notes": "notes",
+    **{category.value: category.value for category in Category},
+    **{category.value.removesuffix("s"): category.value for category in Category},
+    "workflows": Category.WORKFLOW.value,
+    "user profile": Category.PROFILE.value,
 }
 """The categories a model names without brackets, singular or plural, as the prompt's six."""
 
@@ -190,13 +183,14 @@ def _promoted_fact(line: str, reply: str) -> PromotedFact | None:
         return None
     if fact := _FACT.match(line):
         return PromotedFact(fact.group("category").strip().lower(), fact.group("text").strip())
+    stripped = line.strip()
     for form in (_NAMED_FACT, _BRACKETED_FACT):
-        named = form.match(line.strip())
+        named = form.match(stripped)
         category = _CATEGORY_WORDS.get(named.group("category").strip().lower()) if named else None
         if named and category:
             text = named.group("text").strip(" *_")
             return PromotedFact(category, text) if not _is_none(text) else None
-    if requested := _USER_REQUESTED.match(line.strip()):
+    if requested := _USER_REQUESTED.match(stripped):
         text = requested.group("text").strip(" *_")
         return PromotedFact("notes", f"User requested: {text}") if not _is_none(text) else None
     raise MalformedOutput("daily summary", f"fact without [category]: {line!r}", reply)

@@ -95,22 +95,32 @@ def file_digest(memory_md: str) -> str:
     return hashlib.sha256(memory_md.encode("utf-8")).hexdigest()
 
 
-def _correlation(
-    results: Sequence[RunResult],
-    labels: Mapping[str, Mapping[str, list[int]]],
-    files: Mapping[str, str] | None,
-    repeats: bool,
-) -> tuple[int, float | None, list[str]]:
-    """(cells scored, correlation, labelled cells left out: not the file labelled)."""
-    quality, reader, changed = [], [], []
+def _labelled_files(
+    results: Sequence[RunResult], labels: Mapping[str, object], files: Mapping[str, str] | None
+) -> tuple[list[RunResult], list[str]]:
+    """The results to correlate (all of them when the labels keep no digests), and the
+    labelled real cells left out because their final MEMORY.md is not the file labelled."""
+    if files is None:
+        return list(results), []
+    kept, changed = [], []
     for result in results:
         key = cell_key(result)
-        cell = labels.get(key)
+        labelled = result.model_kind == "real" and key in labels
+        if labelled and files.get(key) != file_digest(result.memory_md):
+            changed.append(key)
+        else:
+            kept.append(result)
+    return kept, changed
+
+
+def _correlation(
+    results: Sequence[RunResult], labels: Mapping[str, Mapping[str, list[int]]], repeats: bool
+) -> tuple[int, float | None]:
+    quality, reader = [], []
+    for result in results:
+        cell = labels.get(cell_key(result))
         q = result.metric("quality")
         if result.model_kind != "real" or cell is None or q is None:
-            continue
-        if files is not None and files.get(key) != file_digest(result.memory_md):
-            changed.append(key)
             continue
         struck = {line for lines in cell.values() for line in lines}
         quality.append(q)
@@ -118,8 +128,8 @@ def _correlation(
             reader_score(result.memory_md, struck, result.metric("facts_recall"), repeats)
         )
     if len(quality) < 3 or len(set(quality)) < 2 or len(set(reader)) < 2:
-        return len(quality), None, changed
-    return len(quality), statistics.correlation(quality, reader), changed
+        return len(quality), None
+    return len(quality), statistics.correlation(quality, reader)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -139,9 +149,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"quality against a reader, {args.run_dir} (labels: {args.labels})")
     if files is None:
         print("  the labels keep no file digests: whether a cell is the file labelled is unknown")
-    changed: list[str] = []
+    labelled, changed = _labelled_files(results, labels, files)
     for repeats, what in ((False, "labelled lines"), (True, "labelled lines + exact repeats")):
-        cells, corr, changed = _correlation(results, labels, files, repeats)
+        cells, corr = _correlation(labelled, labels, repeats)
         shown = "n/a (fewer than 3 labelled cells, or all equal)" if corr is None else f"{corr:.3f}"
         print(f"  correlation, reader strikes {what}: {shown} over {cells} real cells")
     if changed:

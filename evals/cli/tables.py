@@ -68,10 +68,7 @@ def _tables(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_MARKER = re.compile(
-    r"^<!-- tables:(?P<kind>[a-z]+) -->\n.*?^<!-- /tables:(?P=kind) -->$", re.M | re.S
-)
-_ANY_MARKER = re.compile(r"^<!-- (?P<close>/?)tables:(?P<kind>\S*) -->$", re.M)
+_MARKER = re.compile(r"^<!-- (?P<close>/?)tables:(?P<kind>\S*) -->$", re.M)
 _README_LIMIT = 4 * 1024 * 1024
 
 
@@ -82,10 +79,15 @@ def _read(path: Path) -> str:
         raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def _check_pairs(text: str) -> None:
-    """Every opening marker is closed by its kind before the next one opens."""
-    opened: tuple[str, int] | None = None
-    for marker in _ANY_MARKER.finditer(text):
+def _blocks(text: str) -> list[tuple[str, int, int]]:
+    """Each marked block as (kind, end of its opening marker, start of its closing one).
+
+    Raises:
+        UsageError: an unknown kind, or a marker without its partner (its line).
+    """
+    blocks: list[tuple[str, int, int]] = []
+    opened: tuple[str, int, re.Match[str]] | None = None
+    for marker in _MARKER.finditer(text):
         line = text.count("\n", 0, marker.start()) + 1
         kind = marker.group("kind")
         if kind not in TABLES:
@@ -94,13 +96,15 @@ def _check_pairs(text: str) -> None:
         if not marker.group("close"):
             if opened is not None:
                 raise UsageError(f"line {opened[1]}: '{opened[0]}' tables are not closed")
-            opened = (kind, line)
+            opened = (kind, line, marker)
         elif opened is None or opened[0] != kind:
             raise UsageError(f"line {line}: '/tables:{kind}' closes nothing")
         else:
+            blocks.append((kind, opened[2].end(), marker.start()))
             opened = None
     if opened is not None:
         raise UsageError(f"line {opened[1]}: '{opened[0]}' tables are not closed")
+    return blocks
 
 
 def fill_markers(text: str, build: Callable[[str], str]) -> tuple[str, list[str]]:
@@ -110,20 +114,16 @@ def fill_markers(text: str, build: Callable[[str], str]) -> tuple[str, list[str]
     Raises:
         UsageError: no markers, an unknown kind, or a marker without its partner (its line).
     """
-    _check_pairs(text)
-    kinds: list[str] = []
-
-    def replace(match: re.Match[str]) -> str:
-        kind = match.group("kind")
-        kinds.append(kind)
-        # Blank lines around the body: a Markdown table must not touch the HTML comment.
-        body = build(kind).strip()
-        return f"<!-- tables:{kind} -->\n\n{body}\n\n<!-- /tables:{kind} -->"
-
-    filled = _MARKER.sub(replace, text)
-    if not kinds:
+    blocks = _blocks(text)
+    if not blocks:
         raise UsageError("no table markers ('<!-- tables:KIND -->' ... '<!-- /tables:KIND -->')")
-    return filled, kinds
+    parts, done = [], 0
+    for kind, body_start, body_end in blocks:
+        # Blank lines around the body: a Markdown table must not touch the HTML comment.
+        parts += [text[done:body_start], f"\n\n{build(kind).strip()}\n\n"]
+        done = body_end
+    parts.append(text[done:])
+    return "".join(parts), [kind for kind, _, _ in blocks]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
