@@ -295,7 +295,10 @@ SHAPE_CHECKS: Mapping[Coverage, tuple[str, Check]] = {
     ),
     _C.CHITCHAT_WEATHER: (
         "a user message about the weather and a transient forbid",
-        _chitchat(r"\b(weather|rain|sunny|forecast|snow|beau)\b"),
+        _chitchat(
+            r"\b(weather|rain|sunny|forecast|snow|beau|fog(gy)?|windy|humid|thunderstorm|drizzly"
+            r"|heatwave|freezing|clouds|grey|wet)\b"
+        ),
     ),
     _C.CHITCHAT_ONE_OFF_TRIP: (
         "a user message about a trip and a transient forbid",
