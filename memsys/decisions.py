@@ -37,10 +37,15 @@ says:
   ending word) about that target's subject, and then stores nothing new. A DELETE naming an
   id not shown, or a memory about something else, removes nothing and keeps the new fact as
   ADD ("DELETE stores the new fact", as for an UPDATE) -- unless the fact only negates
-  ("No longer has a cat": nothing new to keep, nothing stored). A DELETE whose fact is about
+  ("No longer has a cat": nothing new to keep, nothing stored) or only remarks on the moment
+  ("Had ramen for lunch", "Feeling tired after the offsite today": the seeds' "DO NOT save"
+  list, :func:`memsys.subject.is_passing`). A DELETE whose fact is about
   its target but ends nothing is refused and stores nothing: that is answer E given to a
   remark about the memory ("Long shift, off to bed." against "I am a paramedic working
-  twelve-hour shifts.", recorded in background-during-write), not a new fact;
+  twelve-hour shifts.", recorded in background-during-write), not a new fact; so is one whose
+  fact is a passing remark, negated or not ("Not in the mood to cook tonight" ends no habit
+  of cooking; the price: "Quit smoking today, for good" is refused too, and the old habit
+  stays, which loses nothing);
 - an UPDATE whose text says what its target says is a NOOP on that target;
 - an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
   whose text merely copies a shown memory adds the new fact instead;
@@ -78,7 +83,7 @@ from memsys._decision_prompt import (
 )
 from memsys.errors import MalformedOutput
 from memsys.llm.base import ChatRequest, Message, Purpose, Role
-from memsys.subject import SubjectJudge, is_ending
+from memsys.subject import SubjectJudge, is_ending, is_passing
 
 __all__ = [
     "CHOICES",
@@ -325,8 +330,9 @@ def _repair_delete(
     if d.id not in shown or not subject.same_subject(candidate, shown[d.id]):
         kind = RepairKind.UNKNOWN_TARGET if d.id not in shown else RepairKind.UNRELATED_TARGET
         where = "which was not shown" if d.id not in shown else "which is about something else"
-        if ending:  # it only negates: there is nothing new to keep
-            why = f"DELETE named id {d.id}, {where}: refused, nothing stored"
+        if ending or is_passing(candidate):  # it only negates, or only remarks on the moment
+            what = "" if ending else ", and the fact is a passing remark"
+            why = f"DELETE named id {d.id}, {where}{what}: refused, nothing stored"
             return dataclasses.replace(
                 d, op=Operation.NOOP, id=None, content="", repair=why, repair_kind=kind
             )
@@ -334,8 +340,10 @@ def _repair_delete(
         return dataclasses.replace(
             d, op=Operation.ADD, id=None, content=candidate.strip(), repair=why, repair_kind=kind
         )
-    if not ending:
-        why = f"DELETE of memory {d.id}, but the fact ends nothing: refused, nothing stored"
+    passing = is_passing(candidate)
+    if not ending or passing:  # a remark about tonight ends no habit
+        what = "is a passing remark" if passing else "ends nothing"
+        why = f"DELETE of memory {d.id}, but the fact {what}: refused, nothing stored"
         return dataclasses.replace(
             d,
             op=Operation.NOOP,

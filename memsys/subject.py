@@ -39,8 +39,20 @@ cases decide as before, and 5 of the 7 scripted UPDATEs that stood are repaired.
 
 **An ending** is a candidate with a negation or an ending word (``no``, ``not``, ``n't``,
 ``never``, ``anymore``, ``stopped``, ``quit``, ``sold``, ``cancelled``, ``gave`` up,
-``dropped``, ``ended``, ``died``...): the closed class the decision prompt's answer E names
-("no longer, not anymore, stopped, quit, sold, cancelled, gave up"), in its inflections.
+``dropped``, ``ended``, ``died``, ``retired``, ``divorced``...) or an ending
+phrase ("broke up", "shut down", "moved out", "passed away"): the closed class the decision
+prompt's answer E names ("no longer, not anymore, stopped, quit, sold, cancelled, gave up"),
+in its inflections, and the English verbs of ending beside it. The verbs and phrases after
+``removed`` were added after reading two of the bench's new cases that missed them ("Broke up
+with their girlfriend Mia", "Shut down the side project Plantly"); the bench's ``fresh``
+cases, written after that, measure them held out. ``closed`` is not one: "The bakery is
+closed on Mondays" (recorded in bad-compaction-restore) is a state, and as an ending it let
+the model's DELETE of the bakery memory through.
+
+**A passing remark** (:func:`is_passing`) is one about the moment: today, tonight, this
+morning or conversation, a meal, a mood, a screenshot, the model in use (the seeds' "DO NOT
+save" list as words). A DELETE aimed at a memory about something else stores such a remark
+nowhere (:mod:`memsys.decisions`).
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ __all__ = [
     "SHARED_TERM_COSINE",
     "SubjectJudge",
     "is_ending",
+    "is_passing",
     "key_terms",
     "parties",
 ]
@@ -69,9 +82,27 @@ SHARED_TERM_COSINE = 0.2
 _ENDING_TEXT = """
     no not never nor none nobody nothing anymore longer without stop stopped stops quit
     quits quitting sold sell cancel cancelled canceled cancels gave give giving dropped drop
-    ended end ends died dead former formerly ex lost left removed"""
+    ended end ends died dead former formerly ex lost left removed retired resigned divorced
+    separated uninstalled unsubscribed discontinued abandoned"""
 ENDING_WORDS = frozenset(_ENDING_TEXT.split())
 """Negation and ending words (see the module docstring)."""
+
+# Verbs that end something only with their particle ("broke up", "shut down", "moved out"):
+# "broke" or "shut" alone says nothing ended.
+_ENDING_PHRASE = re.compile(
+    r"\b(?:broke|break|breaking|split|splitting)\s+up\b|\b(?:shut|shutting|wound|winding)\s+"
+    r"down\b|\bmoved\s+out\b|\bpassed\s+away\b|\bgot\s+rid\s+of\b|\blaid\s+off\b"
+)
+
+# What the seeds' guardrails call not worth keeping (FEAT-049 "DO NOT save": model selection,
+# screenshot contents, today's task, "currently working on"), as words: a remark about this
+# moment, this conversation, a meal or a mood, a screenshot, the model in use.
+_PASSING = re.compile(
+    r"\b(?:today|tonight|today's|right now|at the moment|just now|this (?:morning|afternoon|"
+    r"evening|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|in the mood|"
+    r"feeling|currently working|screenshot|(?:photo|picture|image) shows|"
+    r"switched (?:the |their |my )?(?:\w+ )?model)\b"
+)
 
 # English function words (and the pipeline's own prefix words): never a subject.
 _FUNCTION_TEXT = """
@@ -162,9 +193,19 @@ def _shares_a_name(a: str, b: str) -> bool:
 
 
 def is_ending(text: str) -> bool:
-    """``text`` says that something stopped or is not so (a negation or an ending word)."""
-    words = _WORD.findall(text.lower().replace("’", "'"))
-    return any(w in ENDING_WORDS or w.endswith("n't") for w in words)
+    """``text`` says that something stopped or is not so (a negation, an ending word or an
+    ending phrase)."""
+    lowered = text.lower().replace("’", "'")
+    words = _WORD.findall(lowered)
+    return any(w in ENDING_WORDS or w.endswith("n't") for w in words) or bool(
+        _ENDING_PHRASE.search(lowered)
+    )
+
+
+def is_passing(text: str) -> bool:
+    """``text`` is a remark about the moment, not a fact to keep (today, tonight, a meal, a
+    mood, a screenshot, the model in use: the seeds' "DO NOT save" list)."""
+    return bool(_PASSING.search(text.lower().replace("’", "'")))
 
 
 Embed = Callable[[Sequence[str]], np.ndarray]

@@ -18,6 +18,7 @@ from memsys.decisions import Operation, SimilarMemory
 __all__ = [
     "CASES_FILE",
     "EVENTS",
+    "FRESH",
     "GROUPS",
     "TUNED",
     "CaseFile",
@@ -30,8 +31,11 @@ __all__ = [
 CASES_FILE = Path(__file__).with_name("decision_cases.yaml")
 EVENTS: tuple[str, ...] = tuple(op.value for op in Operation)
 TUNED = "tuned"
-GROUPS: tuple[str, ...] = (TUNED, "new")
-"""The cases the prompt and repairs were tuned on, and the ones written after (issue 36)."""
+FRESH = "fresh"
+GROUPS: tuple[str, ...] = (TUNED, "new", FRESH)
+"""The cases the prompt and repairs were tuned on, the ones written after (issue 36; some
+repairs were since written after reading them), and the ones written after those repairs
+(source ``fresh: ...``), which measure them held out."""
 
 
 class _Strict(BaseModel):
@@ -85,8 +89,10 @@ class DecisionCase(_Strict):
 
     @property
     def group(self) -> str:
-        """``tuned`` or ``new`` (:data:`GROUPS`)."""
-        return TUNED if self.source == TUNED else GROUPS[1]
+        """``tuned``, ``new`` or ``fresh`` (:data:`GROUPS`)."""
+        if self.source == TUNED:
+            return TUNED
+        return FRESH if self.source.startswith(f"{FRESH}:") else GROUPS[1]
 
     def shown(self) -> list[SimilarMemory]:
         """The memories as the pipeline shows them."""

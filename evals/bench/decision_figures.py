@@ -28,7 +28,7 @@ __all__ = [
 
 MALFORMED = "MALFORMED"
 UNRECORDED = "UNRECORDED"
-GROUP_TARGETS: dict[str, float] = {TUNED: 0.85, GROUPS[1]: 0.80}
+GROUP_TARGETS: dict[str, float] = {TUNED: 0.85, GROUPS[1]: 0.80, GROUPS[2]: 0.80}
 """Issue 36's targets on the pipeline figure: tuned cases >= 85 %, new cases >= 80 %."""
 MIN_EVENT_ACCURACY = 0.60
 """No expected operation below this, over all recorded cases."""

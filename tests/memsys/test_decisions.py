@@ -277,6 +277,29 @@ def test_a_delete_of_a_memory_about_something_else_keeps_it() -> None:
     assert added.repair_kind is RepairKind.UNRELATED_TARGET
 
 
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "Feeling tired after the team offsite today",
+        "Had vegetable ramen for lunch",
+        "Long shift tonight, off to bed.",
+        "The photo shows their desk with two monitors",
+        "Switched the chat model to GPT-4o for this conversation",
+    ],
+)
+def test_a_delete_of_a_memory_about_something_else_stores_no_passing_remark(remark: str) -> None:
+    """Issue 36: "DELETE stores the new fact" must not store a throwaway remark."""
+    reply = '{"answer": "E", "id": 3, "content": ""}'
+    d = parse(reply, remark)
+    assert (d.op, d.id, d.content) == (Operation.NOOP, None, "")
+    assert d.repair == (
+        "DELETE named id 3, which is about something else, and the fact is a passing remark: "
+        "refused, nothing stored"
+    )
+    unknown = parse_decision(reply, remark, [])
+    assert (unknown.op, unknown.content) == (Operation.NOOP, "")
+
+
 def test_a_delete_whose_fact_ends_nothing_is_refused_and_stores_nothing() -> None:
     """Recorded in background-during-write: "Long shift, off to bed." answered E on the
     paramedic memory (the same subject by its words and vectors: "shift")."""

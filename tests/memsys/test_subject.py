@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memsys.subject import SubjectJudge, is_ending, key_terms, parties
+from memsys.subject import SubjectJudge, is_ending, is_passing, key_terms, parties
 
 
 def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
@@ -27,10 +27,36 @@ def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
         ("Long shift, off to bed.", False),
         ("Moved to Oslo last week", False),
         ("Now prefers detailed answers", False),
+        ("Broke up with their girlfriend Mia", True),
+        ("Shut down the side project Plantly", True),
+        ("Her grandmother passed away in May", True),
+        ("Retired from teaching last summer", True),
+        ("Broke a glass while washing up", False),  # "broke" alone ends nothing
+        ("Shut the door on the way out", False),
+        ("Moved out of London", True),
     ],
 )
 def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> None:
     assert is_ending(text) is ending
+
+
+@pytest.mark.parametrize(
+    ("text", "passing"),
+    [
+        ("Feeling tired after the team offsite today", True),
+        ("Not in the mood to cook tonight", True),
+        ("Had vegetable ramen for lunch", True),
+        ("The screenshot shows a red error banner", True),
+        ("Switched the default model to Claude Haiku", True),
+        ("Long shift, off to bed.", True),
+        ("Is vegetarian", False),
+        ("Cooks dinner at home most evenings", False),
+        ("Works night shifts as a paramedic", False),
+        ("Prefers answers with code examples", False),
+    ],
+)
+def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
+    assert is_passing(text) is passing
 
 
 def test_without_an_embedder_a_shared_key_term_decides() -> None:

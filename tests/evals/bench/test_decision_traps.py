@@ -13,7 +13,7 @@ from memsys.decisions import Operation
 from memsys.subject import SubjectJudge
 
 _, CASES = load_cases(CASES_FILE)
-NEW = [c for c in CASES if c.group == "new"]
+NEW = [c for c in CASES if c.group != "tuned"]  # the new and the fresh cases
 
 # Measured when the cases were written (issue 36 item 3), before any change to the judge, 7
 # UPDATEs got through: close texts (MiniLM cosine >= 0.35) or a shared word that names no
@@ -25,8 +25,9 @@ UPDATES_LEFT = {
     "n-add-book-club",  # another weekly activity (cosine 0.37, nothing shared)
     "n-upd-team-sync",  # football on the same weekday (cosine 0.44 without the weekday)
 }
-# A negation about today beside the habit it names: only the model can tell it is passing.
-THROWAWAY_DELETES_LEFT = {"n-noop-cooking-tonight"}
+# A negation about today beside the habit it names ("Not in the mood to cook tonight") got
+# through until the passing-remark rule (memsys.subject.is_passing): now none does.
+THROWAWAY_DELETES_LEFT: set[str] = set()
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +78,8 @@ def test_a_scripted_delete_beside_a_throwaway_remark_removes_nothing(
         c.name for c in NEW if c.pattern is Pattern.THROWAWAY
     }
     assert {t.case.name for t in throwaways if not t.caught} == THROWAWAY_DELETES_LEFT
+    # "DELETE stores the new fact" stores no throwaway remark (issue 36 item 2).
+    assert not [t.case.name for t in throwaways if t.stored]
     # "Long shift, off to bed." against the paramedic's shifts: same subject, no ending:
     # refused and nothing stored (the rule issue 36 item 2 asks for).
     bed = next(t for t in throwaways if t.case.name == "n-noop-off-to-bed")
