@@ -326,11 +326,11 @@ def _repair_delete(
 ) -> Decision:
     """A DELETE removes its target only when the fact ends something about it; one that
     cannot keeps the fact as an ADD unless the fact only negates (module docstring)."""
-    ending = is_ending(candidate)
+    ending, passing = is_ending(candidate), is_passing(candidate)
     if d.id not in shown or not subject.same_subject(candidate, shown[d.id]):
         kind = RepairKind.UNKNOWN_TARGET if d.id not in shown else RepairKind.UNRELATED_TARGET
         where = "which was not shown" if d.id not in shown else "which is about something else"
-        if ending or is_passing(candidate):  # it only negates, or only remarks on the moment
+        if ending or passing:  # it only negates, or only remarks on the moment
             what = "" if ending else ", and the fact is a passing remark"
             why = f"DELETE named id {d.id}, {where}{what}: refused, nothing stored"
             return dataclasses.replace(
@@ -340,7 +340,6 @@ def _repair_delete(
         return dataclasses.replace(
             d, op=Operation.ADD, id=None, content=candidate.strip(), repair=why, repair_kind=kind
         )
-    passing = is_passing(candidate)
     if not ending or passing:  # a remark about tonight ends no habit
         what = "is a passing remark" if passing else "ends nothing"
         why = f"DELETE of memory {d.id}, but the fact {what}: refused, nothing stored"

@@ -52,7 +52,7 @@ the model's DELETE of the bakery memory through.
 **A passing remark** (:func:`is_passing`) is one about the moment: today, tonight, this
 morning or conversation, a meal, a mood, a screenshot, the model in use (the seeds' "DO NOT
 save" list as words). A DELETE aimed at a memory about something else stores such a remark
-nowhere (:mod:`memsys.decisions`).
+nowhere, and such a remark ends no memory (:mod:`memsys.decisions`).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ _ENDING_PHRASE = re.compile(
 # screenshot contents, today's task, "currently working on"), as words: a remark about this
 # moment, this conversation, a meal or a mood, a screenshot, the model in use.
 _PASSING = re.compile(
-    r"\b(?:today|tonight|today's|right now|at the moment|just now|this (?:morning|afternoon|"
+    r"\b(?:today|tonight|right now|at the moment|just now|this (?:morning|afternoon|"
     r"evening|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|in the mood|"
     r"feeling|currently working|screenshot|(?:photo|picture|image) shows|"
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
@@ -195,7 +195,7 @@ def _shares_a_name(a: str, b: str) -> bool:
 def is_ending(text: str) -> bool:
     """``text`` says that something stopped or is not so (a negation, an ending word or an
     ending phrase)."""
-    lowered = text.lower().replace("’", "'")
+    lowered = _lowered(text)
     words = _WORD.findall(lowered)
     return any(w in ENDING_WORDS or w.endswith("n't") for w in words) or bool(
         _ENDING_PHRASE.search(lowered)
@@ -205,7 +205,12 @@ def is_ending(text: str) -> bool:
 def is_passing(text: str) -> bool:
     """``text`` is a remark about the moment, not a fact to keep (today, tonight, a meal, a
     mood, a screenshot, the model in use: the seeds' "DO NOT save" list)."""
-    return bool(_PASSING.search(text.lower().replace("’", "'")))
+    return bool(_PASSING.search(_lowered(text)))
+
+
+def _lowered(text: str) -> str:
+    """Lower case with the typographic apostrophe made plain ("doesn’t" is "doesn't")."""
+    return text.lower().replace("’", "'")
 
 
 Embed = Callable[[Sequence[str]], np.ndarray]

@@ -20,6 +20,7 @@ __all__ = [
     "EVENTS",
     "FRESH",
     "GROUPS",
+    "NEW",
     "TUNED",
     "CaseFile",
     "CaseMemory",
@@ -31,8 +32,9 @@ __all__ = [
 CASES_FILE = Path(__file__).with_name("decision_cases.yaml")
 EVENTS: tuple[str, ...] = tuple(op.value for op in Operation)
 TUNED = "tuned"
+NEW = "new"
 FRESH = "fresh"
-GROUPS: tuple[str, ...] = (TUNED, "new", FRESH)
+GROUPS: tuple[str, ...] = (TUNED, NEW, FRESH)
 """The cases the prompt and repairs were tuned on, the ones written after (issue 36; some
 repairs were since written after reading them), and the ones written after those repairs
 (source ``fresh: ...``), which measure them held out."""
@@ -92,7 +94,7 @@ class DecisionCase(_Strict):
         """``tuned``, ``new`` or ``fresh`` (:data:`GROUPS`)."""
         if self.source == TUNED:
             return TUNED
-        return FRESH if self.source.startswith(f"{FRESH}:") else GROUPS[1]
+        return FRESH if self.source.startswith(f"{FRESH}:") else NEW
 
     def shown(self) -> list[SimilarMemory]:
         """The memories as the pipeline shows them."""
