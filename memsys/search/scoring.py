@@ -212,6 +212,11 @@ def one_score(
     rows = np.asarray(vectors[pool], dtype=np.float64)
     similar = rows @ rows.T
     np.fill_diagonal(similar, -np.inf)
+    # Two chunks answer the same question only when both match the query's words or neither
+    # does: a look-alike about someone else ("Felix uses a OnePlus 12" for a question about
+    # Dmitri) is otherwise the nearer neighbour of a fact than its own update.
+    keyword = scores.bm25_norm[pool] > 0
+    similar[keyword[:, None] != keyword[None, :]] = -np.inf
     nearest = similar.argmax(axis=1)
     mutual = nearest[nearest] == np.arange(pool.size)
     superseded: dict[int, int] = {}
