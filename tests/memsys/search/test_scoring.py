@@ -78,6 +78,26 @@ def test_a_newer_fact_that_supersedes_an_older_one_ranks_above_it() -> None:
     assert ranked[2].score == pytest.approx(SUPERSEDED_SHARE * ranked[1].score)
 
 
+def test_a_look_alike_without_the_querys_words_does_not_block_the_update() -> None:
+    # "What handset does Dmitri carry?": 0 "Dmitri uses a Xperia 5" (stale), 1 "Dmitri uses
+    # a OnePlus 12" (the update), 2 "Felix uses a OnePlus 12" (someone else, no "Dmitri").
+    # The update's nearest neighbour by embedding is Felix's line, so the stale fact and its
+    # update were no mutual pair; only chunks that both match the query's words (or both do
+    # not) are compared, and the update now ranks above the stale fact.
+    bm25, cosine = np.array([2.0, 2.0, 0.0]), np.array([0.70, 0.62, 0.55])
+    ages = np.array([104.0, 25.0, 60.0])
+    vectors = unit([1.0, 0.9, 0.0], [0.3, 1.0, 0.5], [0.0, 1.0, 0.6])
+    assert vectors[1] @ vectors[2] > vectors[1] @ vectors[0] > 0.5  # Felix is the nearer
+    ranked = hybrid_rank(bm25, cosine, ages, SearchConfig(), k=3, vectors=vectors, explain=True)
+    assert [r.index for r in ranked] == [1, 0, 2]
+    assert ranked[1].parts is not None and ranked[1].parts.superseded_by == 1
+    # With the same vectors, a look-alike that also matches the query's words stays the
+    # nearer neighbour, and nothing is superseded (no pair is mutual).
+    bm25_all = np.array([2.0, 2.0, 2.0])
+    ranked = hybrid_rank(bm25_all, cosine, ages, SearchConfig(), k=3, vectors=vectors)
+    assert [r.index for r in ranked][:2] == [0, 1]
+
+
 def test_decay_does_not_reorder_clearly_different_matches_by_age() -> None:
     # The same two facts, but nothing says they are about the same thing (no vectors, or
     # unrelated embeddings, or "newer wins" off): the more relevant one stays first.
