@@ -266,6 +266,36 @@ def test_an_update_of_a_memory_about_something_else_adds_the_fact_and_keeps_it()
     assert d.repair == "UPDATE of memory 8, which is about something else: the fact is added"
 
 
+QA = SimilarMemory(
+    5, "Works as a QA engineer testing payment apps", "profile", datetime(2026, 2, 1), NOW
+)
+
+
+def test_a_subsumes_answer_that_leaves_out_its_target_keeps_both() -> None:
+    """Recorded (week-of-noise, thousand-message-day, noise-home-office): answer C, "says
+    what memory [id] says and adds details", with a text that drops the memory ("I'm a QA
+    engineer ..." replaced by "I use a variety of tools ..."). The claim is false, so the
+    memory stays and the fact is added."""
+    fact = "Works with VS Code and Python every day"
+    d = parse_decision(f'{{"answer": "C", "id": 5, "content": "{fact}"}}', fact, [QA])
+    assert (d.op, d.id, d.content) == (Operation.ADD, None, fact)
+    assert d.repair_kind is RepairKind.NOT_SUBSUMED
+    assert d.repair == "C (subsumes) leaves out most of what memory 5 says: the fact is added"
+
+
+def test_a_subsumes_answer_that_keeps_its_target_updates_it() -> None:
+    fact = "Works as a senior QA engineer testing payment apps for a bank"
+    d = parse_decision(f'{{"answer": "C", "id": 5, "content": "{fact}"}}', fact, [QA])
+    assert (d.op, d.id, d.content, d.repair_kind) == (Operation.UPDATE, 5, fact, None)
+
+
+def test_a_changed_answer_may_replace_every_word_of_its_target() -> None:
+    # D says the memory changed: the new value need not repeat the old one.
+    fact = "Works as a product manager"
+    d = parse_decision(f'{{"answer": "D", "id": 5, "content": "{fact}"}}', fact, [QA])
+    assert (d.op, d.id, d.content, d.repair_kind) == (Operation.UPDATE, 5, fact, None)
+
+
 def test_a_delete_of_a_memory_about_something_else_keeps_it() -> None:
     """Held out (issue 36): an ADD came out as a DELETE of an unrelated memory."""
     d = parse('{"answer": "E", "id": 3, "content": ""}', "No longer drinks tea")
