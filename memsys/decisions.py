@@ -52,8 +52,16 @@ says:
   replacing a fact with a vaguer line ("I'm a QA engineer testing payment apps for a bank."
   by "I use a variety of tools and technologies for coding"); the price: 2 of them were
   changes the model filed under C ("Prefers spreadsheets in Excel" by "Google Sheets is
-  preferred over Excel"), which now leave the old line beside the new one. D, "changed",
-  may drop every word of its target;
+  preferred over Excel"), which now leave the old line beside the new one;
+- an UPDATE answered D ("what memory [id] says has changed, and the new fact gives the new
+  value") whose text shares no key term with that memory names no new value of the same
+  thing: the memory stays and the fact is added. A change keeps the words of what changed,
+  as every D example of the prompt does ("Lives in Rome" -> "Lives in Oslo"); in the
+  recorded cells 49 of 148 D answers shared none, most replacing a fact with another one ("I
+  am a nurse at St Mary's hospital and I work day shifts" by "I prefer reminders the evening
+  before", "Accountant at a firm in Cork" by the CPA exam date); the price: a change worded
+  with no common term ("HeatRight has closed down" by "The boiler service contract moved to
+  Warmwell") keeps both lines;
 - an UPDATE whose text says what its target says is a NOOP on that target;
 - an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
   whose text merely copies a shown memory adds the new fact instead;
@@ -129,6 +137,9 @@ class RepairKind(StrEnum):
     NOT_SUBSUMED = "not_subsumed"
     """Answer C ("says what memory [id] says and adds details") whose text leaves out most
     of what that memory says."""
+    NOT_A_CHANGE = "not_a_change"
+    """Answer D ("what memory [id] says has changed") whose text shares no key term with
+    that memory: it names no value of the same thing."""
     REFUSED_BY_GUARD = "refused_by_guard"
     """The deletion guard kept a memory the user asked to keep (the policy's repair)."""
 
@@ -329,18 +340,18 @@ def _repair(
     if _words(d.content) == _words(shown[d.id]):
         repair = "UPDATE repeats its target: NOOP"
         return with_(RepairKind.REPEAT, op=Operation.NOOP, content="", repair=repair)
-    if d.relation is Relation.SUBSUMES and not _keeps(d.content, shown[d.id]):
+    said, kept = key_terms(shown[d.id]), key_terms(d.content)
+    if d.relation is Relation.SUBSUMES and len(said & kept) * 2 < len(said):
         repair = f"C (subsumes) leaves out most of what memory {d.id} says: the fact is added"
         return with_(
             RepairKind.NOT_SUBSUMED, op=Operation.ADD, id=None, content=fact, repair=repair
         )
+    if d.relation is Relation.CONTRADICTORY and said and not said & kept:
+        repair = f"D (changed) shares no word with memory {d.id}: the fact is added"
+        return with_(
+            RepairKind.NOT_A_CHANGE, op=Operation.ADD, id=None, content=fact, repair=repair
+        )
     return d
-
-
-def _keeps(text: str, memory: str) -> bool:
-    """``text`` still says what ``memory`` says: at least half of the memory's key terms."""
-    said = key_terms(memory)
-    return len(said & key_terms(text)) * 2 >= len(said)
 
 
 def _repair_delete(

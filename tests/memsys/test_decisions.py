@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+import numpy as np
 import pytest
 
 from memsys.decisions import (
@@ -289,11 +290,24 @@ def test_a_subsumes_answer_that_keeps_its_target_updates_it() -> None:
     assert (d.op, d.id, d.content, d.repair_kind) == (Operation.UPDATE, 5, fact, None)
 
 
-def test_a_changed_answer_may_replace_every_word_of_its_target() -> None:
-    # D says the memory changed: the new value need not repeat the old one.
+def test_a_changed_answer_keeping_the_word_of_what_changed_replaces_its_target() -> None:
+    # D says the memory changed: the new value need not repeat the old one, only say what
+    # changed ("works").
     fact = "Works as a product manager"
     d = parse_decision(f'{{"answer": "D", "id": 5, "content": "{fact}"}}', fact, [QA])
     assert (d.op, d.id, d.content, d.repair_kind) == (Operation.UPDATE, 5, fact, None)
+
+
+def test_a_changed_answer_sharing_no_word_with_its_target_keeps_both() -> None:
+    """Recorded (temporal-change): answer D replaced "I am a nurse at St Mary's hospital and
+    I work day shifts" by "I prefer reminders the evening before, not on the day."."""
+    fact = "Prefers reminders the evening before"
+    alike = SubjectJudge(lambda texts: np.ones((len(texts), 1)))  # cosine 1: the same subject
+    reply = f'{{"answer": "D", "id": 5, "content": "{fact}"}}'
+    d = parse_decision(reply, fact, [QA], alike)
+    assert (d.op, d.id, d.content) == (Operation.ADD, None, fact)
+    assert d.repair_kind is RepairKind.NOT_A_CHANGE
+    assert d.repair == "D (changed) shares no word with memory 5: the fact is added"
 
 
 def test_a_delete_of_a_memory_about_something_else_keeps_it() -> None:
