@@ -7,7 +7,9 @@ something ended: what the unified pipeline checks before it lets a decision chan
 - the cosine of the two texts' embeddings (the same MiniLM vectors the pipeline retrieves
   with), and
 - the key terms they share: lower-case words without English function words and ending
-  words, crudely stemmed (``drinking`` and ``drinks`` are ``drink``).
+  words, stemmed by the Porter stemmer (``snowballstemmer``: ``drinking`` and ``drinks``
+  are ``drink``, ``preferred`` and ``prefers`` are ``prefer``; until 2026-11-29 a suffix
+  cut made "preferred" ``preferr`` and "coffees" ``coffe`` beside ``coffee``).
 
 A pair is about the same thing when the cosine is at least ``SAME_SUBJECT_COSINE``, or it is
 at least ``SHARED_TERM_COSINE`` and the two share a key term. Without an embedder, sharing a
@@ -62,6 +64,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import snowballstemmer
 
 __all__ = [
     "ENDING_WORDS",
@@ -144,11 +147,11 @@ _WORK_PARTY = re.compile(
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
+_STEMMER = snowballstemmer.stemmer("porter")
+
+
 def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    return str(_STEMMER.stemWord(word))
 
 
 def key_terms(text: str) -> frozenset[str]:
