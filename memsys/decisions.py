@@ -50,9 +50,9 @@ says:
   fewer than half of that memory's key terms is no subsumption: the memory stays and the
   fact is added. In the recorded cells 40 of 72 C answers were such texts, most of them
   replacing a fact with a vaguer line ("I'm a QA engineer testing payment apps for a bank."
-  by "I use a variety of tools and technologies for coding"); the price: 2 of them were
-  changes the model filed under C ("Prefers spreadsheets in Excel" by "Google Sheets is
-  preferred over Excel"), which now leave the old line beside the new one;
+  by "I use a variety of tools and technologies for coding"); the price: a change the model
+  files under C with other words (a data analyst by "Profession: ML engineer") leaves the
+  old line beside the new one;
 - an UPDATE answered D ("what memory [id] says has changed, and the new fact gives the new
   value") whose text shares no key term with that memory names no new value of the same
   thing: the memory stays and the fact is added. A change keeps the words of what changed,
