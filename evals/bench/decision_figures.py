@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from evals.bench._decision_cases import EVENTS, FRESH, GROUPS, NEW, TUNED, DecisionCase
-from memsys.decisions import Operation
+from memsys.decisions import Operation, RepairKind
 
 __all__ = [
     "GROUP_TARGETS",
@@ -32,12 +32,15 @@ GROUP_TARGETS: dict[str, float] = {TUNED: 0.85, NEW: 0.80, FRESH: 0.80}
 """Issue 36's targets on the pipeline figure: tuned cases >= 85 %, new and fresh >= 80 %."""
 MIN_EVENT_ACCURACY = 0.60
 """No expected operation below this, over all recorded cases."""
-TARGET_REPAIRS = (
-    "unrelated_target",
-    "not_an_ending",
-    "unknown_target",
-    "not_subsumed",
-    "not_a_change",
+TARGET_REPAIRS = tuple(
+    kind.value
+    for kind in (
+        RepairKind.UNRELATED_TARGET,
+        RepairKind.NOT_AN_ENDING,
+        RepairKind.UNKNOWN_TARGET,
+        RepairKind.NOT_SUBSUMED,
+        RepairKind.NOT_A_CHANGE,
+    )
 )
 """Repairs of a DELETE or UPDATE aimed at the wrong memory (``not_subsumed`` and
 ``not_a_change``: an UPDATE whose text would have overwritten its target with something
