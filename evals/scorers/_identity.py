@@ -3,8 +3,8 @@
 Small models fill a ``[profession: ...]`` slot whatever the user said: "software engineer"
 for a structural engineer, "pharmacist" after the user asked what to tell a pharmacist,
 "nurse" after "I taught the new nurse". A reader strikes such a line as invented even when
-most of its words were said somewhere, so the share rule of
-:func:`~evals.scorers._noise.invented_in` lets it through. The rule here is narrower and
+most of its words were said somewhere, so the share rule
+(:data:`~evals.scorers._support.INVENTED_SHARE`) lets it through. The rule here is narrower and
 stricter: a line that *assigns a role* (``Profession: X``, ``[job: X]``, ``works as X``)
 is invented unless every claim word of X appears in one of the user's own self-descriptions
 ("I'm a ...", "I work as ...", "my job is ...").

@@ -25,12 +25,14 @@ from dataclasses import dataclass
 
 __all__ = [
     "FRAMING",
+    "INVENTED_SHARE",
     "Support",
     "claim_words",
     "names_in",
     "numbers_in",
     "statements",
     "support",
+    "together_share",
     "user_keys",
     "word_key",
 ]
@@ -185,6 +187,22 @@ def support(text: str, keys: frozenset[str]) -> Support:
     stated = numbers_in(text, with_one=False)
     numbers = tuple(sorted(n for n in stated if f"#{n}" not in keys))
     return Support(tuple(words), unsupported, names, numbers)
+
+
+INVENTED_SHARE = 0.5
+"""A line is invented when fewer than this share of its claim words were said by the user
+(and, for a line that is not a listed fact, when no one message holds this share)."""
+
+
+def together_share(text: str, each: Iterable[frozenset[str]]) -> float:
+    """The largest share of ``text``'s claim words that one message holds (``each``: the keys
+    of each message, :func:`user_keys`): words said in different messages, put together
+    ("Planning for exams" from "exam week" and "planning my trip"), make a claim no message
+    made. 1.0 without claim words, 0.0 without messages."""
+    keys = [word_key(w) for w in claim_words(text)]
+    if not keys:
+        return 1.0
+    return max((sum(k in said for k in keys) / len(keys) for said in each), default=0.0)
 
 
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")

@@ -1,4 +1,6 @@
-"""The scorers' inputs and output: a parsed trace (:class:`RunData`) and a :class:`Score`.
+"""The scorers' inputs and output: a parsed trace (:class:`RunData`), a :class:`Score`, and
+each MEMORY.md line's one label (:class:`LineLabel`, :class:`FileLabels`; given by
+:mod:`.labels`).
 
 :class:`RunData` holds the trace's own records (:mod:`evals.trace.records`, and the
 memory system's events, :mod:`memsys.events`), not copies of them: a record the scorers need
@@ -32,6 +34,10 @@ from memsys.llm.base import ModelKind
 from memsys.sections import MemoryEntry
 
 __all__ = [
+    "KEPT",
+    "LABELS",
+    "FileLabels",
+    "LineLabel",
     "RunData",
     "Score",
     "Target",
@@ -149,3 +155,74 @@ class RunData:
     def targets(self) -> tuple[Target, ...]:
         """Checkpoints, then the end state."""
         return (*self.checkpoints, self.final)
+
+
+LABELS = ("fact", "extra", "stale", "noise", "junk", "model_name", "invented", "repeat")
+"""Every label, kept ones first."""
+KEPT = frozenset({"fact", "extra"})
+"""Labels of lines a reader keeps."""
+
+
+@dataclass(frozen=True)
+class LineLabel:
+    """One line's label and the evidence for it."""
+
+    entry: MemoryEntry
+    """The entry (an empty bullet: its line, with empty text)."""
+    label: str
+    """One of :data:`LABELS`."""
+    evidence: str
+    """Why: the rule that held and what it matched."""
+    fact: str | None = None
+    """The expected fact credited (``fact``), stated stale (``stale``) or again (``repeat``)."""
+    repeat_of: int | None = None
+    """``repeat``: the first line of the entry it repeats."""
+    misfiled: str | None = None
+    """Kept lines only: the sections it belongs in, when it sits elsewhere."""
+    also: tuple[str, ...] = ()
+    """``fact``: further expected facts the same line states (each credited to it)."""
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """``fact``: every expected fact the line is credited with; otherwise ()."""
+        if self.label != "fact" or self.fact is None:
+            return ()
+        return (self.fact, *self.also)
+
+
+@dataclass(frozen=True)
+class FileLabels:
+    """Every line of one MEMORY.md state, labelled, and the expected facts."""
+
+    lines: tuple[LineLabel, ...]
+    """In file order."""
+    expected: tuple[str, ...]
+    """The expected current facts (``remember`` and contradictions' current sides)."""
+    requests: tuple[tuple[str, int | None], ...] = ()
+    """Each turn the user marked ``request``, with the kept line holding it (or None)."""
+
+    def of(self, label: str) -> tuple[LineLabel, ...]:
+        """The lines labelled ``label``."""
+        return tuple(line for line in self.lines if line.label == label)
+
+    @property
+    def credited(self) -> frozenset[str]:
+        """The expected facts some ``fact`` line states."""
+        return frozenset(fact for line in self.of("fact") for fact in line.facts)
+
+    def holder(self, fact: str) -> LineLabel | None:
+        """The ``fact`` line credited with ``fact`` (by normalised text), or None."""
+        from evals.scorers._matching import normalise  # _matching reads these types
+
+        held = [line for line in self.of("fact") if normalise(fact) in map(normalise, line.facts)]
+        return held[0] if held else None
+
+    @property
+    def kept(self) -> tuple[LineLabel, ...]:
+        """Lines a reader keeps."""
+        return tuple(line for line in self.lines if line.label in KEPT)
+
+    @property
+    def misfiled(self) -> tuple[LineLabel, ...]:
+        """Kept lines outside their section."""
+        return tuple(line for line in self.kept if line.misfiled)

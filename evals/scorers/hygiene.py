@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._registry import scorer
 from evals.scorers._sections import cues_of, standard_section
+from evals.scorers._support import INVENTED_SHARE
 from evals.scorers._types import RunData, Score
 from evals.scorers.labels import KEPT, label_target
 

@@ -24,8 +24,9 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair");
 8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
-   or number the user never used (:func:`~evals.scorers._noise.invented_in`'s rule), or it
-   gives the user a role they never gave themselves (:mod:`._identity`);
+   or number the user never used (:data:`._support.INVENTED_SHARE`), or it
+   gives the user a role they never gave themselves (:mod:`._identity`), or (not a listed
+   fact) no one message holds half its claim words (:func:`._support.together_share`);
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
 ``fact`` and ``extra`` lines are *kept*; the others are struck. A kept line may also carry a
@@ -48,17 +49,18 @@ from evals.scorers._matching import (
     normalise,
     values_in,
 )
-from evals.scorers._noise import INVENTED_SHARE
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._statement import FRAGMENT_WORDS, states_nothing
 from evals.scorers._support import (
+    INVENTED_SHARE,
     claim_words,
     statements,
     support,
+    together_share,
     user_keys,
     word_key,
 )
-from evals.scorers._types import RunData, Target
+from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
 from memsys.sections import MemoryEntry, parse_entries
 
 __all__ = [
@@ -74,78 +76,11 @@ __all__ = [
     "labelled_lines",
 ]
 
-LABELS = ("fact", "extra", "stale", "noise", "junk", "model_name", "invented", "repeat")
-"""Every label, kept ones first."""
-KEPT = frozenset({"fact", "extra"})
-"""Labels of lines a reader keeps."""
 REWORDED_COSINE = 0.70
 """Cosine at which two lines, one's claim words inside the other's, are one fact reworded."""
 TRANSIENT_SHARE = 0.5
 """A line derives from transient turns when at least this share of its claim words was said
 by the user, but less than this share in turns not marked transient."""
-
-
-@dataclass(frozen=True)
-class LineLabel:
-    """One line's label and the evidence for it."""
-
-    entry: MemoryEntry
-    """The entry (an empty bullet: its line, with empty text)."""
-    label: str
-    """One of :data:`LABELS`."""
-    evidence: str
-    """Why: the rule that held and what it matched."""
-    fact: str | None = None
-    """The expected fact credited (``fact``), stated stale (``stale``) or again (``repeat``)."""
-    repeat_of: int | None = None
-    """``repeat``: the first line of the entry it repeats."""
-    misfiled: str | None = None
-    """Kept lines only: the sections it belongs in, when it sits elsewhere."""
-    also: tuple[str, ...] = ()
-    """``fact``: further expected facts the same line states (each credited to it)."""
-
-    @property
-    def facts(self) -> tuple[str, ...]:
-        """``fact``: every expected fact the line is credited with; otherwise ()."""
-        if self.label != "fact" or self.fact is None:
-            return ()
-        return (self.fact, *self.also)
-
-
-@dataclass(frozen=True)
-class FileLabels:
-    """Every line of one MEMORY.md state, labelled, and the expected facts."""
-
-    lines: tuple[LineLabel, ...]
-    """In file order."""
-    expected: tuple[str, ...]
-    """The expected current facts (``remember`` and contradictions' current sides)."""
-    requests: tuple[tuple[str, int | None], ...] = ()
-    """Each turn the user marked ``request``, with the kept line holding it (or None)."""
-
-    def of(self, label: str) -> tuple[LineLabel, ...]:
-        """The lines labelled ``label``."""
-        return tuple(line for line in self.lines if line.label == label)
-
-    @property
-    def credited(self) -> frozenset[str]:
-        """The expected facts some ``fact`` line states."""
-        return frozenset(fact for line in self.of("fact") for fact in line.facts)
-
-    def holder(self, fact: str) -> LineLabel | None:
-        """The ``fact`` line credited with ``fact`` (by normalised text), or None."""
-        held = [line for line in self.of("fact") if normalise(fact) in map(normalise, line.facts)]
-        return held[0] if held else None
-
-    @property
-    def kept(self) -> tuple[LineLabel, ...]:
-        """Lines a reader keeps."""
-        return tuple(line for line in self.lines if line.label in KEPT)
-
-    @property
-    def misfiled(self) -> tuple[LineLabel, ...]:
-        """Kept lines outside their section."""
-        return tuple(line for line in self.kept if line.misfiled)
 
 
 def _carries_values(spec: FactSpec, text: str) -> bool:
@@ -187,6 +122,8 @@ class _Said:
     transient: bool
     roles: frozenset[str] = frozenset()
     """Keys of the user's self-descriptions (:mod:`._identity`)."""
+    each: tuple[frozenset[str], ...] = ()
+    """The keys of each message (and hand edit) apart."""
 
 
 def _said(run: RunData) -> _Said:
@@ -200,6 +137,7 @@ def _said(run: RunData) -> _Said:
         user_keys(statements(lasting)),
         bool(transient),
         self_description_keys(run.user_texts),
+        tuple(user_keys(statements([text])) for text in run.user_texts),
     )
 
 
@@ -232,7 +170,12 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
             f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
         )
     role = unclaimed_role(entry.text, said.roles, vouched)
-    return None if role is None else f"gives the user a role they never claimed: {role}"
+    if role is not None:
+        return f"gives the user a role they never claimed: {role}"
+    together = 1.0 if vouched else together_share(entry.text, said.each)
+    if together < INVENTED_SHARE:
+        return f"said apart: no one message holds half its claim words ({together:.0%})"
+    return None
 
 
 def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:

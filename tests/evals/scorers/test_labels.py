@@ -144,3 +144,28 @@ def test_a_request_said_twice_in_the_same_words_is_one_request(build_run: BuildR
     assert [text for text, _ in label_target(run.final, run).requests] == [request]
     run = build_run(memory, WEEK_EXPECT, records=[*twice, ("event", reworded)])
     assert len(label_target(run.final, run).requests) == 2
+
+
+def test_an_unlisted_line_put_together_from_different_messages_is_invented(
+    build_run: BuildRun,
+) -> None:
+    """Every word of "Plans exam revision trips" was said, but no one message said half of
+    them together: the line makes a claim the user never made. Said in one message, it is
+    an extra a reader keeps; a listed fact is never held to this (its words are vouched)."""
+    from evals.scenario.load import Expectations
+
+    apart = [
+        ("event", {"type": "user", "user": "Exam week is brutal."}),
+        ("event", {"type": "user", "user": "I finished my revision notes."}),
+        ("event", {"type": "user", "user": "We booked two trips."}),
+        ("event", {"type": "user", "user": "I always make plans early."}),
+    ]
+    together = [("event", {"type": "user", "user": "I plan revision trips before each exam."})]
+    memory = "# Long-term Memory\n\n## Notes\n- Plans exam revision trips\n"
+    nothing = Expectations.model_validate({"remember": []})
+    run = build_run(memory, nothing, records=apart)
+    [line] = label_target(run.final, run).lines
+    assert line.label == "invented" and "said apart" in line.evidence
+    run = build_run(memory, nothing, records=together)
+    [line] = label_target(run.final, run).lines
+    assert line.label == "extra"
