@@ -143,6 +143,8 @@ class WalkProfiler:
                 return
         caller = frame.f_back
         while caller is not None and _module(caller) is None:
+            if caller.f_globals.get("__name__") == __name__:
+                break  # called by the walk itself (:func:`measure`): where the walk starts
             caller = caller.f_back
         if caller is not None:
             self.report_edges.append((_module(caller) or "", module))
@@ -156,8 +158,8 @@ class WalkProfiler:
             stacks = self.file_stacks.get(kind, [])
             deepest = max(stacks, key=_changes, default=[])
             found.append(Walk(f"day → {kind}", _changes(deepest), _unique(deepest)))
-        edges = {(a, b) for a, b in self.report_edges if a != b}
-        modules = _unique([m for edge in self.report_edges for m in edge])
+        edges = {(a, b) for a, b in self.report_edges if a and a != b}
+        modules = _unique([m for edge in self.report_edges for m in edge if m])
         found.append(Walk("trace → report", len(edges), modules))
         return found
 

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evals.report._stats import Aggregate
-from evals.report._svg import Bar, Panel, panels_svg
-from evals.report._svg_lines import Series, Strip, line_chart_svg, strip_chart_svg
+from evals.report._svg import Bar, Panel, Series, Strip, line_chart_svg, panels_svg, strip_chart_svg
 from evals.results import ModelKind, RunResult
 
 __all__ = [

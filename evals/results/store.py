@@ -10,10 +10,21 @@ scorer was weighted into ``quality`` since it became a count of line labels). A 
 is upgraded when read (:func:`_upgrade`): its weights, if it had any, become the block's
 ``quality_formula``, and a file written before the block gets one described now (this
 code's scorers and shipped variants), as a schema-1 reader did.
+
+``results.csv`` has the one writer of CSV text (:func:`csv_text`): every text cell
+neutralised against spreadsheet formulas.
+
+A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` (and, in some, a tab
+or a carriage return) as a formula: a variant file named ``=HYPERLINK(...).toml`` put a live
+link into ``results.csv``. Whatever column a text lands in (header included), one that
+starts so gets a leading ``'``, which spreadsheets show as text. Numbers are left alone, so a
+negative score stays a number. Every text cell is quoted: Python's CSV writer leaves a lone
+carriage return unquoted, which splits the row in two for any reader.
 """
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -23,7 +34,6 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from evals.errors import ResultsError
 from evals.grid.cell import Cell
-from evals.results._csv_cells import csv_text
 from evals.results.about import ResultsAbout, VariantText, describe
 from evals.results.replies import ReplyTally
 from evals.results.transcript import TranscriptEntry
@@ -37,6 +47,7 @@ from memsys.safe_io import ParseLimits, load_input, write_output
 
 __all__ = [
     "CSV_FILE_NAME",
+    "FORMULA_STARTS",
     "RESULTS_FILE_NAME",
     "RESULTS_SCHEMA_VERSION",
     "DayPoint",
@@ -44,8 +55,10 @@ __all__ = [
     "ResultsDocument",
     "ResultsError",
     "RunResult",
+    "csv_text",
     "known_metrics",
     "load_results",
+    "neutral_cell",
     "read_document",
     "read_results",
     "write_results",
@@ -325,3 +338,25 @@ def load_results(path: Path) -> list[RunResult]:
     if not files:
         raise ResultsError(path, f"no {RESULTS_FILE_NAME}; run `memeval score {path}` first")
     return [result for file in files for result in read_results(file)]
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a text cell may not start with (OWASP's list for CSV injection)."""
+
+
+def neutral_cell(value: object) -> object:
+    """``value``, with a text that a spreadsheet would run as a formula made plain text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_text(rows: Sequence[Mapping[str, object]]) -> str:
+    """The CSV of ``rows`` (columns in first-seen order, a missing cell empty), every text
+    cell and column name through :func:`neutral_cell`."""
+    import pandas as pd  # heavy: only when a CSV is written
+
+    frame = pd.DataFrame(
+        [{str(neutral_cell(k)): neutral_cell(v) for k, v in r.items()} for r in rows]
+    )
+    return str(frame.to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC))

@@ -31,17 +31,15 @@ from evals.scorers._registry import (
     registered_scorers,
     scorer,
 )
-from evals.scorers._settings import (
-    DEFAULT_SCORER_SETTINGS,
-    ScorerArgError,
-    ScorerSettings,
-    parse_scorer_args,
-)
 from evals.scorers._types import (
+    DEFAULT_SCORER_SETTINGS,
     RunData,
     Score,
+    ScorerArgError,
+    ScorerSettings,
     Target,
     TextVectors,
+    parse_scorer_args,
 )
 from evals.scorers.labels import FileLabels, LineLabel, label_target
 from evals.scorers.quality import QUALITY_FORMULA, composite_quality, quality_from_labels

@@ -3,19 +3,29 @@
 :func:`load_run` parses a trace into :class:`RunData`; :func:`embed_run` embeds every entry
 and fact text of the run once, with one embedder; :func:`score_run` applies every registered
 scorer and the composite ``quality``.
+
+The parts of :class:`~evals.scorers.RunData` read from the scenario events of a trace
+(screenshots, model names, what the user said) are each read from the event typed as its
+scenario gives it (:attr:`evals.trace.EventRecord.event`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
 from evals.grid.cell import Cell
+from evals.scenario import (
+    BaseEvent,
+    BurstEvent,
+    ManualEditEvent,
+    ModelSwitchEvent,
+    UserEvent,
+)
 from evals.scenario.load import Expectations
-from evals.scorers import _trace_parts as parts
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
@@ -42,7 +52,17 @@ from memsys.events import CompactionAttempted, DeletionGuarded
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.sections import parse_entries
 
-__all__ = ["embed_run", "load_run", "run_data", "score_run", "texts_to_embed"]
+__all__ = [
+    "embed_run",
+    "load_run",
+    "model_names",
+    "run_data",
+    "score_run",
+    "screenshots",
+    "texts_to_embed",
+    "user_texts",
+    "user_turns",
+]
 
 log = logging.getLogger(__name__)
 
@@ -104,10 +124,10 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
         replies=lines_of(lines, Reply),
         backup_snapshots=lines_of(lines, BackupStateRecord),
         log_days=_records(lines, DailyLog),
-        screenshots=parts.screenshots(events),
-        model_names=parts.model_names(events),
-        user_texts=parts.user_texts(events),
-        user_turns=parts.user_turns(events),
+        screenshots=screenshots(events),
+        model_names=model_names(events),
+        user_texts=user_texts(events),
+        user_turns=user_turns(events),
         writes=_records(lines, MemoryWrite),
         guarded_turns=lines_of(lines, DeletionGuarded),
     )
@@ -150,3 +170,61 @@ def score_run(run: RunData, names: Sequence[str] | None = None) -> tuple[Score, 
     """Every registered scorer (or those in ``names``) on ``run``, then ``quality``."""
     scores = [info.fn(run) for info in registered_scorers() if names is None or info.name in names]
     return (*scores, composite_quality(run, scores))
+
+
+def _events(lines: Sequence[TraceLine[EventRecord]]) -> Iterator[BaseEvent]:
+    """The scenario events of ``lines`` (not the app's implicit ones, not hooked runs)."""
+    return (line.record.event for line in lines if line.record.event is not None)
+
+
+def screenshots(events: Sequence[TraceLine[EventRecord]]) -> tuple[str, ...]:
+    """Each screenshot's caption with the user message it came with."""
+    return tuple(
+        f"{e.user} {e.screenshot}".strip()
+        for e in _events(events)
+        if isinstance(e, UserEvent) and e.screenshot
+    )
+
+
+def model_names(events: Sequence[TraceLine[EventRecord]]) -> tuple[str, ...]:
+    """Model display names from model-switch notices, each once, in order of appearance."""
+    names: dict[str, None] = {}
+    for e in _events(events):
+        if isinstance(e, ModelSwitchEvent):
+            for name in (e.model_switch.from_model, e.model_switch.to_model):
+                if name:
+                    names[name] = None
+    return tuple(names)
+
+
+def _event_user_texts(e: BaseEvent) -> list[str | None]:
+    if isinstance(e, UserEvent):
+        return [f"{e.user} {e.screenshot or ''}".strip()]
+    if isinstance(e, BurstEvent):
+        return [e.burst.user]
+    if isinstance(e, ManualEditEvent):
+        edit = e.manual_edit
+        return [edit.append, edit.text, (edit.replace or {}).get("new")]
+    if isinstance(e, ModelSwitchEvent):
+        switch = e.model_switch
+        return [f"switched the default model from {switch.from_model} to {switch.to_model}"]
+    return []
+
+
+def user_texts(events: Sequence[TraceLine[EventRecord]]) -> tuple[str, ...]:
+    """Everything the user said or wrote, in order: messages with their screenshot captions,
+    the user side of bursts, hand edits (appended, replacing or whole text) and the app's
+    model-switch notices."""
+    return tuple(text for e in _events(events) for text in _event_user_texts(e) if text)
+
+
+def user_turns(events: Sequence[TraceLine[EventRecord]]) -> tuple[tuple[str, str], ...]:
+    """``(text, kind)`` of each user message and burst, in order: the kind the scenario gave
+    the turn (``durable``, ``transient`` or ``request``; ``durable`` when it gave none)."""
+    return tuple(
+        (text, str(e.turn or "durable"))
+        for e in _events(events)
+        if isinstance(e, UserEvent | BurstEvent)
+        for text in _event_user_texts(e)
+        if text
+    )

@@ -52,9 +52,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evals.scenario.load import FactSpec
-from evals.scorers._settings import DEFAULT_SCORER_SETTINGS
 from evals.scorers._support import numbers_in
-from evals.scorers._types import Target, TextVectors
+from evals.scorers._types import DEFAULT_SCORER_SETTINGS, Target, TextVectors
 from memsys.sections import MemoryEntry
 
 __all__ = [

@@ -20,7 +20,7 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`);
-7. ``junk`` (states nothing, :mod:`._statement`): a fragment of at most
+7. ``junk`` (states nothing, :func:`._detect.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair");
 8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
@@ -40,7 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evals.scenario import FactSpec
-from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screenshot_overlap
+from evals.scorers._detect import (
+    FRAGMENT_WORDS,
+    junk_lines,
+    junk_reason,
+    model_name_in,
+    screenshot_overlap,
+    states_nothing,
+)
 from evals.scorers._identity import self_description_keys, unclaimed_role
 from evals.scorers._matching import (
     expected_facts,
@@ -50,7 +57,6 @@ from evals.scorers._matching import (
     values_in,
 )
 from evals.scorers._sections import cues_of, standard_section
-from evals.scorers._statement import FRAGMENT_WORDS, states_nothing
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_words,

@@ -12,9 +12,13 @@ from evals.report._svg import (
     SIMULATED_COLOUR,
     Bar,
     Panel,
+    Series,
+    Strip,
+    line_chart_svg,
+    nice_ticks,
     panels_svg,
+    strip_chart_svg,
 )
-from evals.report._svg_lines import Series, Strip, line_chart_svg, nice_ticks, strip_chart_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

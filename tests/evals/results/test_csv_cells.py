@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 from evals.results import CSV_FILE_NAME, finish_run
-from evals.results._csv_cells import FORMULA_STARTS, csv_text, neutral_cell
-from evals.results.store import RunResult
+from evals.results.store import FORMULA_STARTS, RunResult, csv_text, neutral_cell
 from evals.scorers import Score
 from memsys.llm.base import ModelKind
 from tests.helpers.filesystem import REPO
