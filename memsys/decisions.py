@@ -62,6 +62,13 @@ says:
   before", "Accountant at a firm in Cork" by the CPA exam date); the price: a change worded
   with no common term ("HeatRight has closed down" by "The boiler service contract moved to
   Warmwell") keeps both lines;
+- an UPDATE whose fact is a passing remark (:func:`memsys.subject.is_passing`) is refused and
+  stores nothing, as for a DELETE: a remark about today changes no lasting memory. In the
+  recorded cells 15 C and D answers were such, each overwriting a lasting line with one about
+  the moment ("I am a veterinarian at a rural clinic in Devon." by "We had a calving emergency
+  at the clinic today", "I work as a software engineer at Google." by "I am currently working
+  on a project ..."); the price: a lasting change said with "today" ("From today I work from
+  home") keeps the old line and is not stored;
 - an UPDATE whose text says what its target says is a NOOP on that target;
 - an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
   whose text merely copies a shown memory adds the new fact instead;
@@ -140,6 +147,9 @@ class RepairKind(StrEnum):
     NOT_A_CHANGE = "not_a_change"
     """Answer D ("what memory [id] says has changed") whose text shares no key term with
     that memory: it names no value of the same thing."""
+    PASSING_REMARK = "passing_remark"
+    """An UPDATE whose fact is a remark about the moment: it changes no lasting memory, and
+    is not stored."""
     REFUSED_BY_GUARD = "refused_by_guard"
     """The deletion guard kept a memory the user asked to keep (the policy's repair)."""
 
@@ -324,6 +334,9 @@ def _repair(
         return with_(content="")
     if d.op is Operation.DELETE:
         return _repair_delete(d, candidate, shown, subject)
+    if is_passing(candidate):  # "Not drinking coffee today" changes no morning habit
+        why = f"UPDATE of memory {d.id}, but the fact is a passing remark: refused, nothing stored"
+        return with_(RepairKind.PASSING_REMARK, op=Operation.NOOP, id=None, content="", repair=why)
     if d.id not in shown:
         # The model chose to change a memory it was not shown: keep the new fact instead.
         repair = f"UPDATE named id {d.id}, which was not shown: the fact is added"

@@ -107,6 +107,12 @@ _PASSING = re.compile(
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
 )
 
+# How often something happens: what makes a habit of a meal or a mood.
+_HOW_OFTEN = re.compile(
+    r"\b(?:every|usually|always|often|daily|weekly|regularly|normally|typically|"
+    r"most (?:days|mornings|evenings|nights|weeks)|each (?:day|morning|evening|night|week))\b"
+)
+
 # English function words (and the pipeline's own prefix words): never a subject.
 _FUNCTION_TEXT = """
     a about above after again against all am an and any are as at be because been before
@@ -207,8 +213,10 @@ def is_ending(text: str) -> bool:
 
 def is_passing(text: str) -> bool:
     """``text`` is a remark about the moment, not a fact to keep (today, tonight, a meal, a
-    mood, a screenshot, the model in use: the seeds' "DO NOT save" list)."""
-    return bool(_PASSING.search(_lowered(text)))
+    mood, a screenshot, the model in use: the seeds' "DO NOT save" list), unless it says how
+    often ("Eats porridge for breakfast most days" is a habit, "Had ramen for lunch" is not)."""
+    lowered = _lowered(text)
+    return bool(_PASSING.search(lowered)) and not _HOW_OFTEN.search(lowered)
 
 
 def _lowered(text: str) -> str:

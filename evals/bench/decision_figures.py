@@ -40,11 +40,12 @@ TARGET_REPAIRS = tuple(
         RepairKind.UNKNOWN_TARGET,
         RepairKind.NOT_SUBSUMED,
         RepairKind.NOT_A_CHANGE,
+        RepairKind.PASSING_REMARK,
     )
 )
-"""Repairs of a DELETE or UPDATE aimed at the wrong memory (``not_subsumed`` and
-``not_a_change``: an UPDATE whose text would have overwritten its target with something
-else)."""
+"""Repairs of a DELETE or UPDATE aimed at the wrong memory (``not_subsumed``,
+``not_a_change`` and ``passing_remark``: an UPDATE whose text would have overwritten its
+target with something else)."""
 
 
 @dataclass(frozen=True)

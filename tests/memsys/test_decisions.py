@@ -367,3 +367,25 @@ def test_the_subject_judge_given_is_the_one_asked() -> None:
     reply = '{"answer": "D", "id": 3, "content": "Prefers light mode in all apps"}'
     assert parse_decision(reply, LIGHT, SHOWN).op is Operation.UPDATE
     assert parse_decision(reply, LIGHT, SHOWN, Never()).op is Operation.ADD
+
+
+@pytest.mark.parametrize("letter", ["C", "D"])
+def test_an_update_by_a_passing_remark_is_refused_and_stores_nothing(letter: str) -> None:
+    """Recorded (long-horizon-decay): answer D replaced "I am a veterinarian at a rural
+    clinic in Devon." by "We had a calving emergency at the clinic today"; a remark about
+    the moment changes no lasting memory and is not a fact to keep (as for a DELETE)."""
+    vet = SimilarMemory(
+        5, "I am a veterinarian at a rural clinic in Devon.", "profile", datetime(2026, 2, 1), NOW
+    )
+    fact = "We had a calving emergency at the clinic today"
+    reply = f'{{"answer": "{letter}", "id": 5, "content": "{fact}"}}'
+    d = parse_decision(reply, fact, [vet])
+    assert (d.op, d.id, d.content) == (Operation.NOOP, None, "")
+    assert d.repair_kind is RepairKind.PASSING_REMARK
+    assert (
+        d.repair == "UPDATE of memory 5, but the fact is a passing remark: refused, nothing stored"
+    )
+    # The same change said as a habit is no passing remark: it updates.
+    habit = "Delivers calves at the clinic every spring"
+    kept = parse_decision(reply.replace(fact, habit), habit, [vet])
+    assert kept.repair_kind is not RepairKind.PASSING_REMARK

@@ -56,6 +56,8 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("Long shift, off to bed.", True),
         ("Is vegetarian", False),
         ("Cooks dinner at home most evenings", False),
+        ("Eats porridge for breakfast most days", False),  # how often: a habit, not a meal
+        ("Not drinking coffee today, a bit jittery", True),
         ("Works night shifts as a paramedic", False),
         ("Prefers answers with code examples", False),
     ],
