@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evals.scenario.load import FactSpec
-from evals.scorers._support import numbers_in
+from evals.scorers._support import normalise, numbers_in
 from evals.scorers._types import DEFAULT_SCORER_SETTINGS, Target, TextVectors
 from memsys.sections import MemoryEntry
 
@@ -75,13 +75,6 @@ FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
 """Cosine similarity at which an entry states a fact (see the calibration table)."""
 DUPLICATE_THRESHOLD = DEFAULT_SCORER_SETTINGS.duplicate_threshold
 """Cosine similarity at which two entries are near-duplicates."""
-
-_NON_WORD = re.compile(r"[^\w\s]")
-
-
-def normalise(text: str) -> str:
-    """Lower case, punctuation removed, whitespace collapsed."""
-    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
 _UNDERSCORE = re.compile(r"_+")

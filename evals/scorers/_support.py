@@ -29,6 +29,7 @@ __all__ = [
     "Support",
     "claim_words",
     "names_in",
+    "normalise",
     "numbers_in",
     "statements",
     "support",
@@ -144,6 +145,14 @@ def user_keys(texts: Iterable[str]) -> frozenset[str]:
 
 
 _SEGMENT = re.compile(r"[^:.;!?\[\]()]+")
+
+
+_NON_WORD = re.compile(r"[^\w\s]")
+
+
+def normalise(text: str) -> str:
+    """Lower case, punctuation removed, whitespace collapsed."""
+    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
 def names_in(text: str) -> list[str]:

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from evals.errors import ScorerArgError
 from evals.grid.cell import Cell
 from evals.scenario.load import Expectations
+from evals.scorers._support import normalise
 from evals.trace.records import (
     BackupStateRecord,
     DailyLog,
@@ -275,8 +276,6 @@ class FileLabels:
 
     def holder(self, fact: str) -> LineLabel | None:
         """The ``fact`` line credited with ``fact`` (by normalised text), or None."""
-        from evals.scorers._matching import normalise  # _matching reads these types
-
         held = [line for line in self.of("fact") if normalise(fact) in map(normalise, line.facts)]
         return held[0] if held else None
 

@@ -178,9 +178,10 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
     role = unclaimed_role(entry.text, said.roles, vouched)
     if role is not None:
         return f"gives the user a role they never claimed: {role}"
-    together = 1.0 if vouched else together_share(entry.text, said.each)
-    if together < INVENTED_SHARE:
-        return f"said apart: no one message holds half its claim words ({together:.0%})"
+    if not vouched:  # a listed fact's words are vouched for, wherever they were said
+        together = together_share(entry.text, said.each)
+        if together < INVENTED_SHARE:
+            return f"said apart: no one message holds half its claim words ({together:.0%})"
     return None
 
 
