@@ -53,8 +53,9 @@ the model's DELETE of the bakery memory through.
 
 **A passing remark** (:func:`is_passing`) is one about the moment: today, tonight, this
 morning or conversation, a meal, a mood, a screenshot, the model in use (the seeds' "DO NOT
-save" list as words). A DELETE aimed at a memory about something else stores such a remark
-nowhere, and such a remark ends no memory (:mod:`memsys.decisions`).
+save" list as words; "currently working on" only when what is worked on has no name, as
+the seeds keep "key ongoing projects"). A DELETE aimed at a memory about something else
+stores such a remark nowhere, and such a remark ends no memory (:mod:`memsys.decisions`).
 """
 
 from __future__ import annotations
@@ -103,11 +104,17 @@ _ENDING_PHRASE = re.compile(
 _PASSING = re.compile(
     r"\b(?:today|tonight|right now|at the moment|just now|this (?:morning|afternoon|"
     r"evening|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|in the mood|"
-    r"feeling|currently working|screenshot|(?:photo|picture|image) shows|"
+    r"feeling|screenshot|(?:photo|picture|image) shows|"
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
 )
 
 # How often something happens: what makes a habit of a meal or a mood.
+# The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'
+# "key ongoing projects" are to be saved, and a project the user named is one ("I'm currently
+# working on PillPal, a medication reminder app", recorded in section-placement).
+_CURRENT_TASK = re.compile(r"\bcurrently working on\b", re.IGNORECASE)
+_NAMED_TASK = re.compile(r"\b(?i:currently working on (?:(?:the|my|our) )?)[A-Z]")
+
 _HOW_OFTEN = re.compile(
     r"\b(?:every|usually|always|often|daily|weekly|regularly|normally|typically|"
     r"most (?:days|mornings|evenings|nights|weeks)|each (?:day|morning|evening|night|week))\b"
@@ -214,9 +221,14 @@ def is_ending(text: str) -> bool:
 def is_passing(text: str) -> bool:
     """``text`` is a remark about the moment, not a fact to keep (today, tonight, a meal, a
     mood, a screenshot, the model in use: the seeds' "DO NOT save" list), unless it says how
-    often ("Eats porridge for breakfast most days" is a habit, "Had ramen for lunch" is not)."""
+    often ("Eats porridge for breakfast most days" is a habit, "Had ramen for lunch" is not).
+    "Currently working on a new website" is one; "currently working on PillPal" names a
+    project the user will come back to, and is not."""
     lowered = _lowered(text)
-    return bool(_PASSING.search(lowered)) and not _HOW_OFTEN.search(lowered)
+    if _HOW_OFTEN.search(lowered):
+        return False
+    task = bool(_CURRENT_TASK.search(text)) and not _NAMED_TASK.search(text)
+    return task or bool(_PASSING.search(lowered))
 
 
 def _lowered(text: str) -> str:

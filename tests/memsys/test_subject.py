@@ -60,6 +60,11 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("Not drinking coffee today, a bit jittery", True),
         ("Works night shifts as a paramedic", False),
         ("Prefers answers with code examples", False),
+        ("Currently working on a new website redesign project.", True),
+        ("I am currently working on a project to study coral bleaching", True),
+        ("I'm currently working on PillPal, a medication reminder app.", False),  # named
+        ("Currently working on the Atlas migration", False),
+        ("Currently working on PillPal today", True),  # named, but about today
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
