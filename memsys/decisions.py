@@ -27,56 +27,12 @@ measures it). Replies in the plain form ``{"op": ..., "id": ..., "content": ...,
 :func:`parse_decision` is strict about form (anything it cannot read raises
 :class:`MalformedOutput`, which the policy turns into a counted no-op that changes nothing)
 and forgiving about meaning, so that a decision never drops information and means what it
-says:
+says. The repairs (an UPDATE or DELETE of a memory not shown or about something else keeps
+the fact as an ADD; a DELETE needs an ending; a passing remark changes no memory; a C that
+leaves out most of its target, or a D that shares no word with it, adds the fact beside it;
+repeats are NOOPs) are listed, each with the recorded answers it was written after and its
+price, in ``docs/decision-repairs.md``.
 
-- an UPDATE naming an id that was not shown (or none) keeps the new fact, as ADD;
-- an UPDATE whose target is about something else than the fact (:mod:`memsys.subject`) keeps
-  the new fact as ADD and leaves the target alone (issue 36: a 1.5B model "updates" the
-  nearest memory with an unrelated fact);
-- a DELETE removes its target only when the fact says something ended (a negation or an
-  ending word) about that target's subject, and then stores nothing new. A DELETE naming an
-  id not shown, or a memory about something else, removes nothing and keeps the new fact as
-  ADD ("DELETE stores the new fact", as for an UPDATE) -- unless the fact only negates
-  ("No longer has a cat": nothing new to keep, nothing stored) or only remarks on the moment
-  ("Had ramen for lunch", "Feeling tired after the offsite today": the seeds' "DO NOT save"
-  list, :func:`memsys.subject.is_passing`). A DELETE whose fact is about
-  its target but ends nothing is refused and stores nothing: that is answer E given to a
-  remark about the memory ("Long shift, off to bed." against "I am a paramedic working
-  twelve-hour shifts.", recorded in background-during-write), not a new fact; so is one whose
-  fact is a passing remark, negated or not ("Not in the mood to cook tonight" ends no habit
-  of cooking; the price: "Quit smoking today, for good" is refused too, and the old habit
-  stays, which loses nothing);
-- an UPDATE answered C ("says what memory [id] says and adds details") whose text keeps
-  fewer than half of that memory's key terms is no subsumption: the memory stays and the
-  fact is added. In the recorded cells 40 of 72 C answers were such texts, most of them
-  replacing a fact with a vaguer line ("I'm a QA engineer testing payment apps for a bank."
-  by "I use a variety of tools and technologies for coding"); the price: a change the model
-  files under C with other words (a data analyst by "Profession: ML engineer") leaves the
-  old line beside the new one;
-- an UPDATE answered D ("what memory [id] says has changed, and the new fact gives the new
-  value") whose text shares no key term with that memory names no new value of the same
-  thing: the memory stays and the fact is added. A change keeps the words of what changed,
-  as every D example of the prompt does ("Lives in Rome" -> "Lives in Oslo"); in the
-  recorded cells 49 of 148 D answers shared none, most replacing a fact with another one ("I
-  am a nurse at St Mary's hospital and I work day shifts" by "I prefer reminders the evening
-  before", "Accountant at a firm in Cork" by the CPA exam date); the price: a change worded
-  with no common term ("HeatRight has closed down" by "The boiler service contract moved to
-  Warmwell") keeps both lines;
-- an UPDATE whose fact is a passing remark (:func:`memsys.subject.is_passing`) is refused and
-  stores nothing, as for a DELETE: a remark about today changes no lasting memory. In the
-  recorded cells 15 C and D answers were such, each overwriting a lasting line with one about
-  the moment ("I am a veterinarian at a rural clinic in Devon." by "We had a calving emergency
-  at the clinic today", "I work as a software engineer at Google." by "I am currently working
-  on a project ..."); the price: a lasting change said with "today" ("From today I work from
-  home") keeps the old line and is not stored;
-- an UPDATE whose text says what its target says is a NOOP on that target;
-- an ADD of a fact that says what a shown memory says is a NOOP on that memory, and an ADD
-  whose text merely copies a shown memory adds the new fact instead;
-- an ADD without text adds the candidate itself;
-- a NOOP naming an unknown id reinforces nothing.
-
-"Says what" compares the words (lower case, punctuation and order ignored, a few filler
-words dropped), so "Likes the card game Sushi Go" repeats "Likes Sushi Go as a card game".
 Each repair is named in :attr:`Decision.repair` (words) and :attr:`Decision.repair_kind`
 (a :class:`RepairKind` the policy counts and the trace carries), so the trace, the scorers
 and the benchmark show it.
