@@ -389,3 +389,29 @@ def test_an_update_by_a_passing_remark_is_refused_and_stores_nothing(letter: str
     habit = "Delivers calves at the clinic every spring"
     kept = parse_decision(reply.replace(fact, habit), habit, [vet])
     assert kept.repair_kind is not RepairKind.PASSING_REMARK
+
+
+def test_a_named_project_is_no_passing_remark_and_is_kept() -> None:
+    """Recorded (section-placement, 1.5B): answer C aimed "I'm currently working on PillPal, a
+    medication reminder app." at a line about the app's user experience. A named project is
+    one of the seeds' "key ongoing projects", so the fact is kept (here beside its target, as
+    a C that leaves out most of it); the same words about an unnamed project are refused."""
+    app = SimilarMemory(
+        4,
+        "I'm interested in improving my medication reminder app's user experience.",
+        "preferences",
+        datetime(2026, 8, 17),
+        NOW,
+    )
+    named = "I'm currently working on PillPal, a medication reminder app."
+    reply = f'{{"answer": "C", "id": 4, "content": "{named}"}}'
+    kept = parse_decision(reply, named, [app])
+    assert kept.op is Operation.ADD and kept.content == named
+    assert kept.repair_kind is RepairKind.NOT_SUBSUMED
+    unnamed = "I'm currently working on a medication reminder app."
+    refused = parse_decision(reply.replace(named, unnamed), unnamed, [app])
+    assert (refused.op, refused.content, refused.repair_kind) == (
+        Operation.NOOP,
+        "",
+        RepairKind.PASSING_REMARK,
+    )
