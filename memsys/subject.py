@@ -108,13 +108,13 @@ _PASSING = re.compile(
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
 )
 
-# How often something happens: what makes a habit of a meal or a mood.
 # The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'
 # "key ongoing projects" are to be saved, and a project the user named is one ("I'm currently
 # working on PillPal, a medication reminder app", recorded in section-placement).
 _CURRENT_TASK = re.compile(r"\bcurrently working on\b", re.IGNORECASE)
 _NAMED_TASK = re.compile(r"\b(?i:currently working on (?:(?:the|my|our) )?)[A-Z]")
 
+# How often something happens: what makes a habit of a meal or a mood.
 _HOW_OFTEN = re.compile(
     r"\b(?:every|usually|always|often|daily|weekly|regularly|normally|typically|"
     r"most (?:days|mornings|evenings|nights|weeks)|each (?:day|morning|evening|night|week))\b"
