@@ -111,8 +111,7 @@ _PASSING = re.compile(
 # The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'
 # "key ongoing projects" are to be saved, and a project the user named is one ("I'm currently
 # working on PillPal, a medication reminder app", recorded in section-placement).
-_CURRENT_TASK = re.compile(r"\bcurrently working on\b", re.IGNORECASE)
-_NAMED_TASK = re.compile(r"\b(?i:currently working on (?:(?:the|my|our) )?)[A-Z]")
+_UNNAMED_TASK = re.compile(r"\b(?i:currently working on)\b(?!\s+(?i:(?:the|my|our)\s+)?[A-Z])")
 
 # How often something happens: what makes a habit of a meal or a mood.
 _HOW_OFTEN = re.compile(
@@ -227,8 +226,7 @@ def is_passing(text: str) -> bool:
     lowered = _lowered(text)
     if _HOW_OFTEN.search(lowered):
         return False
-    task = bool(_CURRENT_TASK.search(text)) and not _NAMED_TASK.search(text)
-    return task or bool(_PASSING.search(lowered))
+    return bool(_UNNAMED_TASK.search(text) or _PASSING.search(lowered))
 
 
 def _lowered(text: str) -> str:
