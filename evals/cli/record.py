@@ -9,10 +9,11 @@ OpenAI-compatible endpoint; give ``--model``).
 
 The suite: every scenario not marked ``cost: heavy`` x (guardrails, v049-guardrails),
 (guardrails, v023-vague), (guardrails, v049-user-requested), (unified, v049-guardrails);
-the guardrail variants v049-guardrails and v023-vague of week-of-noise, chitchat-transient
-and preference-five-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) instead
-of once. Cells are recorded in an order that keeps a partial run useful: v049 and v023 for
-every scenario first, then the further samples, then the other pairs.
+the variants v049-guardrails and v023-vague of week-of-noise, chitchat-transient and
+preference-five-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) instead of
+once, under each policy (so the policy comparison pairs them). Cells are recorded in an
+order that keeps a partial run useful: the sampled cells' first samples, then their further
+samples, then v049 and v023 for every scenario, then the other pairs.
 ``--policy``/``--variant``/``--repeat`` choose other cells.
 
 A cell whose every call got an error reply (a wrong API key: 401 each time), or more than

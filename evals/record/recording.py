@@ -2,7 +2,7 @@
 
 The suite (:func:`plan`): for every scenario, the write policies and tool-description
 variants of :data:`RECORD_MATRIX`; for the scenarios of :data:`REPEATED_SCENARIOS`, the
-variants of :data:`REPEATED_VARIANTS` are recorded :data:`REPEATS` times at
+variants of :data:`REPEATED_VARIANTS` (under every policy) are recorded :data:`REPEATS` times at
 :data:`REPEAT_TEMPERATURE` with distinct seeds instead of once at temperature 0, so that
 ``--repeat`` intervals come from real samples.
 
@@ -113,7 +113,7 @@ def plan(
     pairs = list(matrix)
     for path, scenario in scenarios:
         for policy, variant in pairs:
-            n = repeats if repeats is not None else _suite_repeats(scenario.name, policy, variant)
+            n = repeats if repeats is not None else _suite_repeats(scenario.name, variant)
             if n <= 1:
                 cell = Cell(scenario.name, model, policy, variant)
                 cells.append(PlannedCell(cell, path, None, None))
@@ -163,10 +163,11 @@ def _priority(planned: PlannedCell, pairs: list[tuple[str, str]], scenario: int)
     return (2, scenario, index) if cell.policy == "guardrails" else (3, scenario, index)
 
 
-def _suite_repeats(scenario: str, policy: str, variant: str) -> int:
-    repeated = (
-        scenario in REPEATED_SCENARIOS and policy == "guardrails" and variant in REPEATED_VARIANTS
-    )
+def _suite_repeats(scenario: str, variant: str) -> int:
+    # Every policy alike (unified too, since 2026-11-29): a policy comparison pairs only
+    # samples taken the same way, so a greedy unified cell beside sampled guardrail ones
+    # left these scenarios out of it.
+    repeated = scenario in REPEATED_SCENARIOS and variant in REPEATED_VARIANTS
     return REPEATS if repeated else 1
 
 

@@ -78,6 +78,7 @@ def comparison_json(
                 "scenarios": list(c.scenarios),
                 "runs": c.runs,
                 "left_out": [{"scenario": lo.scenario, "reason": lo.reason} for lo in c.left_out],
+                "set_aside": [{"scenario": lo.scenario, "reason": lo.reason} for lo in c.set_aside],
                 "sampling": list(c.sampling),
                 "adjustment": str(c.adjustment),
                 "unparsed": notes.get(c.compared, []),

@@ -205,6 +205,7 @@ def comparison_text(
         )
         lines = [c.title(), verdict_sentence(c), note]
         lines += [f"left out {lo.scenario}: {lo.reason}" for lo in c.left_out]
+        lines += [f"in {lo.scenario}: {lo.reason}" for lo in c.set_aside]
         lines.append(_table(c))
         lines += power_lines(c, targets or {})
         blocks.append("\n".join(lines))

@@ -6,7 +6,10 @@ with a baseline variant, ``week-of-noise / qwen / guardrails / my-variant`` pair
 samples (repeats) are averaged first, so a scenario is one pair however often it ran; a
 scenario whose two sides were recorded with different sampling settings (a greedy
 temperature-0 sample against temperature-0.7 repeats; ``sampling``, read from the cassette
-labels) is left out, and the comparison says which and why.
+labels) is left out, and the comparison says which and why. When the two sides of a scenario
+share exactly one sampling setting and one side also has samples taken another way (a greedy
+sample beside three at temperature 0.7), the scenario pairs on the shared setting and the
+others are set aside, named with their reason (:attr:`Comparison.set_aside`).
 
 Over the ``n`` scenario differences ``d = compared - baseline`` (:mod:`evals.stats`): the
 mean, its 95% bootstrap interval over scenarios and its paired-t interval, the two-sided
@@ -125,6 +128,9 @@ class Comparison:
     """Sampling settings of the paired scenarios."""
     diffs: tuple[PairedDiff, ...]
     """One per metric."""
+    set_aside: tuple[LeftOut, ...] = ()
+    """Samples of paired scenarios that were not paired (taken with a sampling setting the
+    other side lacks), per scenario, each with its reason."""
     adjustment: Adjustment = Adjustment.HOLM
     """How the p-values of :attr:`diffs` were adjusted, as one family."""
     samples_per_scenario: float = 1.0
@@ -233,24 +239,42 @@ def _setting(runs: Sequence[RunResult], sampling: Sampling | None) -> str:
     return f"{' + '.join(settings)} ({len(runs)} sample{plural})"
 
 
+@dataclass(frozen=True)
+class _Pairing:
+    """How the scenarios of a cell and its baseline pair."""
+
+    mine: list[RunResult]
+    """The compared cell's runs that pair."""
+    theirs: list[RunResult]
+    """The baseline's runs that pair."""
+    scenarios: list[str]
+    """Paired scenarios."""
+    left_out: list[LeftOut]
+    """Scenarios of the compared cell that do not pair."""
+    set_aside: list[LeftOut]
+    """Samples of paired scenarios taken another way than the shared setting."""
+    settings: set[str]
+    """Sampling settings of the paired runs."""
+
+
 def _pair_scenarios(
     runs: Sequence[RunResult], partners: Sequence[RunResult], sampling: Sampling | None
-) -> tuple[list[str], list[LeftOut], set[str]]:
+) -> _Pairing:
     mine: dict[str, list[RunResult]] = {}
     theirs: dict[str, list[RunResult]] = {}
     for run in runs:
         mine.setdefault(run.scenario, []).append(run)
     for run in partners:
         theirs.setdefault(run.scenario, []).append(run)
-    paired, left_out, settings = [], [], set()
+    pairing = _Pairing([], [], [], [], [], set())
     for scenario in sorted(mine):
         if scenario not in theirs:
-            left_out.append(LeftOut(scenario, "no baseline run"))
+            pairing.left_out.append(LeftOut(scenario, "no baseline run"))
             continue
         a = {sampling_of(r, sampling) for r in mine[scenario]}
         b = {sampling_of(r, sampling) for r in theirs[scenario]}
-        if a != b or len(a) != 1:
-            left_out.append(
+        if len(a & b) != 1:  # none shared, or several: which to pair would be a choice
+            pairing.left_out.append(
                 LeftOut(
                     scenario,
                     f"sampling differs: {_setting(mine[scenario], sampling)} against "
@@ -258,9 +282,22 @@ def _pair_scenarios(
                 )
             )
             continue
-        paired.append(scenario)
-        settings |= a
-    return paired, left_out, settings
+        [shared] = a & b
+        for side, found, other in (("compared", mine, b), ("baseline", theirs, a)):
+            extra = [r for r in found[scenario] if sampling_of(r, sampling) != shared]
+            if extra:
+                pairing.set_aside.append(
+                    LeftOut(
+                        scenario,
+                        f"{side} {_setting(extra, sampling)} set aside: the other side has "
+                        f"only {' + '.join(sorted(other))}",
+                    )
+                )
+        pairing.scenarios.append(scenario)
+        pairing.settings.add(shared)
+        pairing.mine.extend(r for r in mine[scenario] if sampling_of(r, sampling) == shared)
+        pairing.theirs.extend(r for r in theirs[scenario] if sampling_of(r, sampling) == shared)
+    return pairing
 
 
 def compare_to_baseline(
@@ -301,12 +338,15 @@ def compare_to_baseline(
         if target == group or target not in groups:
             continue  # a baseline cell, or nothing to pair with
         partners = groups[target]
-        paired, left_out, settings = _pair_scenarios(runs, partners, sampling)
+        pairing = _pair_scenarios(runs, partners, sampling)
+        paired, left_out, mine, theirs = (
+            pairing.scenarios,
+            pairing.left_out,
+            pairing.mine,
+            pairing.theirs,
+        )
         if not paired and not any(lo.reason != "no baseline run" for lo in left_out):
             continue
-        keep = set(paired)
-        mine = [r for r in runs if r.scenario in keep]
-        theirs = [r for r in partners if r.scenario in keep]
         diffs = [
             scenario_diff(
                 m, metric_direction(results, m, about), mine, theirs, metric_span(m, about)
@@ -322,11 +362,12 @@ def compare_to_baseline(
                 scenarios=tuple(paired),
                 runs=len(mine),
                 left_out=tuple(left_out),
-                sampling=tuple(sorted(settings)),
+                sampling=tuple(sorted(pairing.settings)),
                 diffs=family(diffs, adjustment),
                 adjustment=adjustment,
                 samples_per_scenario=(len(mine) + len(theirs)) / (2 * len(paired) or 1),
                 within_sd=within_sd(chosen, [mine, theirs]),
+                set_aside=tuple(pairing.set_aside),
             )
         )
     return comparisons

@@ -320,6 +320,7 @@ def compare_table(model: ReportModel) -> str:
         name = _name(c, several, by_policy)
         notes.append(f"- **{name}**: {verdict_sentence(c)}")
         notes += [f"  Left out {lo.scenario}: {lo.reason}." for lo in c.left_out]
+        notes += [f"  In {lo.scenario}: {lo.reason}." for lo in c.set_aside]
         for d in c.diffs:
             header_name = METRIC_HEADERS.get(d.metric, d.metric.replace("_", " "))
             mde = d.detectable()

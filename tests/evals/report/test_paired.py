@@ -107,6 +107,47 @@ def test_scenarios_sampled_differently_are_left_out_and_named() -> None:
     assert "left out s09: sampling differs" in text
 
 
+def test_a_scenario_pairs_on_its_one_shared_sampling_and_sets_the_other_samples_aside() -> None:
+    results = grid([(0.6, 2)] * 4)
+    sampling = {r.cell: "greedy (temperature 0)" for r in results}
+    # s09: the baseline has three samples at 0.7; the variant has a greedy one beside its
+    # three at 0.7 (quality 0.9 greedy, 0.2 sampled, baseline 0.1 sampled).
+    sampled = [run(BASE, 0.1, 9, scenario="s09", repeat=k) for k in (1, 2, 3)]
+    mine = [run("v-new", 0.2, 9, scenario="s09", repeat=k) for k in (1, 2, 3)]
+    greedy = run("v-new", 0.9, 0, scenario="s09", repeat=0)
+    results += [*sampled, *mine, greedy]
+    sampling |= {r.cell: "temperature 0.7" for r in sampled + mine}
+    sampling[greedy.cell] = "greedy (temperature 0)"
+    [comparison] = compare(results, Reference(variant=BASE), ["quality"], sampling=sampling)
+    assert comparison.scenarios == (*SCENARIOS[:4], "s09") and not comparison.left_out
+    assert comparison.runs == 4 + 3  # the greedy sample of s09 is not one of them
+    [aside] = comparison.set_aside
+    assert aside.scenario == "s09"
+    assert aside.reason == (
+        "compared greedy (temperature 0) (1 sample) set aside: "
+        "the other side has only temperature 0.7"
+    )
+    # Differences 0.1 in s00-s03 and 0.2 - 0.1 in s09: the greedy 0.9 does not enter.
+    assert comparison.diffs[0].diff == pytest.approx(0.1)
+    assert set(comparison.sampling) == {"greedy (temperature 0)", "temperature 0.7"}
+    assert "in s09: compared greedy (temperature 0) (1 sample) set aside" in comparison_text(
+        [comparison], Reference(variant=BASE)
+    )
+
+
+def test_a_scenario_whose_sides_share_two_samplings_is_left_out() -> None:
+    results = grid([(0.6, 2)] * 4)
+    sampling = {r.cell: "greedy (temperature 0)" for r in results}
+    extra = [
+        run(BASE, 0.1, 9, scenario="s00", repeat=2),
+        run("v-new", 0.2, 9, scenario="s00", repeat=2),
+    ]
+    sampling |= {r.cell: "temperature 0.7" for r in extra}
+    [comparison] = compare(results + extra, Reference(variant=BASE), ["quality"], sampling=sampling)
+    assert [lo.scenario for lo in comparison.left_out] == ["s00"]
+    assert comparison.scenarios == tuple(SCENARIOS[1:4]) and not comparison.set_aside
+
+
 def test_no_detectable_change_says_what_could_have_been_detected() -> None:
     values = [(0.6, 3), (0.4, 4), (0.55, 3), (0.45, 5), (0.5, 3), (0.52, 4), (0.5, 4), (0.48, 3)]
     [comparison] = compare(grid(values), Reference(variant=BASE))
