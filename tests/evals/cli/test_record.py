@@ -106,11 +106,13 @@ def test_repeats_record_distinct_seeds(
 def test_list_shows_the_suite_plan_without_a_server(capsys: pytest.CaptureFixture[str]) -> None:
     assert _record("--list") == 0
     lines = capsys.readouterr().out.splitlines()
-    # 4 (policy, variant) pairs; week-of-noise samples its two guardrail variants 3 times.
-    assert len(lines) == 2 * 3 + 2
+    # 4 (policy, variant) pairs; week-of-noise samples v049 (under both policies) and v023
+    # 3 times each.
+    assert len(lines) == 3 * 3 + 1
     assert all(line.startswith("to record") for line in lines)
-    assert any("unified/v049-guardrails.yaml" in line for line in lines)
+    assert any("unified/v049-guardrails/repeat-3.yaml" in line for line in lines)
     assert any("v023-vague/repeat-3.yaml" in line for line in lines)
+    assert any("guardrails/v049-user-requested.yaml" in line for line in lines)
 
 
 def test_stale_cells_are_found_by_replay_and_recorded_again(
@@ -170,7 +172,7 @@ def test_a_shared_server_is_named_in_the_label_from_its_info_file(
     }
     Path("server.json").write_text(json.dumps(info))
     args = ("--policy", "unified", "--variant", "v049-guardrails", "--server-info", "server.json")
-    assert _record(*args) == 0
+    assert _record(*args, "--repeat", "1") == 0  # the suite samples it 3 times
     label = read_label(
         Path("cassettes/week-of-noise/openai-compatible__fake/unified/v049-guardrails.yaml")
     )
