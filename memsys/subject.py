@@ -54,8 +54,11 @@ the model's DELETE of the bakery memory through.
 **A passing remark** (:func:`is_passing`) is one about the moment: today, tonight, this
 morning or conversation, a meal, a mood, a screenshot, the model in use (the seeds' "DO NOT
 save" list as words; "currently working on" only when what is worked on has no name, as
-the seeds keep "key ongoing projects"). A DELETE aimed at a memory about something else
-stores such a remark nowhere, and such a remark ends no memory (:mod:`memsys.decisions`).
+the seeds keep "key ongoing projects"), unless it says the change is for good ("Quit
+smoking today, for good": permanently, forever, once and for all; written after the bench's
+fresh case f-del-quit-smoking, which no longer measures it held out). A DELETE aimed at a
+memory about something else stores such a remark nowhere, and such a remark ends no memory
+(:mod:`memsys.decisions`).
 """
 
 from __future__ import annotations
@@ -98,6 +101,9 @@ _ENDING_PHRASE = re.compile(
     r"down\b|\bmoved\s+out\b|\bpassed\s+away\b|\bgot\s+rid\s+of\b|\blaid\s+off\b"
 )
 
+# A change said to be for good is no remark about the moment, whatever day it was made on.
+_FOR_GOOD = re.compile(r"\b(?:for good|permanently|for ?ever|once and for all)\b")
+
 # What the seeds' guardrails call not worth keeping (FEAT-049 "DO NOT save": model selection,
 # screenshot contents, today's task, "currently working on"), as words: a remark about this
 # moment, this conversation, a meal or a mood, a screenshot, the model in use.
@@ -110,8 +116,11 @@ _PASSING = re.compile(
 
 # The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'
 # "key ongoing projects" are to be saved, and a project the user named is one ("I'm currently
-# working on PillPal, a medication reminder app", recorded in section-placement).
-_UNNAMED_TASK = re.compile(r"\b(?i:currently working on)\b(?!\s+(?i:(?:the|my|our)\s+)?[A-Z])")
+# working on PillPal, a medication reminder app", recorded in section-placement). A name has a
+# capital anywhere ("iOS", "macOS"), not only first.
+_UNNAMED_TASK = re.compile(
+    r"\b(?i:currently working on)\b(?!\s+(?i:(?:the|my|our)\s+)?[a-z0-9]*[A-Z])"
+)
 
 # How often something happens: what makes a habit of a meal or a mood.
 _HOW_OFTEN = re.compile(
@@ -224,7 +233,7 @@ def is_passing(text: str) -> bool:
     "Currently working on a new website" is one; "currently working on PillPal" names a
     project the user will come back to, and is not."""
     lowered = _lowered(text)
-    if _HOW_OFTEN.search(lowered):
+    if _HOW_OFTEN.search(lowered) or _FOR_GOOD.search(lowered):
         return False
     return bool(_UNNAMED_TASK.search(text) or _PASSING.search(lowered))
 

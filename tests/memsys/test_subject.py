@@ -39,6 +39,10 @@ def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
         ("Broke a glass while washing up", False),  # "broke" alone ends nothing
         ("Shut the door on the way out", False),
         ("Moved out of London", True),
+        ("The bakery is closed on Mondays", False),  # a state
+        ("The office was closed for the holidays", False),
+        ("The gym closed for renovation", False),  # closed for a while, not for good
+        ("Closes the laptop at six every day", False),
     ],
 )
 def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> None:
@@ -64,7 +68,11 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("I am currently working on a project to study coral bleaching", True),
         ("I'm currently working on PillPal, a medication reminder app.", False),  # named
         ("Currently working on the Atlas migration", False),
+        ("Currently working on our iOS release", False),  # a name need not start with a capital
+        ("currently working on it, back later", True),
         ("Currently working on PillPal today", True),  # named, but about today
+        ("Quit smoking today, for good", False),  # a change for good, made today
+        ("Deleted the app permanently this morning", False),
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
