@@ -269,11 +269,12 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     # greedy cell has a sampled baseline): one scenario, no test.
     assert rows[("summary-worked-example", "quality")]["scenarios"] == "1 (1 left out)"
     assert rows[("summary-worked-example", "quality")]["verdict"] == "too few scenarios for a test"
-    # chitchat-transient's three temperature-0.7 samples are one pair for v023-vague; the
-    # greedy single samples of v049-user-requested and unified there are left out.
+    # chitchat-transient's three temperature-0.7 samples are one pair for v023-vague and for
+    # the unified policy (sampled the same way); v049-user-requested's greedy single sample
+    # there is left out.
     assert rows[("v023-vague", "quality")]["scenarios"] == "2"
     assert rows[("v049-user-requested", "quality")]["scenarios"] == "1 (1 left out)"
-    assert rows[(policy_row, "quality")]["scenarios"] == "1 (1 left out)"
+    assert rows[(policy_row, "quality")]["scenarios"] == "2"
     assert "- **v049-user-requested**: No test: 1 scenario paired, a test needs 9 or more" in table
     assert (
         "  Left out chitchat-transient: sampling differs: greedy (temperature 0) (1 sample)"
