@@ -4,6 +4,7 @@ Holm over the metrics, and the minimum detectable difference in every no-change 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -11,6 +12,7 @@ from evals.report import (
     ComparisonError,
     Reference,
     Verdict,
+    comparison_json,
     comparison_text,
     verdict_sentence,
 )
@@ -133,6 +135,8 @@ def test_a_scenario_pairs_on_its_one_shared_sampling_and_sets_the_other_samples_
     assert "in s09: compared greedy (temperature 0) (1 sample) set aside" in comparison_text(
         [comparison], Reference(variant=BASE)
     )
+    document = json.loads(comparison_json([comparison], Reference(variant=BASE)))
+    assert document["comparisons"][0]["set_aside"] == [{"scenario": "s09", "reason": aside.reason}]
 
 
 def test_a_scenario_whose_sides_share_two_samplings_is_left_out() -> None:
