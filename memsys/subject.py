@@ -229,7 +229,8 @@ def is_ending(text: str) -> bool:
 def is_passing(text: str) -> bool:
     """``text`` is a remark about the moment, not a fact to keep (today, tonight, a meal, a
     mood, a screenshot, the model in use: the seeds' "DO NOT save" list), unless it says how
-    often ("Eats porridge for breakfast most days" is a habit, "Had ramen for lunch" is not).
+    often ("Eats porridge for breakfast most days" is a habit, "Had ramen for lunch" is not)
+    or that the change is for good ("Quit smoking today, for good").
     "Currently working on a new website" is one; "currently working on PillPal" names a
     project the user will come back to, and is not."""
     lowered = _lowered(text)

@@ -3,9 +3,9 @@
 Each cell is paired with the baseline cell scenario by scenario (samples averaged within a
 scenario; scenarios recorded with different sampling settings, as the cassette labels say,
 left out, or paired on the one setting both sides share, the other samples set aside); per
-metric the mean difference gets a 95% bootstrap interval, a permutation
-p-value, its Holm (or Benjamini-Hochberg) adjustment over the metrics, the minimum
-detectable difference, and a verdict from the adjusted p. ``--mde`` says how many scenarios
+metric the mean difference gets a 95% bootstrap interval, a permutation p-value, its Holm
+(or Benjamini-Hochberg) adjustment over the metrics, the minimum detectable difference,
+and a verdict from the adjusted p. ``--mde`` says how many scenarios
 (or samples) a chosen difference would need. The HTML holds the same verdicts (forest plots,
 tables, the compared variants' text) and nothing else; ``--json`` prints the same numbers
 as one JSON document.
@@ -119,17 +119,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "compare",
         help=command_help("compare"),
         description="Read the runs under each RUN_DIR (a run directory, runs/latest or a "
-        "results.json) and compare every cell with the baseline, the scenario as the unit: "
-        "samples are averaged within a scenario, and a scenario whose two sides were recorded "
-        "with different sampling settings (greedy against temperature-0.7 repeats, from the "
-        "cassette labels) is left out and named; one whose sides share exactly one setting "
-        "pairs on it, and the samples taken another way are set aside and named. Per metric: "
-        "the mean difference over "
-        "scenarios, its 95 percent bootstrap interval, the sign-flip permutation p and its "
-        "Holm-adjusted value over the metrics, the minimum detectable difference (80 percent "
-        "power), and a verdict (better, worse, or no change larger than the detectable one) "
-        "from the adjusted p and each metric's direction. The baseline is the default variant "
-        "unless --baseline-* says otherwise; dimensions it does not fix pair with themselves.",
+        "results.json) and compare every cell with the baseline, the scenario as the "
+        "unit: samples are averaged within a scenario, and a scenario whose two sides"
+        " were recorded with different sampling settings (greedy against "
+        "temperature-0.7 repeats, from the cassette labels) is left out and named; "
+        "one whose sides share exactly one setting pairs on it, and the samples taken"
+        " another way are set aside and named. Per metric: the mean difference over "
+        "scenarios, its 95 percent bootstrap interval, the sign-flip permutation p "
+        "and its Holm-adjusted value over the metrics, the minimum detectable "
+        "difference (80 percent power), and a verdict (better, worse, or no change "
+        "larger than the detectable one) from the adjusted p and each metric's "
+        "direction. The baseline is the default variant unless --baseline-* says "
+        "otherwise; dimensions it does not fix pair with themselves.",
     )
     parser.add_argument("run_dirs", metavar="RUN_DIR", nargs="+", help="run directories")
     parser.add_argument(

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from evals.report._compare_text import method_sentence, verdict_sentence
 from evals.report._diffs import PairedDiff
-from evals.report._paired import CellGroup, Comparison, Reference
+from evals.report._paired import CellGroup, Comparison, LeftOut, Reference
 
 __all__ = ["COMPARE_JSON_VERSION", "comparison_json"]
 
@@ -54,6 +54,10 @@ def _metric(d: PairedDiff) -> dict[str, object]:
     }
 
 
+def _reasons(items: Sequence[LeftOut]) -> list[dict[str, str]]:
+    return [{"scenario": lo.scenario, "reason": lo.reason} for lo in items]
+
+
 def _cell(group: CellGroup) -> dict[str, str]:
     return dict(zip(("model", "policy", "variant"), group, strict=True))
 
@@ -77,8 +81,8 @@ def comparison_json(
                 "sentence": verdict_sentence(c),
                 "scenarios": list(c.scenarios),
                 "runs": c.runs,
-                "left_out": [{"scenario": lo.scenario, "reason": lo.reason} for lo in c.left_out],
-                "set_aside": [{"scenario": lo.scenario, "reason": lo.reason} for lo in c.set_aside],
+                "left_out": _reasons(c.left_out),
+                "set_aside": _reasons(c.set_aside),
                 "sampling": list(c.sampling),
                 "adjustment": str(c.adjustment),
                 "unparsed": notes.get(c.compared, []),

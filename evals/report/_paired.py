@@ -339,13 +339,8 @@ def compare_to_baseline(
             continue  # a baseline cell, or nothing to pair with
         partners = groups[target]
         pairing = _pair_scenarios(runs, partners, sampling)
-        paired, left_out, mine, theirs = (
-            pairing.scenarios,
-            pairing.left_out,
-            pairing.mine,
-            pairing.theirs,
-        )
-        if not paired and not any(lo.reason != "no baseline run" for lo in left_out):
+        paired, mine, theirs = pairing.scenarios, pairing.mine, pairing.theirs
+        if not paired and not any(lo.reason != "no baseline run" for lo in pairing.left_out):
             continue
         diffs = [
             scenario_diff(
@@ -361,7 +356,7 @@ def compare_to_baseline(
                 baseline_kind=partners[0].model_kind,
                 scenarios=tuple(paired),
                 runs=len(mine),
-                left_out=tuple(left_out),
+                left_out=tuple(pairing.left_out),
                 sampling=tuple(sorted(pairing.settings)),
                 diffs=family(diffs, adjustment),
                 adjustment=adjustment,
