@@ -70,6 +70,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import snowballstemmer
 
+from memsys.search.cosine import cosines
+
 __all__ = [
     "ENDING_WORDS",
     "SAME_SUBJECT_COSINE",
@@ -266,7 +268,7 @@ class SubjectJudge:
         if missing:
             for text, vector in zip(missing, self.embed(missing), strict=True):
                 self._vectors[text] = np.asarray(vector, dtype=np.float64)
-        return float(self._vectors[a] @ self._vectors[b])
+        return float(cosines(self._vectors[a][None, :], self._vectors[b])[0])
 
     def same_subject(self, candidate: str, memory: str) -> bool:
         """Whether ``candidate`` and ``memory`` are about the same thing."""

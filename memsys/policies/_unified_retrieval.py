@@ -25,6 +25,7 @@ import numpy as np
 
 from memsys.policies._unified_store import StoredMemory, UnifiedStore, Vector, lexical_terms
 from memsys.policies.base import EmbedFn
+from memsys.search.cosine import cosines
 
 __all__ = [
     "ARCHIVE_AFTER_DAYS",
@@ -177,7 +178,7 @@ class Retriever:
             self._store.set_vectors(made)
             stored.update(made)
         matrix = np.stack([stored[m.id] for m in rows])  # type: ignore[misc]
-        return [float(x) for x in matrix @ query]
+        return [float(x) for x in cosines(matrix, query)]
 
 
 def _unusable(vector: Vector | None, query: Vector) -> bool:

@@ -26,6 +26,7 @@ from memsys.search._threads import one_blas_thread
 from memsys.search.bm25 import KeywordScorer, KeywordScorerFactory, SparseBM25, tokenize
 from memsys.search.chunking import DAILY_DIR_NAME, Chunk, chunk_file, source_for_path, text_hash
 from memsys.search.config import SearchConfig
+from memsys.search.cosine import cosines
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
 from memsys.search.hits import RankInputs, SearchHit
 from memsys.search.index import (
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 class _Arrays:
     chunks: tuple[Chunk, ...]
     bm25: KeywordScorer
-    vectors: npt.NDArray[np.float32] | None
+    vectors: npt.NDArray[np.float64] | None  # float64 once, not per query (search/cosine.py)
     ordinals: npt.NDArray[np.float64]  # date ordinal, NaN for undated chunks
 
 
@@ -196,7 +197,7 @@ class MemorySearch:
                 self._disable_vectors()
             else:
                 with one_blas_thread():
-                    cosine = (arrays.vectors @ query_vector).astype(np.float64)
+                    cosine = cosines(arrays.vectors, query_vector)
                 vectors = arrays.vectors
         ages = today.toordinal() - arrays.ordinals
         return RankInputs(arrays.chunks, bm25, cosine, ages, vectors)
@@ -384,7 +385,7 @@ class MemorySearch:
         bm25 = self._keyword_scorer([self._tokens[c.chunk_id] for c in chunks])
         vectors = None
         if self._embedder is not None and ordered:
-            vectors = np.zeros((len(ordered), self._embedder.dim), dtype=np.float32)
+            vectors = np.zeros((len(ordered), self._embedder.dim), dtype=np.float64)
             for row, stored in enumerate(ordered):
                 if stored.embedding is not None:
                     vectors[row] = stored.embedding

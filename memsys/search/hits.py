@@ -57,6 +57,6 @@ class RankInputs:
     """Cosine with the query per chunk; None in BM25-only mode."""
     ages: npt.NDArray[np.float64]
     """Age in days per chunk; NaN for MEMORY.md."""
-    vectors: npt.NDArray[np.float32] | None = None
+    vectors: npt.NDArray[np.float64] | None = None
     """The chunks' embeddings (unit rows, chunk order), for "newer wins"; None in BM25-only
     mode."""

@@ -66,6 +66,7 @@ import numpy.typing as npt
 from memsys.errors import SearchConfigError
 from memsys.search.bm25 import top_k_indices
 from memsys.search.config import DecayForm, SearchConfig
+from memsys.search.cosine import pairwise_cosines
 
 __all__ = [
     "SUPERSEDED_SHARE",
@@ -213,8 +214,7 @@ def one_score(
     pool = _by_score(eligible, final)[:SUPERSEDE_POOL]
     ages = np.asarray(age_days, dtype=np.float64)[pool]
     dated = ~np.isnan(ages)
-    rows = np.asarray(vectors[pool], dtype=np.float64)
-    similar = rows @ rows.T
+    similar = pairwise_cosines(vectors[pool])
     np.fill_diagonal(similar, -np.inf)
     # Two chunks answer the same question only when both match the query's words or neither
     # does: a look-alike about someone else ("Felix uses a OnePlus 12" for a question about
