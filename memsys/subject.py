@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import snowballstemmer
 
-from memsys.search.cosine import cosines
+from memsys.search import cosine as unit_vectors
 
 __all__ = [
     "ENDING_WORDS",
@@ -268,7 +268,7 @@ class SubjectJudge:
         if missing:
             for text, vector in zip(missing, self.embed(missing), strict=True):
                 self._vectors[text] = np.asarray(vector, dtype=np.float64)
-        return float(cosines(self._vectors[a][None, :], self._vectors[b])[0])
+        return unit_vectors.cosine(self._vectors[a], self._vectors[b])
 
     def same_subject(self, candidate: str, memory: str) -> bool:
         """Whether ``candidate`` and ``memory`` are about the same thing."""

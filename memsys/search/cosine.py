@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["cosines", "pairwise_cosines"]
+__all__ = ["cosine", "cosines", "pairwise_cosines"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -24,6 +24,11 @@ def cosines(rows: npt.ArrayLike, vector: npt.ArrayLike) -> FloatArray:
     """``rows @ vector`` for unit vectors, reproducible across CPUs (module docstring)."""
     exact = np.asarray(rows, dtype=np.float64) @ np.asarray(vector, dtype=np.float64)
     return _settled(exact)
+
+
+def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """The cosine of two unit vectors, as :func:`cosines` gives it for a row."""
+    return float(cosines(np.asarray(a)[None, :], b)[0])
 
 
 def pairwise_cosines(rows: npt.ArrayLike) -> FloatArray:
