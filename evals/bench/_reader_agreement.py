@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+import numpy as np
+
+from evals.stats.tests import BOOTSTRAP_DRAWS, SEED
 
 __all__ = [
     "HELD_ASIDE_EVERY",
@@ -27,10 +31,12 @@ __all__ = [
     "Grading",
     "Part",
     "ReaderFile",
+    "SpearmanGap",
     "agreement",
     "part_of",
     "reader_class",
     "spearman",
+    "spearman_gap",
 ]
 
 Part = Literal["tuning", "held"]
@@ -142,29 +148,68 @@ class Agreement:
     """Share of those lines given the same class."""
 
 
-def _ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks (from 1) along the last axis, ties taking their mean rank."""
+    below = (values[..., :, None] > values[..., None, :]).sum(-1)
+    same = (values[..., :, None] == values[..., None, :]).sum(-1)
+    ranks: np.ndarray = below + (same + 1) / 2
     return ranks
 
 
-def spearman(a: list[float], b: list[float]) -> float:
+def _spearman_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Spearman's rank correlation of each row of ``a`` with the same row of ``b`` (0 where
+    a row is constant)."""
+    ra, rb = _average_ranks(a), _average_ranks(b)
+    ra = ra - ra.mean(-1, keepdims=True)
+    rb = rb - rb.mean(-1, keepdims=True)
+    spread = np.sqrt((ra**2).sum(-1) * (rb**2).sum(-1))
+    together = (ra * rb).sum(-1)
+    found: np.ndarray = np.divide(together, spread, out=np.zeros_like(together), where=spread > 0)
+    return found
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     """Spearman's rank correlation (ties take their mean rank)."""
-    ra, rb = _ranks(a), _ranks(b)
-    n = len(a)
-    ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else 0.0
+    return float(_spearman_rows(np.asarray([a], dtype=float), np.asarray([b], dtype=float))[0])
+
+
+@dataclass(frozen=True)
+class SpearmanGap:
+    """How far one pair of graders' Spearman falls below a reference pair's, on the same
+    files, and how sure that is."""
+
+    gap: float
+    """Reference Spearman minus the pair's."""
+    low: float
+    high: float
+    """Percentile bootstrap interval of the gap (files resampled, all grades together)."""
+    confidence: float
+
+
+def spearman_gap(
+    reference: tuple[Sequence[float], Sequence[float]],
+    pair: tuple[Sequence[float], Sequence[float]],
+    confidence: float = 0.95,
+    seed: int = SEED,
+) -> SpearmanGap:
+    """``spearman(*reference) - spearman(*pair)``, the four grade lists aligned by file, with
+    a bootstrap interval: :data:`BOOTSTRAP_DRAWS` resamples of the files, each taking every
+    grader's grade of the drawn file, so the two correlations move together as they would
+    on another set of files of the same kind.
+
+    Raises:
+        ValueError: the lists differ in length or hold fewer than two files.
+    """
+    grades = np.asarray([*reference, *pair], dtype=float)
+    if grades.ndim != 2 or grades.shape[1] < 2:
+        raise ValueError("a Spearman gap needs four grade lists of one length, at least 2 files")
+    gap = spearman(*reference) - spearman(*pair)
+    rng = np.random.default_rng(seed)
+    drawn = grades[:, rng.integers(0, grades.shape[1], size=(BOOTSTRAP_DRAWS, grades.shape[1]))]
+    gaps = _spearman_rows(drawn[0], drawn[1]) - _spearman_rows(drawn[2], drawn[3])
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(gaps, [tail, 100 - tail])
+    return SpearmanGap(gap, float(low), float(high), confidence)
 
 
 def agreement(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> Agreement:

@@ -31,6 +31,7 @@ from evals.bench._reader_agreement import (
     part_of,
     reader_class,
     spearman,
+    spearman_gap,
 )
 from evals.bench._reader_blind import (
     BLIND_DIR,
@@ -61,6 +62,7 @@ __all__ = [
     "run",
     "scorer_gradings",
     "spearman",
+    "spearman_gap",
 ]
 
 LABELS_DIR = Path("tests/data/reader_labels")
@@ -178,16 +180,22 @@ def agreement_table(
             f"| {got.line_agreement:.1%} | {got.class_agreement:.1%} |"
         )
     ceiling = found[0]
-    for name, got in (("first", found[1]), ("second", found[2])):
+    common = sorted(names & set(first) & set(scorer))
+    by_first, by_second = ([g[n].grade for n in common] for g in (first, second))
+    scored = [scorer[n].grade for n in common]
+    for name, got, theirs in (("first", found[1], by_first), ("second", found[2], by_second)):
         close = (
             got.spearman >= ceiling.spearman - 0.05
             and got.mean_gap <= ceiling.mean_gap + 0.05
             and got.line_agreement >= 0.85
         )
+        gap = spearman_gap((by_first, by_second), (scored, theirs))
         rows.append(
             f"\nScorer against the {name} labeller: {'within' if close else 'NOT within'} "
             f"0.05 Spearman and 0.05 mean gap of the labellers' agreement, lines kept/struck "
-            f"alike {got.line_agreement:.1%} (target >= 85%)."
+            f"alike {got.line_agreement:.1%} (target >= 85%). Spearman gap to the labellers "
+            f"{gap.gap:.3f}, {gap.confidence:.0%} bootstrap interval {gap.low:.3f} to "
+            f"{gap.high:.3f} over {len(common)} files."
         )
     return "\n".join(rows)
 

@@ -22,6 +22,7 @@ from evals.bench.reader import (
     part_of,
     reader_class,
     spearman,
+    spearman_gap,
 )
 from evals.cli.main import main
 from evals.errors import UsageError
@@ -43,6 +44,32 @@ def test_spearman_of_tied_and_reversed_ranks() -> None:
     assert spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
     assert spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
     assert spearman([1, 1, 2], [1, 1, 2]) == pytest.approx(1.0)
+    assert spearman([1, 1, 1], [1, 2, 3]) == 0.0  # a constant grader ranks nothing
+
+
+def test_spearman_is_pearson_of_mean_ranks() -> None:
+    # Reference by hand: ranks of [0.2, 0.1, 0.2, 0.5] are [2.5, 1, 2.5, 4].
+    a, b = [0.2, 0.1, 0.2, 0.5], [0.3, 0.0, 0.1, 0.9]
+    ra, rb = [2.5, 1.0, 2.5, 4.0], [3.0, 1.0, 2.0, 4.0]
+    ma, mb = sum(ra) / 4, sum(rb) / 4
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    assert spearman(a, b) == pytest.approx(cov / var)
+
+
+def test_the_spearman_gap_has_an_interval_that_narrows_with_more_files() -> None:
+    reference = ([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+    pair = ([0.1, 0.3, 0.2, 0.4, 0.6, 0.5], reference[1])
+    got = spearman_gap(reference, pair)
+    assert got.gap == pytest.approx(1.0 - spearman(*pair))
+    assert got.low <= got.gap <= got.high and got.confidence == 0.95
+    same = spearman_gap(reference, reference)
+    assert (same.gap, same.low, same.high) == (0.0, 0.0, 0.0)
+    # The same disagreement over four times the files: a narrower interval.
+    more = spearman_gap((reference[0] * 4, reference[1] * 4), (pair[0] * 4, pair[1] * 4))
+    assert more.high - more.low < got.high - got.low
+    with pytest.raises(ValueError, match="four grade lists"):
+        spearman_gap(([0.1], [0.2]), ([0.1], [0.2]))
 
 
 def test_quality_follows_the_reader() -> None:
@@ -195,6 +222,7 @@ def test_the_agreement_table_puts_the_labellers_beside_the_scorer(
     assert ceiling[3] == f"{expected_gap:.3f}"
     assert "scorer - first labeller" in rows and "scorer - second labeller" in rows
     assert "Scorer against the second labeller:" in out
+    assert out.count("95% bootstrap interval") == 2 and "over 3 files" in out
 
 
 @pytest.mark.parametrize(
