@@ -108,7 +108,7 @@ def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
                     reader_class(judgement)
                 except ValueError as exc:
                     raise UsageError(f"{batch}: item {item['id']} line {number}: {exc}") from None
-            keep = {n: v.startswith("keep") for n, v in judgements.items()}
+            keep = {n: reader_class(v) == "keep" for n, v in judgements.items()}
             found.append(ReaderFile(path, scenario, float(item["grade"]), keep, judgements))
     return found
 
