@@ -5,6 +5,7 @@ a second labeller's file is compared with the first and with the scorer."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,7 +160,8 @@ def test_the_committed_blind_pages_are_the_held_part_and_hold_no_judgement() -> 
         page = (BLIND_DIR / "files" / item.name).read_text(encoding="utf-8")
         # Up to date with the generator, and free of the first labeller's words and grade.
         assert page == blind_page(item, load_scenario(Path("scenarios") / f"{item.scenario}.yaml"))
-        assert "strike" not in page.lower() and "grade" not in page.lower()
+        # As words: "upgraded" in what a user said is no grade.
+        assert not re.search(r"\b(?:strike|grade)\b", page, re.I), item.name
         for label in LABELS:
             assert f"] {label}" not in page and f"label: {label}" not in page
         slot = template["files"][item.name]
