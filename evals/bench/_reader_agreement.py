@@ -27,6 +27,7 @@ from evals.stats.tests import BOOTSTRAP_DRAWS, SEED
 __all__ = [
     "HELD_ASIDE_EVERY",
     "HELD_FROM",
+    "TUNING_FROM",
     "READER_CLASSES",
     "Agreement",
     "Grading",
@@ -45,9 +46,12 @@ HELD_ASIDE_EVERY = 3
 """A file is held aside when the first 8 hex digits of the SHA-256 of its name, read as a
 number, are divisible by this (about one file in three)."""
 HELD_FROM = 63
-"""Files numbered from this on (``63-...md``) are all held aside: they were added on
-2026-12-02, after the scorer's rules were last changed, and labelled blind by two labellers;
-no rule or constant has been chosen on them."""
+"""Files numbered from this on, up to :data:`TUNING_FROM` (``63-...md`` to ``107-...md``), are
+all held aside: they were added on 2026-12-02, after the scorer's rules were last changed,
+and labelled blind by two labellers; no rule or constant has been chosen on them."""
+TUNING_FROM = 108
+"""Files numbered from this on were added (2026-12-02) to the tuning part, labelled blind by
+one labeller, to find rules on; none is held aside."""
 
 READER_CLASSES = ("keep", "stale", "noise", "junk", "model_name", "invented", "repeat")
 """What a line is to a reader: kept, or struck as one of the protocol's labels."""
@@ -92,10 +96,11 @@ def reader_class(judgement: str) -> str:
 
 def part_of(name: str) -> Part:
     """``held`` (aside, for reporting only) or ``tuning``, from the file name alone: files
-    numbered from :data:`HELD_FROM` on, and one in three of the others by hash."""
+    numbered from :data:`HELD_FROM` to before :data:`TUNING_FROM` are held, those from
+    :data:`TUNING_FROM` on are tuning, and one in three of the first ones is held by hash."""
     number = name.split("-", 1)[0]
     if number.isdigit() and int(number) >= HELD_FROM:
-        return "held"
+        return "held" if int(number) < TUNING_FROM else "tuning"
     digest = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:8], 16)
     return "held" if digest % HELD_ASIDE_EVERY == 0 else "tuning"
 
