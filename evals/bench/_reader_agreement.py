@@ -27,8 +27,8 @@ from evals.stats.tests import BOOTSTRAP_DRAWS, SEED
 __all__ = [
     "HELD_ASIDE_EVERY",
     "HELD_FROM",
-    "TUNING_FROM",
     "READER_CLASSES",
+    "TUNING_FROM",
     "Agreement",
     "Grading",
     "Part",

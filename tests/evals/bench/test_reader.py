@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.bench._reader_blind import TEMPLATE, blind_page, load_second_labels
 from evals.bench._reader_agreement import HELD_FROM, TUNING_FROM
+from evals.bench._reader_blind import TEMPLATE, blind_page, load_second_labels
 from evals.bench.reader import (
     BLIND_DIR,
     LABELS_DIR,
