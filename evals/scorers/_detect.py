@@ -28,7 +28,9 @@ as saying nothing:
 - a **topic label**: three to :data:`TOPIC_WORDS` content words with not one function word
   (article, preposition, pronoun, auxiliary), no verb first, no number, no ``label: value``,
   no placing word and no full stop ("Kitchen lights repair", "[rent due date]", "gas safety
-  certificate, boiler"): the model filed a subject, not what is true about it. English only
+  certificate, boiler"), or a comma list of such topics however long ("plumbing, leak
+  detection, pressure relief valve replacement"; a hyphenated word is one word, so "on-call"
+  holds no "on"): the model filed a subject, not what is true about it. English only
   (the function words are English): a line with any letter outside ASCII ("Erdnüsse", 猫) is
   never judged by it.
 
@@ -306,7 +308,9 @@ FRAGMENT_WORDS = 2
 TOPIC_WORDS = 6
 """A topic label has at most this many words."""
 
-_WORDS = re.compile(r"[^\W_]+")
+_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+"""Words, a hyphenated compound or a possessive one word ("on-call", "week's"): the "on" of
+"on-call rotation schedule" is no function word that makes a topic a statement."""
 _VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^su]s|\w+ed|has|does|goes)$")
 """A first word that reads as a verb ("Works night shifts", "Prefers dark mode", "Started
 pottery classes"): the line says something of the user, so it is no topic label."""
@@ -320,8 +324,13 @@ def states_nothing(text: str) -> str | None:
     if len(words) <= FRAGMENT_WORDS and not cues_of(text):
         return "fragment: states nothing (at most two words)"
     lower = {w.lower() for w in words}
+    # A list of topics ("plumbing, leak detection, pressure relief valve replacement") is
+    # one topic label per item, however many items.
+    items = [_WORDS.findall(item) for item in text.split(",")]
+    longest = max(len(item) for item in items)
     if (
-        FRAGMENT_WORDS < len(words) <= TOPIC_WORDS
+        len(words) > FRAGMENT_WORDS
+        and (len(words) <= TOPIC_WORDS or (len(items) > 1 and longest <= TOPIC_WORDS))
         and not _VERB_FIRST.match(words[0])
         and not lower & _FUNCTION_WORDS
         and not text.rstrip().endswith((".", "!"))

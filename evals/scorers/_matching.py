@@ -40,7 +40,7 @@ is a real repeat, never two different facts.
 MiniLM also scores one sentence with different details high ("The on-call rotation changes
 every 24 hours" against "... every Monday at 9am", "Uses Python 3.11" against "Uses Python
 3.12"), so a semantic match must not state other values than the fact: when each side has a
-value (number, weekday, month) the other lacks, the entry states a different fact
+value (number, weekday, month, how often) the other lacks, the entry states a different fact
 (:func:`values_conflict`). An entry that leaves a detail out still matches.
 """
 
@@ -100,11 +100,33 @@ _NAMED_VALUE = re.compile(
 )
 
 
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+
+# How often, as one word each: a fact said to happen "every week" is not stated by a line
+# that leaves the week out ("clean promotional emails in my Gmail inbox"). A weekday names a
+# week's day, so it states "weekly" too ("every Monday at 9am" is weekly).
+_FREQUENCY = {
+    "daily": re.compile(
+        r"\b(?:daily|nightly|every ?day|each day|every (?:morning|evening|night)|per day|a day)\b",
+        re.I,
+    ),
+    "weekly": re.compile(r"\b(?:weekly|every week|each week|per week|a week)\b", re.I),
+    "monthly": re.compile(
+        r"\b(?:monthly|every month|each month|per month|a month|of the month)\b", re.I
+    ),
+    "yearly": re.compile(r"\b(?:yearly|annually|every year|each year|per year|a year)\b", re.I),
+}
+
+
 def _values(text: str) -> set[str]:
-    """The details a sentence pins down: its numbers (:func:`numbers_in`: ``9:00`` is ``9``)
-    and weekday or month names (plural folded: "Mondays" is "monday")."""
+    """The details a sentence pins down: its numbers (:func:`numbers_in`: ``9:00`` is ``9``),
+    weekday or month names (plural folded: "Mondays" is "monday") and how often
+    (:data:`_FREQUENCY`: "every week", "weekly" and a weekday are ``weekly``)."""
     named = {m.lower().removesuffix("s") for m in _NAMED_VALUE.findall(text)}
-    return numbers_in(text) | named
+    often = {name for name, pattern in _FREQUENCY.items() if pattern.search(text)}
+    if _WEEKDAY.search(text):
+        often.add("weekly")
+    return numbers_in(text) | named | often
 
 
 values_in = _values

@@ -12,24 +12,30 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    side) *and carries its values* (every number, weekday and month the fact states) and
    makes nothing up beside it (the invented rule below, the fact's own words counting as
    said); a line stating several credits each; the first line stating a fact in full is
-   credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``);
+   credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment made
+   of a listed fact's own words is that fact when the fact has no values ("Teacher");
 5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
    the duplicate threshold, or reworded: the same claim words, or one line's claim words
    contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
    shifts this week"; "Profession: ML engineer" / "New career: ML engineer");
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
-   marks ``transient`` (:data:`TRANSIENT_SHARE`);
+   marks ``transient`` (:data:`TRANSIENT_SHARE`), or (tried after ``invented``, so only for a
+   line said together somewhere) no lasting message holds half its claim words, as the
+   protocol grounds an ``extra`` line in a message that is not transient;
 7. ``junk`` (states nothing, :func:`._detect.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair");
 8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
    or number the user never used (:data:`._support.INVENTED_SHARE`), or it
-   gives the user a role they never gave themselves (:mod:`._identity`), or (not a listed
+   gives the user a role they never gave themselves (:mod:`._identity`), or says they like
+   something no message says they like or want (:mod:`._reading`), or (not a listed
    fact) no one message holds half its claim words (:func:`._support.together_share`);
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
-``fact`` and ``extra`` lines are *kept*; the others are struck. A kept line may also carry a
+A line is judged without the commentary after it (:func:`._reading.without_commentary`:
+pasted guardrail text, the model's comment on the line). ``fact`` and ``extra`` lines are
+*kept*; the others are struck. A kept line may also carry a
 wrong-section flag (``misfiled``): a fact outside the sections its spec names, or a line whose
 own words place it elsewhere (:mod:`._sections`).
 """
@@ -37,7 +43,7 @@ own words place it elsewhere (:mod:`._sections`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evals.scenario import FactSpec
 from evals.scorers._detect import (
@@ -56,6 +62,7 @@ from evals.scorers._matching import (
     normalise,
     values_in,
 )
+from evals.scorers._reading import liking_read_into, wanting_keys, without_commentary
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._support import (
     INVENTED_SHARE,
@@ -130,6 +137,10 @@ class _Said:
     """Keys of the user's self-descriptions (:mod:`._identity`)."""
     each: tuple[frozenset[str], ...] = ()
     """The keys of each message (and hand edit) apart."""
+    each_lasting: tuple[frozenset[str], ...] = ()
+    """The same for the messages not marked transient (and hand edits)."""
+    wanting: tuple[frozenset[str], ...] = ()
+    """The keys of each statement in which the user says what they like or want."""
 
 
 def _said(run: RunData) -> _Said:
@@ -144,6 +155,8 @@ def _said(run: RunData) -> _Said:
         bool(transient),
         self_description_keys(run.user_texts),
         tuple(user_keys(statements([text])) for text in run.user_texts),
+        tuple(user_keys(statements([text])) for text in lasting),
+        wanting_keys(run.user_texts),
     )
 
 
@@ -175,6 +188,8 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
         return (
             f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
         )
+    if liking_read_into(entry.text, said.wanting, vouched):
+        return "a liking or interest the user never expressed"
     role = unclaimed_role(entry.text, said.roles, vouched)
     if role is not None:
         return f"gives the user a role they never claimed: {role}"
@@ -212,6 +227,19 @@ def _facts(entry: MemoryEntry, target: Target, run: RunData) -> list[tuple[FactS
     return found
 
 
+def _bare_word(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]:
+    """The listed fact a fragment names by its own words ("Teacher" for "The user is a
+    secondary school chemistry teacher"), when that fact has no values to leave out: the
+    protocol's bare word for a listed fact is the fact, not a fragment."""
+    if not (states_nothing(entry.text) or "").startswith("fragment"):
+        return []
+    keys = _keys(entry.text)
+    for spec, _ in expected_facts(target):
+        if keys and keys <= _keys(spec.fact) and not values_in(spec.fact):
+            return [(spec, "bare word for the fact")]
+    return []
+
+
 def _misfiled(entry: MemoryEntry, spec: FactSpec | None) -> str | None:
     section = standard_section(entry.section)
     if section is None:
@@ -228,6 +256,12 @@ def _misfiled(entry: MemoryEntry, spec: FactSpec | None) -> str | None:
 def _label(
     entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
 ) -> LineLabel:
+    core = without_commentary(entry.text)
+    if core != entry.text:
+        judged = _label(replace(entry, text=core), target, run, said, done)
+        return replace(
+            judged, entry=entry, evidence=f"{judged.evidence} (commentary after it read past)"
+        )
     reason = junk_reason(entry.text)
     if reason:
         return LineLabel(entry, "junk", reason)
@@ -237,7 +271,7 @@ def _label(
     stale = _stale(entry, target, run)
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
-    facts = _facts(entry, target, run)
+    facts = _facts(entry, target, run) or _bare_word(entry, target)
     if run.user_texts:
         # A line that names a fact but makes up the rest ("Porto is the capital city of
         # Portugal") is not credited with it.
@@ -272,6 +306,9 @@ def _label(
         invented = _invented(entry, said)
         if invented:
             return LineLabel(entry, "invented", invented)
+        if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
+            # Said together only in a transient message: not grounded (the protocol's extra).
+            return LineLabel(entry, "noise", "said together only in transient turns")
     return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
 
 

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evals.scorers import Score, score_run
-from evals.scorers.labels import LABELS, label_target
+from evals.scorers.labels import LABELS, LineLabel, label_target
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import WEEK_EXPECT
 
@@ -169,3 +169,95 @@ def test_an_unlisted_line_put_together_from_different_messages_is_invented(
     run = build_run(memory, nothing, records=together)
     [line] = label_target(run.final, run).lines
     assert line.label == "extra"
+
+
+def test_an_unlisted_line_said_together_only_in_a_transient_message_is_noise(
+    build_run: BuildRun,
+) -> None:
+    """The protocol grounds an `extra` line in a message that is not transient. "Planned
+    their birthday with friends" has every word in lasting messages, but half of them
+    together only in a transient one: it comes from that message, so it is noise; said
+    together in a lasting message, it is an extra."""
+    from evals.scenario.load import Expectations
+
+    transient = {"type": "user", "user": "Planned my birthday with friends!", "turn": "transient"}
+    scattered = [
+        ("event", {"type": "user", "user": "My birthday is in June.", "turn": "durable"}),
+        ("event", {"type": "user", "user": "Friends matter to me.", "turn": "durable"}),
+        ("event", {"type": "user", "user": "I planned the sprint.", "turn": "durable"}),
+        ("event", transient),
+    ]
+    memory = "# Long-term Memory\n\n## Notes\n- Planned their birthday with friends\n"
+    nothing = Expectations.model_validate({"remember": []})
+    run = build_run(memory, nothing, records=scattered)
+    [line] = label_target(run.final, run).lines
+    assert line.label == "noise" and "transient" in line.evidence
+    lasting = {**transient, "turn": "durable"}
+    run = build_run(memory, nothing, records=[*scattered[:3], ("event", lasting)])
+    [line] = label_target(run.final, run).lines
+    assert line.label == "extra"
+
+
+def _one_line(
+    build_run: BuildRun, line: str, said: list[str], facts: list[dict[str, object]]
+) -> LineLabel:
+    from evals.scenario.load import Expectations
+
+    records = [("event", {"type": "user", "user": text, "turn": "durable"}) for text in said]
+    run = build_run(
+        f"# Long-term Memory\n\n## Notes\n- {line}\n",
+        Expectations.model_validate({"remember": facts}),
+        records=records,
+    )
+    [labelled] = label_target(run.final, run).lines
+    return labelled
+
+
+def test_a_liking_read_into_a_plain_mention_is_invented(build_run: BuildRun) -> None:
+    """The protocol's "a preference read into a plain question": every word of "Is
+    interested in penicillin research" but one was said, yet the user said nothing of
+    liking it; said with a liking ("I'd love to read about penicillin research"), it
+    stands."""
+    allergy = [{"fact": "The user is allergic to penicillin", "keywords": [["penicillin"]]}]
+    said = ["I'm allergic to penicillin.", "I did some research for work."]
+    line = _one_line(build_run, "Is interested in penicillin research", said, allergy)
+    assert line.label == "invented" and "liking" in line.evidence
+    liked = [*said, "I'd love to read about penicillin research."]
+    line = _one_line(build_run, "Is interested in penicillin research", liked, allergy)
+    assert line.label != "invented"
+    # A listed preference vouches for its own liking word.
+    tea = [{"fact": "The user prefers tea over coffee", "keywords": [["tea"]]}]
+    line = _one_line(build_run, "Prefers tea over coffee", ["Tea for me, thanks."], tea)
+    assert line.label == "fact"
+
+
+def test_a_bare_word_for_a_listed_fact_without_values_is_the_fact(build_run: BuildRun) -> None:
+    teacher = [
+        {"fact": "The user is a secondary school chemistry teacher", "keywords": [["chemistry"]]}
+    ]
+    said = ["I'm a secondary school chemistry teacher."]
+    line = _one_line(build_run, "Teacher", said, teacher)
+    assert line.label == "fact" and line.evidence == "bare word for the fact"
+    # Not a word of the fact, or a fact with values it leaves out: a fragment, as before.
+    assert _one_line(build_run, "Plumber", said, teacher).label == "junk"
+    shifts = [{"fact": "The user works night shifts since April 1st", "keywords": [["night"]]}]
+    line = _one_line(build_run, "Shifts", ["I work night shifts since April 1st."], shifts)
+    assert line.label == "junk"
+
+
+def test_commentary_after_a_fact_is_read_past(build_run: BuildRun) -> None:
+    """A reader keeps "I chair the parents' committee." and reads past the guardrail text the
+    model pasted after it; the same text as the whole line is still junk."""
+    committee = [{"fact": "The user chairs the parents' committee", "keywords": [["committee"]]}]
+    said = ["I chair the parents' committee at my son's school."]
+    pasted = (
+        "I chair the parents' committee. This content is injected into the system prompt of "
+        "ALL future conversations, so be highly selective."
+    )
+    line = _one_line(build_run, pasted, said, committee)
+    assert line.label == "fact" and "read past" in line.evidence
+    praise = "I chair the parents' committee. This is a great way to give back."
+    assert _one_line(build_run, praise, said, committee).label == "fact"
+    # A second sentence that says something of the user is part of the line.
+    made_up = "I chair the parents' committee. I was elected in 2019 by a landslide."
+    assert _one_line(build_run, made_up, said, committee).label == "invented"

@@ -12,6 +12,7 @@ from evals.scorers import (
     normalise,
     values_conflict,
 )
+from evals.scorers._matching import values_in
 from memsys.search.embedder import Embedder
 from memsys.sections import MemoryEntry
 
@@ -101,6 +102,19 @@ def test_values_conflict_when_each_side_pins_a_detail_the_other_lacks() -> None:
     assert not values_conflict(fact, "On-call changes Mondays at 9:00, in #ops")
     assert not values_conflict("Has 1,000 tickets a day", "Has 1000 tickets a day")
     assert not values_conflict("Likes sushi", "Likes sushi")
+
+
+def test_how_often_is_a_value_and_a_weekday_says_weekly() -> None:
+    weekly = "The user wants promotional Gmail emails cleaned every week"
+    assert values_in(weekly) == {"weekly"}
+    assert values_in("Clean promotional emails in my Gmail inbox") == set()
+    assert values_in("Cleans them out weekly") == values_in("every Sunday") - {"sunday"}
+    assert values_in("Reviews pull requests every morning") == {"daily"}
+    assert values_in("Rent is due on the first of each month") == {"monthly"}
+    assert values_in("Climbs twice a week") == {"weekly"}
+    # A weekday is a week's day: "Mondays at 9" leaves no frequency out of "every Monday".
+    assert not values_conflict("Changes every Monday at 9am", "Changes on Mondays at 9")
+    assert values_conflict("Backs up the laptop every week", "Backs up the laptop daily")
 
 
 def test_semantic_match_rejects_the_same_sentence_with_other_values(minilm: Embedder) -> None:

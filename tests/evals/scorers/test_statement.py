@@ -11,7 +11,11 @@ from evals.scorers._detect import states_nothing
 @pytest.mark.parametrize(
     "line",
     ["plumber", "Exam preparation", "Kitchen lights repair", "[rent due date]",
-     "gas safety certificate, boiler", "[clinic, call, transportation]"],
+     "gas safety certificate, boiler", "[clinic, call, transportation]",
+     # A hyphenated word is one word ("on-call" holds no function word "on"), and a list of
+     # topics is a topic label however many items it has.
+     "[on-call rotation schedule]", "Next week's work",
+     "plumbing, leak detection, pressure relief valve replacement"],
 )  # fmt: skip
 def test_a_fragment_or_a_topic_states_nothing(line: str) -> None:
     assert states_nothing(line)
@@ -23,7 +27,9 @@ def test_a_fragment_or_a_topic_states_nothing(line: str) -> None:
      "Owns 2 cats", "Allergic to shellfish", "Prefers dark mode in all apps", "Works night shifts",
      "Prefers dark mode", "Started pottery classes",
      "猫を二匹飼っている (hat zwei Katzen)", "Planning a trip to Lisbon next month",
-     "Allergisch gegen Erdnüsse"],
+     "Allergisch gegen Erdnüsse", "I am on call this week", "Worked on projects",
+     "Prefers dark mode, light themes and large fonts everywhere in apps",
+     "cherry tomatoes, basil, south-facing, water every other day"],
 )  # fmt: skip
 def test_a_statement_is_not_judged_a_topic(line: str) -> None:
     assert states_nothing(line) is None
