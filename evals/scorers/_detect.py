@@ -88,10 +88,13 @@ _PLACEHOLDER_PHRASE = re.compile(
     r"^(?:there (?:are|is) )?(?:no|none|nothing)\b(?:\s+[\w-]+){0,3}?"
     r"(?:\s+(?:is|are|was|were|has been|have been))?\s+"
     r"(?:mentioned|listed|specified|provided|given|recorded|noted|shared|identified|yet|so far)$"
+    r"|^(?:no|none|nothing)\s+(?:specific\s+|particular\s+|other\s+)?(?:user profile|profile|"
+    r"preferences|interests|hobbies|workflow|projects|notes|details|info|information)$"
 )
 """A section filled with a sentence that says it is empty: "No interests listed", "no specific
 projects mentioned", "There are no specific interests mentioned.", "no notes yet" (what a
-real model writes under an empty header)."""
+real model writes under an empty header), or that names the section's kind as absent: "No
+preferences", "no specific interests"."""
 
 _CONTAINER_LABEL = re.compile(
     r"^(?:(?:key|current|other|my|user)\s+)?(?:user profile|profile|preferences|interests|"

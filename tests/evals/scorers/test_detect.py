@@ -21,6 +21,11 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("No interests listed", "placeholder"),
         ("no specific projects mentioned", "placeholder"),
         ("None mentioned.", "placeholder"),
+        # The section's kind said to be absent (2026-12-02, a default-run file).
+        ("User requested: No preferences.", "placeholder"),
+        ("no specific interests", "placeholder"),
+        ("No peanuts", None),
+        ("No preference for window seats", None),
         ('{{"name": "weather", "arguments": {"location": "cycling"}}}', "tool call text"),
         ('{"name": "save_memory", "parameters": {"content": "Likes tea"}}', "tool call text"),
         ("User is an AI assistant", "assistant chatter"),
