@@ -256,15 +256,15 @@ def _misfiled(entry: MemoryEntry, spec: FactSpec | None) -> str | None:
 def _label(
     entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
 ) -> LineLabel:
+    reason = junk_reason(entry.text)
+    if reason:
+        return LineLabel(entry, "junk", reason)
     core = without_commentary(entry.text)
-    if core != entry.text:
+    if core != entry.text:  # judged as what comes before the commentary
         judged = _label(replace(entry, text=core), target, run, said, done)
         return replace(
             judged, entry=entry, evidence=f"{judged.evidence} (commentary after it read past)"
         )
-    reason = junk_reason(entry.text)
-    if reason:
-        return LineLabel(entry, "junk", reason)
     name = model_name_in(entry.text, run.model_names)
     if name:
         return LineLabel(entry, "model_name", f"names {name!r}")
