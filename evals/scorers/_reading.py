@@ -8,8 +8,9 @@
 - **Commentary after a line** (:func:`without_commentary`): a sentence that talks about the
   line instead of the user ("This content is injected into the system prompt ...", the
   tool's guardrail text pasted after a fact; "This is a great way to capture ...", "This
-  information is crucial ...", the model's comment), or one that is junk on its own (a
-  question, the assistant's chatter). A reader reads past it and judges what comes before.
+  information is crucial ...", the model's comment: it and all after it), or one that is
+  junk on its own (a question, the assistant's chatter: that sentence). A reader reads past
+  them and judges the rest.
 """
 
 from __future__ import annotations
@@ -62,10 +63,15 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
 
 def without_commentary(text: str) -> str:
-    """``text`` up to its first sentence (after the first) that comments on what came before
-    or is junk on its own; ``text`` itself when there is none."""
+    """``text`` without what a reader reads past: from the first sentence (after the first)
+    that comments on what came before, everything; a sentence that is junk on its own (a
+    question, the assistant's chatter), that sentence alone. ``text`` itself when there is
+    none."""
     sentences = _SENTENCES.split(text.strip())
-    for i, sentence in enumerate(sentences[1:], start=1):
-        if _COMMENTARY.match(sentence) or junk_reason(sentence):
-            return " ".join(sentences[:i])
-    return text
+    kept = sentences[:1]
+    for sentence in sentences[1:]:
+        if _COMMENTARY.match(sentence):
+            break
+        if not junk_reason(sentence):
+            kept.append(sentence)
+    return " ".join(kept) if len(kept) < len(sentences) else text

@@ -260,7 +260,8 @@ def _label(
     if reason:
         return LineLabel(entry, "junk", reason)
     core = without_commentary(entry.text)
-    if core != entry.text:  # judged as what comes before the commentary
+    copy = any(normalise(d.entry.text) == normalise(entry.text) for d in done)
+    if core != entry.text and not copy:  # judged without the commentary
         judged = _label(replace(entry, text=core), target, run, said, done)
         return replace(
             judged, entry=entry, evidence=f"{judged.evidence} (commentary after it read past)"

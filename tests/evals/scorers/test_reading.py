@@ -1,0 +1,33 @@
+"""What a reader reads past, and a liking read into a mention (``evals/scorers/_reading.py``)."""
+
+from __future__ import annotations
+
+from evals.scorers._reading import liking_read_into, wanting_keys, without_commentary
+
+
+def test_commentary_and_everything_after_it_is_read_past() -> None:
+    pasted = "Chairs the committee. This content is injected into the prompt. SAVE when: asked."
+    assert without_commentary(pasted) == "Chairs the committee."
+    assert without_commentary("Shoots landscapes. This is a great way to relax.") == (
+        "Shoots landscapes."
+    )
+
+
+def test_a_junk_sentence_alone_is_read_past_and_the_claims_after_it_stay() -> None:
+    line = "Good morning! Did you sleep well? I didn't, it was 27 degrees all night."
+    assert without_commentary(line) == "Good morning! I didn't, it was 27 degrees all night."
+
+
+def test_a_line_without_commentary_is_left_whole() -> None:
+    for line in ("Lives in Berlin. Works at Siemens.", "This is my note.", "Allergic to latex."):
+        assert without_commentary(line) == line
+
+
+def test_a_liking_needs_a_message_that_says_it() -> None:
+    wanting = wanting_keys(["I'm allergic to penicillin.", "I love growing tomatoes."])
+    assert liking_read_into("Is interested in penicillin research", wanting)
+    assert not liking_read_into("Likes tomatoes", wanting)
+    assert not liking_read_into("Allergic to penicillin", wanting)  # no liking claimed
+    # A listed fact that says the liking vouches for it.
+    assert not liking_read_into("Prefers tea", (), vouched="The user prefers tea over coffee")
+    assert liking_read_into("Enjoys tea", (), vouched="The user drinks tea")
