@@ -261,7 +261,9 @@ def _label(
         return LineLabel(entry, "junk", reason)
     core = without_commentary(entry.text)
     copy = any(normalise(d.entry.text) == normalise(entry.text) for d in done)
-    if core != entry.text and not copy:  # judged without the commentary
+    if core != entry.text and not copy:
+        # Judged without the commentary. The shortened text has no embedding of its own
+        # (texts_to_embed embeds whole entries), so it matches facts by their keywords.
         judged = _label(replace(entry, text=core), target, run, said, done)
         return replace(
             judged, entry=entry, evidence=f"{judged.evidence} (commentary after it read past)"
