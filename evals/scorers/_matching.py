@@ -100,7 +100,9 @@ _NAMED_VALUE = re.compile(
 )
 
 
-_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+_WEEKDAYS = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
 
 # How often, as one word each: a fact said to happen "every week" is not stated by a line
 # that leaves the week out ("clean promotional emails in my Gmail inbox"). A weekday names a
@@ -124,7 +126,7 @@ def _values(text: str) -> set[str]:
     (:data:`_FREQUENCY`: "every week", "weekly" and a weekday are ``weekly``)."""
     named = {m.lower().removesuffix("s") for m in _NAMED_VALUE.findall(text)}
     often = {name for name, pattern in _FREQUENCY.items() if pattern.search(text)}
-    if _WEEKDAY.search(text):
+    if named & _WEEKDAYS:
         often.add("weekly")
     return numbers_in(text) | named | often
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from evals.scorers._detect import junk_reason
-from evals.scorers._support import claim_words, statements, user_keys, word_key
+from evals.scorers._support import claim_keys, statements, user_keys
 
 __all__ = ["liking_read_into", "wanting_keys", "without_commentary"]
 
@@ -49,7 +49,7 @@ def liking_read_into(text: str, wanting: Sequence[frozenset[str]], vouched: str 
     a liking or wanting."""
     if not _LIKING.search(text):
         return False
-    keys = frozenset(word_key(w) for w in claim_words(text))
+    keys = claim_keys(text)
     said_so = [*wanting, *([user_keys([vouched])] if _WANTING.search(vouched) else [])]
     return not any(keys & theirs for theirs in said_so)
 

@@ -27,6 +27,7 @@ __all__ = [
     "FRAMING",
     "INVENTED_SHARE",
     "Support",
+    "claim_keys",
     "claim_words",
     "names_in",
     "normalise",
@@ -116,6 +117,11 @@ _TELLS = re.compile(
     r"\b(?:i|i'm|im|me|my|mine|we|our|us)\b|^\W*(?:can|could|would|will) you\b|\bplease\b",
     re.I,
 )
+
+
+def claim_keys(text: str) -> frozenset[str]:
+    """The keys (:func:`word_key`) of ``text``'s claim words."""
+    return frozenset(word_key(w) for w in claim_words(text))
 
 
 def statements(texts: Iterable[str]) -> list[str]:

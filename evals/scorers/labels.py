@@ -66,7 +66,7 @@ from evals.scorers._reading import liking_read_into, wanting_keys, without_comme
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._support import (
     INVENTED_SHARE,
-    claim_words,
+    claim_keys,
     statements,
     support,
     together_share,
@@ -101,14 +101,10 @@ def _carries_values(spec: FactSpec, text: str) -> bool:
     return values_in(spec.fact) <= values_in(text)
 
 
-def _keys(text: str) -> frozenset[str]:
-    return frozenset(word_key(w) for w in claim_words(text))
-
-
 def _repeat_of(
     entry: MemoryEntry, earlier: Sequence[LineLabel], run: RunData
 ) -> tuple[LineLabel, str] | None:
-    keys, text = _keys(entry.text), normalise(entry.text)
+    keys, text = claim_keys(entry.text), normalise(entry.text)
     for other in earlier:
         if other.label in ("junk", "stale") or not other.entry.text:
             continue  # a line passed as not stale says something else than a stale one
@@ -117,7 +113,7 @@ def _repeat_of(
         cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
         if cosine is not None and cosine >= run.settings.duplicate_threshold:
             return other, f"cosine {cosine:.2f}"
-        theirs = _keys(other.entry.text)
+        theirs = claim_keys(other.entry.text)
         if keys and keys == theirs:
             return other, "same claim words"
         small, large = sorted((keys, theirs), key=len)
@@ -233,9 +229,9 @@ def _bare_word(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]
     protocol's bare word for a listed fact is the fact, not a fragment."""
     if not (states_nothing(entry.text) or "").startswith("fragment"):
         return []
-    keys = _keys(entry.text)
+    keys = claim_keys(entry.text)
     for spec, _ in expected_facts(target):
-        if keys and keys <= _keys(spec.fact) and not values_in(spec.fact):
+        if keys and keys <= claim_keys(spec.fact) and not values_in(spec.fact):
             return [(spec, "bare word for the fact")]
     return []
 
@@ -260,8 +256,8 @@ def _label(
     if reason:
         return LineLabel(entry, "junk", reason)
     core = without_commentary(entry.text)
-    copy = any(normalise(d.entry.text) == normalise(entry.text) for d in done)
-    if core != entry.text and not copy:
+    text = normalise(entry.text)
+    if core != entry.text and not any(normalise(d.entry.text) == text for d in done):
         # Judged without the commentary. The shortened text has no embedding of its own
         # (texts_to_embed embeds whole entries), so it matches facts by their keywords.
         judged = _label(replace(entry, text=core), target, run, said, done)
@@ -340,10 +336,10 @@ def _requests(
         asked.add(normalise(text))
         specs = {spec.fact for spec, _ in expected_facts(target) if keyword_match(spec, text)}
         content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
-        wanted = _keys(content) - _ASKING
+        wanted = claim_keys(content) - _ASKING
         holder = None
         for line in kept:
-            shared = wanted & _keys(line.entry.text)
+            shared = wanted & claim_keys(line.entry.text)
             enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
             if specs.intersection(line.facts) or (wanted and enough):
                 holder = line.entry.line_start
