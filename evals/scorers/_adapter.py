@@ -26,6 +26,7 @@ from evals.scenario import (
     UserEvent,
 )
 from evals.scenario.load import Expectations
+from evals.scorers._reading import without_commentary
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
@@ -134,11 +135,13 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
 
 
 def texts_to_embed(run: RunData) -> list[str]:
-    """Every entry text and fact text of ``run``, each once, in a stable order."""
+    """Every entry text and fact text of ``run``, each once, in a stable order; an entry
+    with commentary after it also without it (the labels judge it so)."""
     texts: dict[str, None] = {}
     for target in run.targets:
         for entry in target.entries:
             texts[entry.text] = None
+            texts[without_commentary(entry.text)] = None
         expect = target.expect
         specs = [*expect.remember, *expect.forbid]
         for pair in expect.contradictions:

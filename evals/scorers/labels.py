@@ -258,8 +258,7 @@ def _label(
     core = without_commentary(entry.text)
     text = normalise(entry.text)
     if core != entry.text and not any(normalise(d.entry.text) == text for d in done):
-        # Judged without the commentary. The shortened text has no embedding of its own
-        # (texts_to_embed embeds whole entries), so it matches facts by their keywords.
+        # Judged without the commentary (texts_to_embed embeds the shortened text too).
         judged = _label(replace(entry, text=core), target, run, said, done)
         return replace(
             judged, entry=entry, evidence=f"{judged.evidence} (commentary after it read past)"

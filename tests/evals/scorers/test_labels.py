@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evals.scorers import Score, score_run
+from evals.scorers import Score, score_run, texts_to_embed
 from evals.scorers.labels import LABELS, LineLabel, label_target
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import WEEK_EXPECT
@@ -261,3 +261,20 @@ def test_commentary_after_a_fact_is_read_past(build_run: BuildRun) -> None:
     # A second sentence that says something of the user is part of the line.
     made_up = "I chair the parents' committee. I was elected in 2019 by a landslide."
     assert _one_line(build_run, made_up, said, committee).label == "invented"
+
+
+def test_a_line_read_past_its_commentary_is_embedded_without_it(build_run: BuildRun) -> None:
+    """The shortened line is matched to facts by its own embedding, as the whole line is."""
+    from evals.scenario.load import Expectations
+
+    line = "Chairs the parents' committee. This is a great way to give back."
+    fact = "The user chairs the parents' committee"
+    run = build_run(
+        f"# Long-term Memory\n\n## Notes\n- {line}\n",
+        Expectations.model_validate({"remember": [{"fact": fact, "keywords": [["committee"]]}]}),
+    )
+    assert run.vectors is not None
+    core = "Chairs the parents' committee."
+    assert core in texts_to_embed(run)
+    assert run.vectors.cosine(core, fact) is not None
+    assert run.vectors.cosine(core, fact) > run.vectors.cosine(line, fact)
