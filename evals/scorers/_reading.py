@@ -20,8 +20,15 @@ from collections.abc import Iterable, Sequence
 
 from evals.scorers._detect import junk_reason
 from evals.scorers._support import claim_keys, statements, user_keys
+from memsys.subject import is_passing
 
-__all__ = ["liking_read_into", "wanting_keys", "without_commentary"]
+__all__ = [
+    "READ_PAST",
+    "liking_read_into",
+    "remark_of_the_moment",
+    "wanting_keys",
+    "without_commentary",
+]
 
 _LIKING = re.compile(
     r"\b(?:likes?|liked|loves?|loved|enjoys?|enjoyed|interest(?:s|ed)?|prefers?|preferred|"
@@ -61,6 +68,10 @@ _COMMENTARY = re.compile(
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
+READ_PAST = frozenset({"question", "assistant chatter"})
+"""Junk reasons a reader reads past when the line goes on to state something: the line is
+judged by its statements."""
+
 
 def without_commentary(text: str) -> str:
     """``text`` without what a reader reads past: from the first sentence (after the first)
@@ -74,4 +85,23 @@ def without_commentary(text: str) -> str:
             break
         if not junk_reason(sentence):
             kept.append(sentence)
+    if len(kept) > 1 and junk_reason(kept[0]) in READ_PAST:
+        kept = kept[1:]  # "What should I eat before a run? I'm vegetarian." says one thing
     return " ".join(kept) if len(kept) < len(sentences) else text
+
+
+_SETTLED = re.compile(
+    r"\b(?:agreed|decided|decision|chose|chosen|picked|going with|(?:switched|changed|moved) to)"
+    r"\b(?!.*\bmodel\b)",
+    re.I,
+)
+"""Words by which a remark made today settles something that holds from now on ("We agreed
+today: the budget is 40k", "switched to Brightwave as the print vendor today"); switching
+the model is still a remark of the moment."""
+
+
+def remark_of_the_moment(text: str) -> bool:
+    """``text`` is about today, this morning, a meal, a mood, a screenshot or the model in
+    use (:func:`memsys.subject.is_passing`, the seeds' "DO NOT save" words) and settles
+    nothing that lasts."""
+    return is_passing(text) and not _SETTLED.search(text)

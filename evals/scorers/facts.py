@@ -11,7 +11,7 @@ from __future__ import annotations
 from evals.scorers._matching import normalise
 from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score, Target
-from evals.scorers.labels import FileLabels, LineLabel, label_target
+from evals.scorers.labels import MOMENT, FileLabels, LineLabel, label_target
 
 __all__ = ["contradictions_resolved", "facts_recall", "noise", "user_requested_preserved"]
 
@@ -63,8 +63,8 @@ def facts_recall(run: RunData) -> Score:
 
 @scorer("noise", higher_is_better=False, uses_embeddings=True, summary=True)
 def noise(run: RunData) -> Score:
-    """Lines labelled noise (a ``forbid`` fact, a screenshot's details, or derived from turns
-    the scenario marks transient), end and checkpoints."""
+    """Lines labelled noise (a ``forbid`` fact, a screenshot's details, derived from turns
+    the scenario marks transient, or a remark about the moment), end and checkpoints."""
     count, items = 0, []
     lines: list[tuple[int, int, str]] = []
     final = label_target(run.final, run)
@@ -83,11 +83,14 @@ def noise(run: RunData) -> Score:
     struck = entries - len(final.kept)
     forbidden = sum(1 for n in final.of("noise") if n.evidence.startswith("forbidden"))
     transient = sum(1 for n in final.of("noise") if n.evidence.startswith("said only"))
+    moment = sum(1 for n in final.of("noise") if n.evidence.startswith(MOMENT))
     explanation = (
         f"{count} noise lines ({len(final.of('noise'))} of {entries} lines at the end: "
-        f"{forbidden} forbidden, {transient} from transient turns)."
+        f"{forbidden} forbidden, {transient} from transient turns, {moment} remarks about "
+        "the moment)."
         if count
-        else "No noise: nothing forbidden, from a screenshot or from a transient turn."
+        else "No noise: nothing forbidden, from a screenshot, from a transient turn or about "
+        "the moment."
     )
     return Score(
         "noise",

@@ -22,7 +22,9 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`), or (tried after ``invented``, so only for a
    line said together somewhere) no lasting message holds half its claim words, as the
-   protocol grounds an ``extra`` line in a message that is not transient;
+   protocol grounds an ``extra`` line in a message that is not transient, or (last, for a
+   line that would be ``extra``) it is a remark about the moment
+   (:func:`._reading.remark_of_the_moment`: today, this morning, a meal, a mood);
 7. ``junk`` (states nothing, :func:`._detect.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair");
@@ -34,7 +36,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`:
-pasted guardrail text, the model's comment on the line). ``fact`` and ``extra`` lines are
+pasted guardrail text, the model's comment on the line) and without a question saved with a
+statement. ``fact`` and ``extra`` lines are
 *kept*; the others are struck. A kept line may also carry a
 wrong-section flag (``misfiled``): a fact outside the sections its spec names, or a line whose
 own words place it elsewhere (:mod:`._sections`).
@@ -62,7 +65,13 @@ from evals.scorers._matching import (
     normalise,
     values_in,
 )
-from evals.scorers._reading import liking_read_into, wanting_keys, without_commentary
+from evals.scorers._reading import (
+    READ_PAST,
+    liking_read_into,
+    remark_of_the_moment,
+    wanting_keys,
+    without_commentary,
+)
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._support import (
     INVENTED_SHARE,
@@ -80,6 +89,7 @@ __all__ = [
     "FRAGMENT_WORDS",
     "KEPT",
     "LABELS",
+    "MOMENT",
     "REWORDED_COSINE",
     "TRANSIENT_SHARE",
     "FileLabels",
@@ -253,9 +263,9 @@ def _label(
     entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
 ) -> LineLabel:
     reason = junk_reason(entry.text)
-    if reason:
-        return LineLabel(entry, "junk", reason)
     core = without_commentary(entry.text)
+    if reason and (reason not in READ_PAST or core == entry.text or junk_reason(core)):
+        return LineLabel(entry, "junk", reason)
     text = normalise(entry.text)
     if core != entry.text and not any(normalise(d.entry.text) == text for d in done):
         # Judged without the commentary (texts_to_embed embeds the shortened text too).
@@ -307,8 +317,13 @@ def _label(
         if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
             # Said together only in a transient message: not grounded (the protocol's extra).
             return LineLabel(entry, "noise", "said together only in transient turns")
+    if remark_of_the_moment(entry.text):
+        return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
 
+
+MOMENT = "a remark about the moment"
+"""How a ``noise`` line's evidence opens when the line is a remark about the moment."""
 
 _ASKING = frozenset(word_key(w) for w in ("remember", "please", "note", "keep", "save"))
 

@@ -278,3 +278,27 @@ def test_a_line_read_past_its_commentary_is_embedded_without_it(build_run: Build
     assert core in texts_to_embed(run)
     assert run.vectors.cosine(core, fact) is not None
     assert run.vectors.cosine(core, fact) > run.vectors.cosine(line, fact)
+
+
+def test_a_question_saved_with_a_statement_is_read_past(build_run: BuildRun) -> None:
+    """A reader keeps "I'm vegetarian." saved after the question it came with; a question
+    alone is still junk."""
+    veg = [{"fact": "The user is vegetarian", "keywords": [["vegetarian"]]}]
+    said = ["What should I eat before a long run? I'm vegetarian."]
+    line = _one_line(build_run, "What should I eat before a long run? I'm vegetarian.", said, veg)
+    assert line.label == "fact" and "read past" in line.evidence
+    line = _one_line(build_run, "I'm vegetarian. What should I eat before a long run?", said, veg)
+    assert line.label == "fact"
+    assert _one_line(build_run, "What should I eat before a long run?", said, veg).label == "junk"
+
+
+def test_an_unlisted_remark_about_the_moment_is_noise(build_run: BuildRun) -> None:
+    """Said in a durable turn, "The heating felt weak this morning" is still a remark about
+    one morning: a reader strikes it. How often (every morning) makes it a habit."""
+    boiler = [{"fact": "The boiler contract is with Warmwell", "keywords": [["warmwell"]]}]
+    said = ["The heating felt weak this morning so I turned the thermostat up."]
+    line = _one_line(build_run, "The heating felt weak this morning.", said, boiler)
+    assert line.label == "noise" and "moment" in line.evidence
+    habit = ["The heating feels weak every morning, so I turn the thermostat up."]
+    line = _one_line(build_run, "The heating feels weak every morning.", habit, boiler)
+    assert line.label == "extra"

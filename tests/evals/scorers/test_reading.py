@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from evals.scorers._reading import liking_read_into, wanting_keys, without_commentary
+from evals.scorers._reading import (
+    liking_read_into,
+    remark_of_the_moment,
+    wanting_keys,
+    without_commentary,
+)
 
 
 def test_commentary_and_everything_after_it_is_read_past() -> None:
@@ -31,3 +36,20 @@ def test_a_liking_needs_a_message_that_says_it() -> None:
     # A listed fact that says the liking vouches for it.
     assert not liking_read_into("Prefers tea", (), vouched="The user prefers tea over coffee")
     assert liking_read_into("Enjoys tea", (), vouched="The user drinks tea")
+
+
+def test_a_question_first_is_read_past_when_a_statement_follows() -> None:
+    assert without_commentary("What should I eat before a run? I'm vegetarian.") == (
+        "I'm vegetarian."
+    )
+    assert without_commentary("What should I eat before a run?") == (
+        "What should I eat before a run?"
+    )
+
+
+def test_a_remark_about_the_moment_unless_it_settles_something() -> None:
+    assert remark_of_the_moment("The heating felt weak this morning.")
+    assert remark_of_the_moment("Switched to another model today")
+    assert not remark_of_the_moment("We agreed today: the Q4 budget is 40k.")
+    assert not remark_of_the_moment("Switched to Brightwave as the print vendor today")
+    assert not remark_of_the_moment("The heating feels weak every morning.")
