@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from evals.scorers._sections import cues_of
-from evals.scorers._support import _FUNCTION_WORDS, numbers_in
+from evals.scorers._support import _FUNCTION_WORDS, claim_words, numbers_in
 
 __all__ = [
     "AI_PRODUCT_WORDS",
@@ -319,13 +319,22 @@ _VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^su]s|\w+ed|has|does|goes)$")
 pottery classes"): the line says something of the user, so it is no topic label."""
 
 
+_FRAMING_ONLY = "states nothing: only framing words (user, requested, key projects...)"
+
+
 def states_nothing(text: str) -> str | None:
     """Why the line states nothing (the junk label's evidence), or None."""
     words = _WORDS.findall(text)
-    if numbers_in(text) or ":" in text:
+    if numbers_in(text):
         return None
+    # "The user requested: key projects": the prompt's own frame, nothing in it.
+    framing_only = bool(words) and text.isascii() and not claim_words(text)
+    if ":" in text:
+        return _FRAMING_ONLY if framing_only else None
     if len(words) <= FRAGMENT_WORDS and not cues_of(text):
         return "fragment: states nothing (at most two words)"
+    if framing_only:
+        return _FRAMING_ONLY
     lower = {w.lower() for w in words}
     # A list of topics ("plumbing, leak detection, pressure relief valve replacement") is
     # one topic label per item, however many items.

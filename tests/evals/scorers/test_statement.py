@@ -33,3 +33,23 @@ def test_a_fragment_or_a_topic_states_nothing(line: str) -> None:
 )  # fmt: skip
 def test_a_statement_is_not_judged_a_topic(line: str) -> None:
     assert states_nothing(line) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["The user requested: key projects", "User requested: personal context",
+     "The user requested: projects or notes", "Personal context (profession, key projects)",
+     "User has no notes to remember."],
+)  # fmt: skip
+def test_a_line_of_framing_words_alone_states_nothing(line: str) -> None:
+    """The prompt's own frame ("personal context (profession, key projects)") copied as a
+    line: the protocol's "the template's or the prompt's own words" (rule 1)."""
+    assert (
+        states_nothing(line)
+        == "states nothing: only framing words (user, requested, key projects...)"
+    )
+
+
+def test_a_framed_line_with_a_claim_still_states_it() -> None:
+    assert states_nothing("User requested: key projects are Atlas and Borealis") is None
+    assert states_nothing("Profession: nurse") is None
