@@ -32,7 +32,7 @@ def _runs(root: Path) -> tuple[Path, Path]:
                 scenario=scenario,
                 records=standard_records(good),
             )
-            noisy = NOISY_MEMORY + "- Likes the weather today\n" * (repeat - 1 + index % 3)
+            noisy = NOISY_MEMORY + "- Likes the weather in spring\n" * (repeat - 1 + index % 3)
             write_trace(
                 root / "b" / scenario / f"repeat-{repeat}",
                 noisy,
