@@ -99,6 +99,9 @@ __all__ = [
     "labelled_lines",
 ]
 
+MOMENT = "a remark about the moment"
+"""How a ``noise`` line's evidence opens when the line is a remark about the moment."""
+
 REWORDED_COSINE = 0.70
 """Cosine at which two lines, one's claim words inside the other's, are one fact reworded."""
 TRANSIENT_SHARE = 0.5
@@ -321,9 +324,6 @@ def _label(
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
 
-
-MOMENT = "a remark about the moment"
-"""How a ``noise`` line's evidence opens when the line is a remark about the moment."""
 
 _ASKING = frozenset(word_key(w) for w in ("remember", "please", "note", "keep", "save"))
 
