@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from memsys.errors import MalformedOutput
 from memsys.llm.base import Message, Role
 from memsys.sections import Category
+from memsys.tool_echo import read_echo
 
 __all__ = [
     "DailySummary",
@@ -22,6 +23,7 @@ __all__ = [
     "daily_summary_prompt",
     "parse_daily_summary",
     "render_transcript",
+    "unwrap_echoes",
 ]
 
 
@@ -73,6 +75,17 @@ class PromotedFact:
     """Category as the model wrote it (mapped to a section by the policy)."""
     text: str
     """The fact."""
+
+
+def unwrap_echoes(facts: Sequence[PromotedFact]) -> list[PromotedFact]:
+    """``facts`` with each that copies a save_memory call replaced by the facts the call holds
+    (:mod:`memsys.tool_echo`); the others as they are, a copied tool reply included (the
+    policy refuses and counts it)."""
+    return [
+        PromotedFact(fact.category, text)
+        for fact in facts
+        for text in (read_echo(fact.text).facts or (fact.text,))
+    ]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from memsys.events import Promoted
 from memsys.outcomes import PromotionOutcome
 from memsys.policies.base import WritePolicy, register_policy
-from memsys.prompts import PromotedFact
+from memsys.prompts import PromotedFact, unwrap_echoes
 from memsys.tools import (
     ReadMemoryTool,
     SaveMemoryTool,
@@ -59,9 +59,10 @@ class GuardrailsPolicy(WritePolicy):
         ]
 
     def promote(self, facts: Sequence[PromotedFact]) -> None:
-        """Promotions go through save_memory, so its duplicate check applies to them too."""
+        """Promotions go through save_memory, so its duplicate check applies to them too (and
+        its refusal of a copied tool reply); a copied save_memory call promotes what it holds."""
         save = SaveMemoryTool(self.ctx.manager, self.ctx.variant, sectioned=True)
-        for fact in facts:
+        for fact in unwrap_echoes(facts):
             result = save.execute({"content": fact.text, "category": fact.category})
             outcome = PromotionOutcome.of_save(result)
             self.count(f"promotion_{outcome.value}")

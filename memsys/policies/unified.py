@@ -47,7 +47,7 @@ from memsys.policies._unified_retrieval import (
 )
 from memsys.policies._unified_store import StoredMemory, StoreStatus, UnifiedStore
 from memsys.policies.base import PolicyContext, WritePolicy, register_policy
-from memsys.prompts import PromotedFact
+from memsys.prompts import PromotedFact, unwrap_echoes
 from memsys.provenance import WriterKind, writing
 from memsys.sections import (
     append_to_section,
@@ -57,8 +57,14 @@ from memsys.sections import (
 )
 from memsys.sections import section_for_category as section_of
 from memsys.subject import SubjectJudge
+from memsys.tool_echo import read_echo
 from memsys.tools import ReadMemoryTool, Tool, ToolDefinition, ToolErrorCode, ToolResult
-from memsys.tools.memory_tools import definition_from_variant, string_arg, validate_content
+from memsys.tools.memory_tools import (
+    definition_from_variant,
+    string_arg,
+    unwrap_echo,
+    validate_content,
+)
 
 __all__ = ["INJECT_K", "TOP_K", "PipelineResult", "UnifiedPolicy", "retrieval_score"]
 
@@ -108,7 +114,10 @@ class UnifiedPolicy(WritePolicy):
         if own_batch:
             manager.begin_turn("\n".join(fact.text for fact in facts))
         try:
-            for fact in facts:
+            for fact in unwrap_echoes(facts):
+                if read_echo(fact.text).echo is not None:  # a copied tool reply: no fact
+                    self.count("tool_echoes_dropped")
+                    continue
                 self.process(fact.text, fact.category)
         finally:
             guarded = manager.end_turn() if own_batch else None
@@ -331,6 +340,8 @@ class _PipelineSaveTool:
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Validate like save_memory, then let the pipeline decide; say what it did."""
         content = validate_content(arguments)
+        if isinstance(content, str):
+            content = unwrap_echo(content)
         if isinstance(content, ToolResult):
             return content
         try:

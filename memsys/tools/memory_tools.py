@@ -8,6 +8,7 @@ from typing import Literal
 from memsys.errors import EntryFormatError, MemEvalError
 from memsys.manager import MemoryManager
 from memsys.sections import entry_problem, one_line_entry, section_for_category
+from memsys.tool_echo import read_echo
 from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
 from memsys.tools.descriptions import DEFAULT_VARIANT, Variant, load_variant
 
@@ -22,6 +23,7 @@ __all__ = [
     "definition_from_variant",
     "memory_tool",
     "string_arg",
+    "unwrap_echo",
     "validate_content",
 ]
 
@@ -82,6 +84,25 @@ def validate_content(arguments: Mapping[str, object]) -> str | ToolResult:
     return content
 
 
+def unwrap_echo(content: str) -> str | ToolResult:
+    """A validated ``content`` that copies a memory tool's call or reply (memsys.tool_echo):
+    the fact a copied save_memory call holds, else the validation error to return; other
+    content as it is."""
+    reading = read_echo(content)
+    if reading.echo is None:
+        return content
+    if len(reading.facts) == 1:
+        return validate_content({"content": reading.facts[0]})
+    problem = (
+        f"holds {len(reading.facts)} copied save_memory calls: save one fact per call"
+        if reading.facts
+        else f"is a copy of {reading.echo}, not something the user said"
+    )
+    return ToolResult.error(
+        ToolErrorCode.VALIDATION_ERROR, f"Parameter 'content' {problem}. Nothing was saved."
+    )
+
+
 class SaveMemoryTool:
     """save_memory: validate, check for an exact duplicate, save, return a memory preview.
 
@@ -117,6 +138,9 @@ class SaveMemoryTool:
             return content
         if not self._read_before_write:
             return self._save_feat023(content)
+        content = unwrap_echo(content)
+        if isinstance(content, ToolResult):
+            return content
         try:
             existing = self._manager.read_long_term_memory()
             if len(content) > DEDUP_MIN_CHARS and content.lower() in existing.lower():
