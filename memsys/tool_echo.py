@@ -9,7 +9,8 @@ run of 2026-11-29, 19 lines of 15 final real-model memory files were such copies
 
 :func:`read_echo` tells them apart: a ``save_memory`` call copied as text still says what the
 model meant to keep (its ``content``), so that is the fact; any other call (a search, a read)
-or a tool's reply says nothing about the user, so nothing is kept. Text that is neither is
+or a tool's reply says nothing about the user, so nothing is kept, nor the assistant's own
+words around a copied call ("Sure, noted!"). Text that is neither is
 left as it is: only the tools' own forms count, never prose that mentions a tool.
 """
 
@@ -71,9 +72,8 @@ def read_echo(text: str) -> EchoReading:
     calls, rest = _calls(body)
     if not calls and not _REPLY.match(rest):
         return EchoReading((text,), None)
-    saved = [f"{prefix}{c}" for name, c in calls if name == "save_memory" and c]
-    kept = [] if not rest or _REPLY.match(rest) else [f"{prefix}{rest}"]
-    facts = tuple(dict.fromkeys(kept + saved))
+    # Text around a copied call is the assistant's own ("Sure, saved!"), not the user's fact.
+    facts = tuple(dict.fromkeys(f"{prefix}{c}" for name, c in calls if name == "save_memory" and c))
     names = [name for name, _ in calls]
     if "save_memory" in names:
         echo = "a save_memory call"

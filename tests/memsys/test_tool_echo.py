@@ -44,6 +44,8 @@ FACT = "The heating engineer says our boiler is twelve years old."
             "save",
         ),
         (f'save_memory({{"content": "{FACT}", "category": "workflow"}})', (FACT,), "save"),
+        # the assistant's words around its call are not the user's fact
+        (f'Sure, noted! [calls: save_memory({{"content": "{FACT}"}})]', (FACT,), "save"),
         # a Python-style dict, as a model writes it too
         (f"save_memory({{'content': '{FACT}'}})", (FACT,), "save"),
         (
