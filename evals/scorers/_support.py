@@ -51,6 +51,37 @@ _NUMBERS = {
         )
     )
 }
+# The same numbers in the other languages users write memories in (German, French, Spanish:
+# "hat zwei Katzen" states the two of "has two cats"). Left out where the word is also a
+# common English or article word: ein/un/uno (a), elf, once, sept (Sept.), neuf (new).
+_NUMBERS.update(
+    {
+        **dict.fromkeys(("zwei", "deux", "dos"), "2"),
+        **dict.fromkeys(("drei", "trois", "tres"), "3"),
+        **dict.fromkeys(("vier", "quatre", "cuatro"), "4"),
+        **dict.fromkeys(("fünf", "cinq", "cinco"), "5"),
+        **dict.fromkeys(("sechs", "seis"), "6"),
+        **dict.fromkeys(("sieben", "siete"), "7"),
+        **dict.fromkeys(("acht", "huit", "ocho"), "8"),
+        **dict.fromkeys(("neun", "nueve"), "9"),
+        **dict.fromkeys(("zehn", "dix", "diez"), "10"),
+        **dict.fromkeys(("zwölf", "douze", "doce"), "12"),
+    }
+)
+# CJK numerals inside a word ("猫を二匹": two cats); 一 and 十 are left out, being parts of
+# many words (一緒 together, 十分 enough).
+_CJK_NUMERALS = {
+    "二": "2",
+    "两": "2",
+    "兩": "2",
+    "三": "3",
+    "四": "4",
+    "五": "5",
+    "六": "6",
+    "七": "7",
+    "八": "8",
+    "九": "9",
+}
 
 _FUNCTION_WORDS = frozenset(
     re.findall(
@@ -227,13 +258,14 @@ _ISO_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b")
 def numbers_in(text: str, with_one: bool = True) -> set[str]:
     """The numbers ``text`` states, one spelling each: digits with their decimals ("13.1"),
     thousands separators dropped ("1,000" is "1000"), ":00" dropped ("9:00" is "9"), leading
-    zeros dropped, number words as digits ("twelve" is "12"; "one" only ``with_one``: "from
-    one database to another" states no number). A date stamp (``2026-05-18``) is left out:
-    the assistant knows the date without the user saying it."""
+    zeros dropped, number words as digits ("twelve" is "12", "zwei" and 二 are "2"; "one" only
+    ``with_one``: "from one database to another" states no number). A date stamp
+    (``2026-05-18``) is left out: the assistant knows the date without the user saying it."""
     found = set()
     for raw in _NUMBER.findall(_ISO_DATE.sub(" ", text)):
         number = raw.replace(",", "").removesuffix(":00")
         found.add(number.lstrip("0") or "0")
     words = _WORD.findall(text.lower())
     found.update(_NUMBERS[w] for w in words if w in _NUMBERS and (with_one or w != "one"))
+    found.update(_CJK_NUMERALS[c] for c in text if c in _CJK_NUMERALS)
     return found

@@ -92,6 +92,10 @@ def test_names_the_user_never_said_are_reported() -> None:
         ("Works twelve-hour shifts, 2 days on", {"12", "2"}),
         ("Moved on 2026-04-01 to Porto", set()),  # a date stamp the assistant knows
         ("No numbers here", set()),
+        ("猫を二匹飼っている (hat zwei Katzen)", {"2"}),  # a CJK numeral, a German word
+        ("Tiene dos perros y tres gatos; joue deux fois", {"2", "3"}),
+        ("Un café, once a week, ein Hund", set()),  # articles and "once" are no numbers
+        ("一緒に十分", set()),  # 一 and 十 are parts of words: left out
     ],
 )
 def test_numbers_in_spells_each_number_once(text: str, numbers: set[str]) -> None:
