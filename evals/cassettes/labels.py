@@ -125,7 +125,8 @@ class CassetteLabel:
     calls: int | None = None
     """Model calls the recording made."""
     seconds_per_call: float | None = None
-    """Wall-clock seconds per model call while recording (over the calls sent to the model)."""
+    """Wall-clock seconds per model call while recording (over the calls sent to the model);
+    None when none was sent (a re-recording whose every call was answered from a recording)."""
     replayed_calls: int | None = None
     """Of ``calls``, those answered from a recording (the cell's own earlier cassette, or the
     same request recorded in another cell) without calling the model; None: all recorded."""
@@ -141,8 +142,13 @@ class CassetteLabel:
 
     @property
     def recording_seconds(self) -> float | None:
-        """Wall-clock seconds the recording took (calls x seconds per call), if labelled."""
-        if self.calls is None or self.seconds_per_call is None:
+        """Wall-clock seconds the recording took (calls x seconds per call), if labelled; 0
+        when every call was answered from a recording (the model was never called)."""
+        if self.calls is None:
+            return None
+        if self.recorded_calls == 0:
+            return 0.0
+        if self.seconds_per_call is None:
             return None
         return self.recorded_calls * self.seconds_per_call
 
