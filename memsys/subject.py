@@ -56,7 +56,9 @@ morning or conversation, a meal, a mood, a screenshot, the model in use (the see
 save" list as words; "currently working on" only when what is worked on has no name, as
 the seeds keep "key ongoing projects"), unless it says the change is for good ("Quit
 smoking today, for good": permanently, forever, once and for all; written after the bench's
-fresh case f-del-quit-smoking, which no longer measures it held out). A DELETE aimed at a
+fresh case f-del-quit-smoking, which no longer measures it held out) or that it settles
+something from now on ("We agreed today: the budget is 40k", "switched to Brightwave as the
+print vendor today"; a model switch settles nothing). A DELETE aimed at a
 memory about something else stores such a remark nowhere, and such a remark ends no memory
 (:mod:`memsys.decisions`).
 """
@@ -105,6 +107,15 @@ _ENDING_PHRASE = re.compile(
 
 # A change said to be for good is no remark about the moment, whatever day it was made on.
 _FOR_GOOD = re.compile(r"\b(?:for good|permanently|for ?ever|once and for all)\b")
+
+# A remark made today that settles something holding from now on ("We agreed today: the
+# budget is 40k", "switched to Brightwave as the print vendor today"); switching the model
+# stays a remark of the moment. The reader-parity scorer read it so first (reader-blind
+# protocol); the decision repairs refused such UPDATEs as passing remarks.
+_SETTLED = re.compile(
+    r"\b(?:agreed|decided|decision|chose|chosen|picked|going with|(?:switched|changed|moved) to)"
+    r"\b(?!.*\bmodel\b)"
+)
 
 # What the seeds' guardrails call not worth keeping (FEAT-049 "DO NOT save": model selection,
 # screenshot contents, today's task, "currently working on"), as words: a remark about this
@@ -232,11 +243,12 @@ def is_passing(text: str) -> bool:
     """``text`` is a remark about the moment, not a fact to keep (today, tonight, a meal, a
     mood, a screenshot, the model in use: the seeds' "DO NOT save" list), unless it says how
     often ("Eats porridge for breakfast most days" is a habit, "Had ramen for lunch" is not)
-    or that the change is for good ("Quit smoking today, for good").
+    or that the change is for good ("Quit smoking today, for good"), or that it settles
+    something from now on ("Agreed today: the budget is 40k"; a model switch settles nothing).
     "Currently working on a new website" is one; "currently working on PillPal" names a
     project the user will come back to, and is not."""
     lowered = _lowered(text)
-    if _HOW_OFTEN.search(lowered) or _FOR_GOOD.search(lowered):
+    if _HOW_OFTEN.search(lowered) or _FOR_GOOD.search(lowered) or _SETTLED.search(lowered):
         return False
     return bool(_UNNAMED_TASK.search(text) or _PASSING.search(lowered))
 

@@ -90,18 +90,8 @@ def without_commentary(text: str) -> str:
     return " ".join(kept) if len(kept) < len(sentences) else text
 
 
-_SETTLED = re.compile(
-    r"\b(?:agreed|decided|decision|chose|chosen|picked|going with|(?:switched|changed|moved) to)"
-    r"\b(?!.*\bmodel\b)",
-    re.I,
-)
-"""Words by which a remark made today settles something that holds from now on ("We agreed
-today: the budget is 40k", "switched to Brightwave as the print vendor today"); switching
-the model is still a remark of the moment."""
-
-
 def remark_of_the_moment(text: str) -> bool:
     """``text`` is about today, this morning, a meal, a mood, a screenshot or the model in
     use (:func:`memsys.subject.is_passing`, the seeds' "DO NOT save" words) and settles
-    nothing that lasts."""
-    return is_passing(text) and not _SETTLED.search(text)
+    nothing that lasts (the same reading the decision repairs use)."""
+    return is_passing(text)

@@ -234,3 +234,19 @@ def test_a_named_project_is_no_passing_remark_and_is_kept() -> None:
         "",
         RepairKind.PASSING_REMARK,
     )
+
+
+def test_an_update_that_settles_something_today_stands() -> None:
+    """A change agreed or chosen today holds from now on ("We agreed today: the Q4 budget is
+    50k"): it is no passing remark, so the UPDATE of the old figure stands; the same words
+    about the model in use stay a remark of the moment."""
+    budget = SimilarMemory(7, "The Q4 budget is 40k.", "projects", datetime(2026, 9, 1), NOW)
+    fact = "We agreed today: the Q4 budget is 50k."
+    reply = f'{{"answer": "D", "id": 7, "content": "{fact}"}}'
+    d = parse_decision(reply, fact, [budget])
+    assert (d.op, d.id, d.content, d.repair_kind) == (Operation.UPDATE, 7, fact, None)
+    model = SimilarMemory(8, "Uses GPT-4o as the default model.", "preferences", NOW, NOW)
+    switch = "Switched to the Claude model today."
+    reply = f'{{"answer": "D", "id": 8, "content": "{switch}"}}'
+    refused = parse_decision(reply, switch, [model])
+    assert (refused.op, refused.repair_kind) == (Operation.NOOP, RepairKind.PASSING_REMARK)

@@ -73,6 +73,11 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("Currently working on PillPal today", True),  # named, but about today
         ("Quit smoking today, for good", False),  # a change for good, made today
         ("Deleted the app permanently this morning", False),
+        ("We agreed today: the Q4 budget is 40k.", False),  # settles something from now on
+        ("Decided this morning to go with Postgres for the new service", False),
+        ("Switched to Brightwave as the print vendor today", False),
+        ("Switched to another model today", True),  # a model switch settles nothing
+        ("Changed to the 7B model for this chat", True),
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
