@@ -4,7 +4,8 @@ Small models copy what they see. The daily summary reads a transcript where a ca
 ``[calls: save_memory({"content": ...})]`` (:func:`memsys.prompts.render_transcript`) and a
 tool's reply as its text, and lists them as long-term facts; a chat model passes its previous
 tool reply ("Memory saved successfully. Current MEMORY.md content ...") to save_memory, or
-writes its calls as JSON text that no parser took (two objects on two lines). In the default
+writes its calls as JSON text that no parser took (two objects on two lines, or one cut off
+where the reply ran out of tokens). In the default
 run of 2026-11-29, 19 lines of 15 final real-model memory files were such copies.
 
 :func:`read_echo` tells them apart: a ``save_memory`` call copied as text still says what the
@@ -32,6 +33,11 @@ _CALLS_SUFFIX = re.compile(r"\s*\[calls: (?P<calls>.*)\]\s*$", re.S)
 # A call written the way render_transcript shows one: name({...}).
 _TOOL_NAME = "|".join(sorted(MEMORY_TOOL_NAMES))
 _NAMED_CALL = re.compile(rf"\b(?P<name>{_TOOL_NAME})\((?P<args>\{{.*?\}})\)", re.S)
+# A JSON call cut off before it closed (the summary's reply ran out of tokens inside it):
+# ``{"name": "save_memory", "arguments": {"content": "I prefer Astro for my portfolio and Net``.
+_CUT_CALL = re.compile(rf'\{{+\s*"name"\s*:\s*"(?P<name>{_TOOL_NAME})\b', re.S)
+# Its content, only when that string closed before the cut (a cut fact is not the fact).
+_CUT_CONTENT = re.compile(r'"content"\s*:\s*"(?P<content>(?:[^"\\]|\\.)*)"', re.S)
 # The openings of the memory tools' replies (memsys/tools, policies/unified.py, agent.py);
 # tests/memsys/test_tool_echo.py runs the real tools and checks each reply is recognised.
 _REPLY = re.compile(
@@ -101,6 +107,10 @@ def _calls(body: str) -> tuple[list[tuple[str, str]], str]:
     for start, end, name, content in _json_calls(body):
         calls.append((name, content))
         spans.append((start, end))
+    cut = _cut_call(body, spans)
+    if cut is not None:
+        calls.append(cut[1:])
+        spans.append((cut[0], len(body)))
     rest = body
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
@@ -126,6 +136,26 @@ def _json_calls(body: str) -> list[tuple[int, int, str, str]]:
             found.append((at, end, str(name), content if isinstance(content, str) else ""))
         at = body.find("{", end)
     return found
+
+
+def _cut_call(body: str, spans: list[tuple[int, int]]) -> tuple[int, str, str] | None:
+    """``(start, name, content)`` of a JSON call cut off before it closed, outside the calls
+    already read (``spans``); content "" unless its string closed before the cut."""
+    for match in _CUT_CALL.finditer(body):
+        if any(start <= match.start() < end for start, end in spans):
+            continue
+        closed = _CUT_CONTENT.search(body, match.end())
+        return match.start(), match["name"], _unescape(closed["content"]) if closed else ""
+    return None
+
+
+def _unescape(text: str) -> str:
+    """A JSON string's body as text ("" when its escapes are broken)."""
+    try:
+        value = json.loads(f'"{text}"')
+    except json.JSONDecodeError:
+        return ""
+    return value.strip() if isinstance(value, str) else ""
 
 
 def _content(arguments: str) -> str:

@@ -60,6 +60,15 @@ FACT = "The heating engineer says our boiler is twelve years old."
             "search_memory",
         ),
         ('[calls: search_memory({"query": "night trains to Vienna"})]', (), "search_memory"),
+        # a call cut off where the summary ran out of tokens: its content only if it closed
+        (
+            f'{{{{"name": "save_memory", "arguments": {{"content": "{FACT}", "categ',
+            (FACT,),
+            "save",
+        ),
+        ('{{"name": "save_memory", "arguments": {"content": "I prefer Astro and Net', (), "save"),
+        ('- [profile] {"name": "save_memory', (), "save"),
+        ('{"name": "search_memory", "arguments": {"query": "tr', (), "search_memory"),
         ("Memory saved successfully. Current MEMORY.md content (for reference", (), "reply"),
         ("Error [tool_failed]: not executed: this turn reached its limit", (), "reply"),
         ("Found 2 result(s) for 'My blood type': 1. [MEMORY.md:7] O negative.", (), "reply"),
@@ -81,6 +90,7 @@ def test_copies_of_calls_and_replies_are_read_as_such(
         "Found a great café near the office.",  # "Found" without a result count
         '{"name": "calm", "arguments": {"content": "Calm and sunny."}}',  # no memory tool
         "Error handling in the payments service is the user's current project.",
+        'Calls the tool "name": "save_memory" by hand',  # no opening brace: prose
     ],
 )
 def test_text_that_only_mentions_a_tool_is_left_as_it_is(text: str) -> None:
