@@ -96,6 +96,9 @@ def test_ctrl_c_is_one_line_and_the_sigint_status(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO,
+        # A shell's background job inherits SIGINT ignored (POSIX), and Python then installs
+        # no handler: the child gets a terminal's default, however the suite was started.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stderr is not None
     # The first progress line: the run is under way, inside its cells.
