@@ -140,9 +140,10 @@ def _json_calls(body: str) -> list[tuple[int, int, str, str]]:
 
 def _cut_call(body: str, spans: list[tuple[int, int]]) -> tuple[int, str, str] | None:
     """``(start, name, content)`` of a JSON call cut off before it closed, outside the calls
-    already read (``spans``); content "" unless its string closed before the cut."""
+    already read (``spans``, judged by where its ``"name"`` is: a doubled-brace call is read
+    from its second brace); content "" unless its string closed before the cut."""
     for match in _CUT_CALL.finditer(body):
-        if any(start <= match.start() < end for start, end in spans):
+        if any(start < match.end() <= end for start, end in spans):
             continue
         closed = _CUT_CONTENT.search(body, match.end())
         return match.start(), match["name"], _unescape(closed["content"]) if closed else ""

@@ -20,12 +20,10 @@ from collections.abc import Iterable, Sequence
 
 from evals.scorers._detect import junk_reason
 from evals.scorers._support import claim_keys, statements, user_keys
-from memsys.subject import is_passing
 
 __all__ = [
     "READ_PAST",
     "liking_read_into",
-    "remark_of_the_moment",
     "wanting_keys",
     "without_commentary",
 ]
@@ -88,10 +86,3 @@ def without_commentary(text: str) -> str:
     if len(kept) > 1 and junk_reason(kept[0]) in READ_PAST:
         kept = kept[1:]  # "What should I eat before a run? I'm vegetarian." says one thing
     return " ".join(kept) if len(kept) < len(sentences) else text
-
-
-def remark_of_the_moment(text: str) -> bool:
-    """``text`` is about today, this morning, a meal, a mood, a screenshot or the model in
-    use (:func:`memsys.subject.is_passing`, the seeds' "DO NOT save" words) and settles
-    nothing that lasts (the same reading the decision repairs use)."""
-    return is_passing(text)

@@ -24,7 +24,7 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    line said together somewhere) no lasting message holds half its claim words, as the
    protocol grounds an ``extra`` line in a message that is not transient, or (last, for a
    line that would be ``extra``) it is a remark about the moment
-   (:func:`._reading.remark_of_the_moment`: today, this morning, a meal, a mood);
+   (:func:`memsys.subject.is_passing`: today, this morning, a meal, a mood);
 7. ``junk`` (states nothing, :func:`._detect.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair");
@@ -68,7 +68,6 @@ from evals.scorers._matching import (
 from evals.scorers._reading import (
     READ_PAST,
     liking_read_into,
-    remark_of_the_moment,
     wanting_keys,
     without_commentary,
 )
@@ -84,6 +83,7 @@ from evals.scorers._support import (
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
 from memsys.sections import MemoryEntry, parse_entries
+from memsys.subject import is_passing
 
 __all__ = [
     "FRAGMENT_WORDS",
@@ -320,7 +320,7 @@ def _label(
         if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
             # Said together only in a transient message: not grounded (the protocol's extra).
             return LineLabel(entry, "noise", "said together only in transient turns")
-    if remark_of_the_moment(entry.text):
+    if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
 

@@ -78,6 +78,8 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("Switched to Brightwave as the print vendor today", False),
         ("Switched to another model today", True),  # a model switch settles nothing
         ("Changed to the 7B model for this chat", True),
+        ("The heating felt weak this morning.", True),  # the scorer's noise reads this too
+        ("The heating feels weak every morning.", False),
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from evals.scorers._reading import (
     liking_read_into,
-    remark_of_the_moment,
     wanting_keys,
     without_commentary,
 )
@@ -45,11 +44,3 @@ def test_a_question_first_is_read_past_when_a_statement_follows() -> None:
     assert without_commentary("What should I eat before a run?") == (
         "What should I eat before a run?"
     )
-
-
-def test_a_remark_about_the_moment_unless_it_settles_something() -> None:
-    assert remark_of_the_moment("The heating felt weak this morning.")
-    assert remark_of_the_moment("Switched to another model today")
-    assert not remark_of_the_moment("We agreed today: the Q4 budget is 40k.")
-    assert not remark_of_the_moment("Switched to Brightwave as the print vendor today")
-    assert not remark_of_the_moment("The heating feels weak every morning.")
