@@ -3,7 +3,7 @@
 Small open models often know *what* to call but not the wire format their server parses:
 Qwen2.5-Coder 1.5B under llama.cpp's ``--jinja`` writes ``{"name": "save_memory", "arguments":
 {...}}`` inside a ```json fence, inside ``<tools>`` tags, or with its template's doubled braces
-(``{{"name": ...}}}``), none of which llama-server's Hermes parser accepts. Without recovery such a
+(``{{"name": ...}}}``, or doubled only where it opens: ``{{"name": ...}}``), none of which llama-server's Hermes parser accepts. Without recovery such a
 model never calls a memory tool, and a run measures the server's parser rather than the model's
 decisions. Agent frameworks for these models (Qwen-Agent, LangChain's JSON agents) parse the text
 the same way.
@@ -97,16 +97,22 @@ def _calls_in(body: str, tool_names: Collection[str]) -> list[ToolCall]:
 
 
 def _loads_lenient(body: str) -> object:
-    """JSON, peeling doubled outer braces (``{{...}}}``) the way a template-copying model
-    writes them; None when it is not JSON."""
-    while body:
-        try:
-            return json.loads(body)
-        except json.JSONDecodeError:
-            if not (body.startswith("{{") and body.endswith("}}")):
-                return None
-            body = body[1:-1].strip()
-    return None
+    """JSON, reading past the template's doubled opening braces the way a template-copying
+    model writes them: ``{{...}}}`` (doubled at both ends) and ``{{...}}`` (doubled only where
+    it opens, seen in 128 replies of the committed 1.5B cassettes); None when it is not JSON.
+    Only closing braces may follow the object, so prose after it keeps it text."""
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError:
+        pass
+    opened = len(body) - len(body.lstrip("{"))
+    if opened < 2:
+        return None
+    try:
+        value, end = json.JSONDecoder().raw_decode(body, opened - 1)
+    except json.JSONDecodeError:
+        return None
+    return value if not body[end:].strip().strip("}") else None
 
 
 def _as_call(item: object, tool_names: Collection[str]) -> ToolCall | None:

@@ -26,6 +26,9 @@ SAVE_JSON = json.dumps({"name": "save_memory", "arguments": SAVE_ARGS}, indent=2
         # The template's doubled braces, copied by the model.
         '{{"name": "save_memory", "arguments": {"content": "I like Sushi Go as a card game", '
         '"category": "interests"}}}',
+        # Doubled only where it opens (128 replies of the 1.5B cassettes of 2026-12-01).
+        '{{"name": "save_memory", "arguments": {"content": "I like Sushi Go as a card game", '
+        '"category": "interests"}}',
         # Arguments as a JSON string, the way the API itself carries them.
         json.dumps({"name": "save_memory", "arguments": json.dumps(SAVE_ARGS)}),
         # Llama-style "parameters" holding the arguments.
@@ -37,6 +40,7 @@ SAVE_JSON = json.dumps({"name": "save_memory", "arguments": SAVE_ARGS}, indent=2
         "tool_call-tags",
         "bare",
         "doubled-braces",
+        "doubled-opening",
         "str-args",
         "params",
     ],
@@ -90,6 +94,9 @@ def test_a_list_of_calls_in_one_block() -> None:
         '{"name": "save_memory"}',
         # Broken JSON stays text.
         '```json\n{"name": "save_memory", "arguments": {"content": "x"\n```',
+        # Doubled braces with the object left open, or prose after it: still text.
+        '{{"name": "save_memory", "arguments": {"content": "x"}',
+        '{{"name": "save_memory", "arguments": {"content": "x"}} Saved!',
         # A list mixing a call with something else is not a call block.
         json.dumps([{"name": "save_memory", "arguments": SAVE_ARGS}, {"note": 1}]),
     ],
@@ -101,6 +108,8 @@ def test_a_list_of_calls_in_one_block() -> None:
         "data",
         "no-args",
         "broken",
+        "doubled-left-open",
+        "doubled-then-prose",
         "mixed-list",
     ],
 )
