@@ -26,7 +26,7 @@ SAVE_JSON = json.dumps({"name": "save_memory", "arguments": SAVE_ARGS}, indent=2
         # The template's doubled braces, copied by the model.
         '{{"name": "save_memory", "arguments": {"content": "I like Sushi Go as a card game", '
         '"category": "interests"}}}',
-        # Doubled only where it opens (128 replies of the 1.5B cassettes of 2026-12-01).
+        # Doubled only where it opens (91 replies in 18 committed 1.5B cells).
         '{{"name": "save_memory", "arguments": {"content": "I like Sushi Go as a card game", '
         '"category": "interests"}}',
         # Arguments as a JSON string, the way the API itself carries them.
