@@ -3,10 +3,10 @@
 Small open models often know *what* to call but not the wire format their server parses:
 Qwen2.5-Coder 1.5B under llama.cpp's ``--jinja`` writes ``{"name": "save_memory", "arguments":
 {...}}`` inside a ```json fence, inside ``<tools>`` tags, or with its template's doubled braces
-(``{{"name": ...}}}``, or doubled only where it opens: ``{{"name": ...}}``), none of which llama-server's Hermes parser accepts. Without recovery such a
-model never calls a memory tool, and a run measures the server's parser rather than the model's
-decisions. Agent frameworks for these models (Qwen-Agent, LangChain's JSON agents) parse the text
-the same way.
+(``{{"name": ...}}}``, or doubled only where it opens: ``{{"name": ...}}``), none of which
+llama-server's Hermes parser accepts. Without recovery such a model never calls a memory tool,
+and a run measures the server's parser rather than the model's decisions. Agent frameworks for
+these models (Qwen-Agent, LangChain's JSON agents) parse the text the same way.
 
 Recovery is deliberately narrow: a block counts as a call only if its JSON is an object (or a list
 of objects) whose ``name`` is one of the tools offered in the request and which carries
