@@ -11,7 +11,12 @@ these models (Qwen-Agent, LangChain's JSON agents) parse the text the same way.
 Recovery is deliberately narrow: a block counts as a call only if its JSON is an object (or a list
 of objects) whose ``name`` is one of the tools offered in the request and which carries
 ``arguments`` (or ``parameters`` that are not a JSON Schema, i.e. not the tool's definition echoed
-back). Everything else stays text. Clients apply it only to replies without structured calls.
+back). A block is a fenced or tagged one, the whole reply, or, in a reply with neither, the one
+JSON object standing on lines of its own among prose ("I can use the `save_memory` function.\n\n
+{"name": "save_memory", ...}", as the 1.5B writes it when sampled): the fence left out. Several
+such objects, one a line, stay text: the 0.5B writes one "call" to each offered tool in the
+order offered (save, then delete what it saved, then the schema), the tool list echoed with
+values. Everything else stays text. Clients apply it only to replies without structured calls.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ _BLOCK = re.compile(
     re.DOTALL,
 )
 _SCHEMA_KEYS = frozenset({"properties", "required"})
+_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -79,13 +85,43 @@ def with_text_tool_calls(response: ChatResponse, request: ChatRequest) -> ChatRe
 
 
 def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, body) of each fenced or tagged block; the whole text when there is none."""
+    """(start, end, body) of each fenced or tagged block; when there is none, the whole text
+    and the lone bare object among prose, if any (module docstring)."""
     blocks = list(_BLOCK.finditer(text))
     for match in blocks:
         body = match.group("fenced") if match.group("fenced") is not None else match["tagged"]
         yield match.start(), match.end(), body
     if not blocks:
         yield 0, len(text), text
+        bare = _objects_on_own_lines(text)
+        if len(bare) == 1 and (text[: bare[0][0]] + text[bare[0][1] :]).strip():
+            yield bare[0]
+
+
+# A line opening with a brace (the object may run over several lines).
+_OBJECT_LINE = re.compile(r"^[ \t]*\{", re.MULTILINE)
+# What may follow an object on its last line: closing braces the template doubled, spaces.
+_LINE_END = re.compile(r"[ \t}]*(?=\r?\n|$)")
+
+
+def _objects_on_own_lines(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, body) of each JSON object that opens a line and ends one."""
+    found: list[tuple[int, int, str]] = []
+    read_to = 0
+    for match in _OBJECT_LINE.finditer(text):
+        start = match.end() - 1
+        if start < read_to:
+            continue  # a line inside the object before
+        opened = len(text) - start - len(text[start:].lstrip("{"))
+        try:
+            _, end = _DECODER.raw_decode(text, start + opened - 1)
+        except json.JSONDecodeError:
+            continue
+        read_to = end
+        tail = _LINE_END.match(text, end)
+        if tail is not None:
+            found.append((start, tail.end(), text[start:end]))
+    return found
 
 
 def _calls_in(body: str, tool_names: Collection[str]) -> list[ToolCall]:
@@ -109,7 +145,7 @@ def _loads_lenient(body: str) -> object:
     if opened < 2:
         return None
     try:
-        value, end = json.JSONDecoder().raw_decode(body, opened - 1)
+        value, end = _DECODER.raw_decode(body, opened - 1)
     except json.JSONDecodeError:
         return None
     return value if not body[end:].strip().strip("}") else None

@@ -64,6 +64,23 @@ def test_calls_among_prose_are_taken_out_and_the_prose_kept() -> None:
     assert found.text == "Noted!\n\nLet me check.\n\nDone."
 
 
+def test_a_bare_call_on_lines_of_its_own_among_prose_is_read_as_a_fenced_one() -> None:
+    # As the 1.5B wrote it when sampled (chitchat-transient): the fence left out.
+    search = json.dumps({"name": "search_memory", "arguments": {"query": "umbrella"}})
+    text = f"To check, I can use the `search_memory` function.\n\n{search}\n\nThis finds it."
+    found = recover_tool_calls(text, TOOLS)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("search_memory", {"query": "umbrella"})
+    ]
+    assert found.text == "To check, I can use the `search_memory` function.\n\n\n\nThis finds it."
+    # Pretty-printed over several lines, with the template's doubled opening brace, then an
+    # explanation after it.
+    doubled = "{" + SAVE_JSON
+    found = recover_tool_calls(f"{doubled}\n\n**Explanation**: a new preference.", TOOLS)
+    assert [json.loads(c.arguments) for c in found.calls] == [SAVE_ARGS]
+    assert found.text == "**Explanation**: a new preference."
+
+
 def test_a_list_of_calls_in_one_block() -> None:
     calls = [
         {"name": "save_memory", "arguments": SAVE_ARGS},
@@ -99,6 +116,13 @@ def test_a_list_of_calls_in_one_block() -> None:
         '{{"name": "save_memory", "arguments": {"content": "x"}} Saved!',
         # A list mixing a call with something else is not a call block.
         json.dumps([{"name": "save_memory", "arguments": SAVE_ARGS}, {"note": 1}]),
+        # One object a line, a "call" to each offered tool (the 0.5B's tool list echoed with
+        # values): not a call, though each line alone would read as one.
+        '{"name": "save_memory", "arguments": {"content": "x"}}\n'
+        '{"name": "update_memory", "arguments": {"old_text": "x", "new_text": ""}}\n'
+        '{"name": "search_memory", "arguments": {"query": "x"}}',
+        # A call inside a sentence is prose that quotes one.
+        'Call {"name": "save_memory", "arguments": {"content": "x"}} to save it.',
     ],
     ids=[
         "prose",
@@ -111,6 +135,8 @@ def test_a_list_of_calls_in_one_block() -> None:
         "doubled-left-open",
         "doubled-then-prose",
         "mixed-list",
+        "one-per-tool",
+        "inside-a-sentence",
     ],
 )
 def test_what_is_not_a_call_stays_text(text: str) -> None:
