@@ -14,9 +14,9 @@ of objects) whose ``name`` is one of the tools offered in the request and which 
 back). A block is a fenced or tagged one, the whole reply, or, in a reply with neither, the one
 JSON object standing on lines of its own among prose ("I can use the `save_memory` function.\n\n
 {"name": "save_memory", ...}", as the 1.5B writes it when sampled): the fence left out. Several
-such objects, one a line, stay text: the 0.5B writes one "call" to each offered tool in the
-order offered (save, then delete what it saved, then the schema), the tool list echoed with
-values. Everything else stays text. Clients apply it only to replies without structured calls.
+such objects, one a line, stay text, even when the reply ran out of tokens after the first:
+the 0.5B writes one "call" to each offered tool in the order offered (save, then delete what
+it saved, then the schema), the tool list echoed with values. Everything else stays text. Clients apply it only to replies without structured calls.
 """
 
 from __future__ import annotations
@@ -93,9 +93,9 @@ def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
         yield match.start(), match.end(), body
     if not blocks:
         yield 0, len(text), text
-        bare = _objects_on_own_lines(text)
-        if len(bare) == 1 and (text[: bare[0][0]] + text[bare[0][1] :]).strip():
-            yield bare[0]
+        bare = _lone_object_on_own_lines(text)
+        if bare is not None and (text[: bare[0]] + text[bare[1] :]).strip():
+            yield bare
 
 
 # A line opening with a brace (the object may run over several lines).
@@ -104,9 +104,11 @@ _OBJECT_LINE = re.compile(r"^[ \t]*\{", re.MULTILINE)
 _LINE_END = re.compile(r"[ \t}]*(?=\r?\n|$)")
 
 
-def _objects_on_own_lines(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, body) of each JSON object that opens a line and ends one."""
-    found: list[tuple[int, int, str]] = []
+def _lone_object_on_own_lines(text: str) -> tuple[int, int, str] | None:
+    """(start, end, body) of the JSON object that opens a line and ends one, when it is the
+    only line of ``text`` opening with a brace outside it (a second one, even cut off where
+    the reply ran out of tokens, makes the text a list of objects: module docstring)."""
+    openers: list[tuple[int, int, str] | None] = []
     read_to = 0
     for match in _OBJECT_LINE.finditer(text):
         start = match.end() - 1
@@ -116,12 +118,12 @@ def _objects_on_own_lines(text: str) -> list[tuple[int, int, str]]:
         try:
             _, end = _DECODER.raw_decode(text, start + opened - 1)
         except json.JSONDecodeError:
+            openers.append(None)
             continue
         read_to = end
         tail = _LINE_END.match(text, end)
-        if tail is not None:
-            found.append((start, tail.end(), text[start:end]))
-    return found
+        openers.append((start, tail.end(), text[start:end]) if tail is not None else None)
+    return openers[0] if len(openers) == 1 else None
 
 
 def _calls_in(body: str, tool_names: Collection[str]) -> list[ToolCall]:

@@ -121,6 +121,9 @@ def test_a_list_of_calls_in_one_block() -> None:
         '{"name": "save_memory", "arguments": {"content": "x"}}\n'
         '{"name": "update_memory", "arguments": {"old_text": "x", "new_text": ""}}\n'
         '{"name": "search_memory", "arguments": {"query": "x"}}',
+        # The same list cut off where the reply ran out of tokens.
+        '{"name": "save_memory", "arguments": {"content": "x"}}\n'
+        '{"name": "update_memory", "arguments": {"old_text": "x", "new_te',
         # A call inside a sentence is prose that quotes one.
         'Call {"name": "save_memory", "arguments": {"content": "x"}} to save it.',
     ],
@@ -136,6 +139,7 @@ def test_a_list_of_calls_in_one_block() -> None:
         "doubled-then-prose",
         "mixed-list",
         "one-per-tool",
+        "one-per-tool-cut",
         "inside-a-sentence",
     ],
 )
