@@ -152,7 +152,7 @@ class Progress:
 
     def heartbeat(self) -> None:
         """At most once a minute while cells run: that the run is alive, and where each cell
-        in flight is (its step and model calls so far, read from its trace)."""
+        in flight is (its step, chat calls and decisions so far, read from its trace)."""
         if self._load is not None:
             self._load.check()
         if self._clock() - self._last_line < 60:
@@ -162,8 +162,12 @@ class Progress:
             step, calls = cell.where()
             took = _clock_text(self._clock() - cell.started)
             replayed = f" ({cell.replayed} replayed)" if cell.replayed else ""
+            # A unified cell's decisions are model calls too, traced as decisions: without
+            # them a cell deciding for half an hour looked stuck at its last chat call.
+            decided = f", {cell.decisions} decisions" if cell.decisions else ""
             self._print(
-                f"  {key}: at {step!r}, {calls} model calls{replayed}{cell.speed()}, {took} in"
+                f"  {key}: at {step!r}, {calls} chat calls{replayed}{decided}{cell.speed()}, "
+                f"{took} in"
             )
 
     def _print(self, line: str) -> None:
@@ -177,6 +181,8 @@ class _InFlight:
     def __init__(self, trace: Path, started: float) -> None:
         self.trace, self.started = trace, started
         self._offset, self._calls, self._step = 0, 0, "starting"
+        self.decisions = 0
+        """Unified-pipeline decisions so far (each one model call, not timed in the trace)."""
         self._prompt_tokens, self._tokens, self._seconds = 0, 0, 0.0
         self.replayed = 0
         """Calls answered from a recording (in milliseconds: no model is that fast on a CPU)."""
@@ -199,7 +205,8 @@ class _InFlight:
         )
 
     def where(self) -> tuple[str, int]:
-        """The step of its last trace record and its model calls so far."""
+        """The step of its last trace record and its chat calls so far (:attr:`decisions`
+        counted on the way)."""
         try:
             with self.trace.open("rb") as handle:
                 handle.seek(self._offset)
@@ -214,6 +221,8 @@ class _InFlight:
             except ValueError:
                 continue
             self._step = str(record.get("step", self._step))
+            if record.get("kind") == "decision":
+                self.decisions += 1
             if record.get("kind") == "model_call":
                 self._calls += 1
                 latency = record.get("latency_ms")

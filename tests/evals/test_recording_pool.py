@@ -126,7 +126,7 @@ def test_the_heartbeat_says_where_each_cell_in_flight_is(tmp_path: Path) -> None
     progress.started(cell, trace)  # its trace does not exist yet
     now[0] = 61.0
     progress.heartbeat()
-    assert lines[-1].endswith(": at 'starting', 0 model calls, 1m01s in")
+    assert lines[-1].endswith(": at 'starting', 0 chat calls, 1m01s in")
     records = [
         {"kind": "model_call", "step": "day 1 #1 user"},
         {"kind": "tool_call", "step": "day 1 #1 user"},
@@ -135,12 +135,14 @@ def test_the_heartbeat_says_where_each_cell_in_flight_is(tmp_path: Path) -> None
     trace.write_text("".join(json.dumps(r) + "\n" for r in records) + '{"kind": "mod')
     now[0] = 125.0
     progress.heartbeat()
-    assert lines[-1].endswith(": at 'day 1 #2 user', 2 model calls, 2m05s in")
+    assert lines[-1].endswith(": at 'day 1 #2 user', 2 chat calls, 2m05s in")
     with trace.open("a") as handle:  # the half-written line completes: counted once
         handle.write('el_call", "step": "day 2 #1 user"}\n')
+        # A unified cell's decisions are model calls the trace records as decisions.
+        handle.write('{"kind": "decision", "step": "day 2 #1 user"}\n' * 2)
     now[0] = 190.0
     progress.heartbeat()
-    assert lines[-1].endswith(": at 'day 2 #1 user', 3 model calls, 3m10s in")
+    assert lines[-1].endswith(": at 'day 2 #1 user', 3 chat calls, 2 decisions, 3m10s in")
 
 
 def test_a_kill_does_not_wait_for_the_cell_in_flight(tmp_path: Path) -> None:
@@ -216,6 +218,6 @@ def test_the_estimate_counts_down_while_a_cell_runs_and_tokens_per_s_show(tmp_pa
     trace.write_text("".join(json.dumps(r) + "\n" for r in (replayed, sent, sent)))
     progress.heartbeat()
     assert (
-        "3 model calls (1 replayed), 3,000 prompt + 80 generated tokens in 8 s of model calls "
+        "3 chat calls (1 replayed), 3,000 prompt + 80 generated tokens in 8 s of model calls "
         "(10.0 generated tok/s)"
     ) in lines[-1]
