@@ -12,11 +12,12 @@ Recovery is deliberately narrow: a block counts as a call only if its JSON is an
 of objects) whose ``name`` is one of the tools offered in the request and which carries
 ``arguments`` (or ``parameters`` that are not a JSON Schema, i.e. not the tool's definition echoed
 back). A block is a fenced or tagged one, the whole reply, or, in a reply with neither, the one
-JSON object standing on lines of its own among prose ("I can use the `save_memory` function.\n\n
-{"name": "save_memory", ...}", as the 1.5B writes it when sampled): the fence left out. Several
-such objects, one a line, stay text, even when the reply ran out of tokens after the first:
-the 0.5B writes one "call" to each offered tool in the order offered (save, then delete what
-it saved, then the schema), the tool list echoed with values. Everything else stays text. Clients apply it only to replies without structured calls.
+JSON object standing on lines of its own among prose (a line "I can use the `save_memory`
+function.", then the call, then "This will save it.", as the 1.5B writes it when sampled): the
+fence left out. Several such objects, one a line, stay text, even when the reply ran out of
+tokens after the first: the 0.5B writes one "call" to each offered tool in the order offered
+(save, then delete what it saved, then the schema), the tool list echoed with values.
+Everything else stays text. Clients apply it only to replies without structured calls.
 """
 
 from __future__ import annotations
