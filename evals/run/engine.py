@@ -379,8 +379,9 @@ def run_scenario(spec: RunSpec, embedder: Embedder | None, client: LLMClient | N
             run.step = "end"
             if hooks.pending:
                 run.errors.append(f"{hooks.pending} `during` events never ran (no such model call)")
-            if scripted.pending:
-                run.errors.append(f"{scripted.pending} scripted decisions never asked for")
+            never_asked = scripted.finish()
+            if never_asked:
+                run.errors.append(f"{never_asked} scripted decisions never asked for")
             manager = rt.manager
             run.write(
                 rec.RunEnd(

@@ -166,48 +166,50 @@ it, and the decision the user's turn #2 ("I no longer have a cat") asks for is t
 scenario's answer E on the newest memory about Milo, not the model's."""
 
 
-def check_lifecycle(records: list[dict[str, object]]) -> None:
+def check_lifecycle(records: list[dict[str, object]]) -> dict[str, object]:
     """Seed 004's lifecycle keeps a real DELETE and archive whatever the model decides (issue
-    36): the one scripted reply is marked in the trace (a scripted_decision record) at
-    SCRIPTED_STEP, just before its decision; the policy still applies its repairs and the
-    deletion guard, and the decision is that DELETE; every other decision is the model's
-    own; the day change after five quiet weeks archives cold memories; the stats count
-    exactly those."""
+    36), and says which: the scripted reply (armed on day 6) answers the decision about Milo
+    when one comes, marked in the trace (a scripted_decision record just before it), and the
+    policy still applies its repairs and the deletion guard, so that decision is the DELETE of
+    Milo's memory; when none comes (the model never saves that Milo died), a record says the
+    script was not used and every decision, a DELETE among them, is the model's own. The day
+    change after five quiet weeks archives cold memories; the stats count exactly those.
+    Returns the scripted_decision record."""
     assert records[-1]["errors"] == []
-    scripted = [r for r in records if r["kind"] == "scripted_decision"]
-    assert [(r["step"], r["used"]) for r in scripted] == [(SCRIPTED_STEP, True)]
-    assert scripted[0]["armed_at"] == "day 6 #1 script_decision"
-    reply = json.loads(str(scripted[0]["reply"]))
-    assert reply["answer"] == "E" and isinstance(reply["id"], int)
+    [scripted] = [r for r in records if r["kind"] == "scripted_decision"]
+    assert scripted["armed_at"] == "day 6 #1 script_decision"
     decisions = [r for r in records if r["kind"] == "decision"]
-    after = [r for r in decisions if int(r["seq"]) > int(scripted[0]["seq"])]  # type: ignore[call-overload]
-    assert (after[0]["step"], after[0]["op"], after[0]["id"]) == (
-        SCRIPTED_STEP,
-        "DELETE",
-        reply["id"],
-    )
-    assert after[0].get("repair") is None and "Milo" in str(after[0]["candidate"])
-    before = next(r for r in records if r["kind"] == "snapshot" and r["step"] == "day 5 close app")
-    day6 = next(r for r in records if r["kind"] == "snapshot" and r["step"] == "day 6 close app")
-
-    def milo(snapshot: dict[str, object]) -> int:
-        return sum("milo" in line.lower() for line in str(snapshot["memory_md"]).splitlines())
-
-    assert milo(day6) < milo(before)  # the memory the DELETE named is gone from MEMORY.md
+    if scripted["used"]:
+        reply = json.loads(str(scripted["reply"]))
+        assert reply["answer"] == "E" and isinstance(reply["id"], int)
+        seq = int(scripted["seq"])  # type: ignore[call-overload]
+        after = [r for r in decisions if int(r["seq"]) > seq]  # type: ignore[call-overload]
+        assert (after[0]["step"], after[0]["op"], after[0]["id"]) == (
+            scripted["step"],
+            "DELETE",
+            reply["id"],
+        )
+        assert after[0].get("repair") is None
+        assert "milo" not in str(records[-1]["memory_md"]).lower()  # the DELETE's memory is gone
+    else:
+        assert "no decision about 'Milo'" in str(scripted["why"])
+        assert any(r["op"] == "DELETE" and r.get("repair") is None for r in decisions)
     archives = [r for r in records if r["kind"] == "archive"]
     assert archives and archives[0]["step"] == "day 8 open app"
     stats = records[-1]["policy_stats"]
     assert isinstance(stats, dict)
     assert stats["deleted"] == sum(r["op"] == "DELETE" for r in decisions)
     assert stats["archived"] == sum(len(r["ids"]) for r in archives)  # type: ignore[arg-type, misc]
+    return scripted
 
 
 def test_the_lifecycle_keeps_a_delete_scripted_on_day_6_and_archives(
     tmp_path: Path, embedder: Embedder | None
 ) -> None:
-    """check_lifecycle on the offline model (sim/careful): SCRIPTED_STEP is scripted, every
-    other decision is sim/careful's."""
-    check_lifecycle(run(tmp_path, embedder, "sim/careful", "unified", LIFECYCLE))
+    """check_lifecycle on the offline model (sim/careful), which saves that Milo died: the
+    decision at SCRIPTED_STEP is scripted, every other decision is sim/careful's."""
+    scripted = check_lifecycle(run(tmp_path, embedder, "sim/careful", "unified", LIFECYCLE))
+    assert (scripted["step"], scripted["used"]) == (SCRIPTED_STEP, True)
 
 
 def test_the_scripted_decision_is_not_used_by_a_policy_that_makes_none(
@@ -259,10 +261,11 @@ def test_scenario_search_settings_reach_the_run(
 def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Path) -> None:
     """The committed real-model recording (Qwen2.5-Coder 1.5B, unified policy, tool calls
     recovered from text) of the seed 004 lifecycle scenario, replayed offline, passes
-    check_lifecycle: the DELETE of the cat at SCRIPTED_STEP is scripted (day 6, the reply
-    marked in the trace, no model asked); every other decision, the climbing gym's negation
-    on day 7 included, is the real model's, and five quiet weeks later cold memories are
-    archived."""
+    check_lifecycle. Since its calls are read as the 1.5B writes them (2026-12-02), it answers
+    "Sadly Milo died ... remember that I no longer have a cat" with an empty reply and saves
+    nothing, so no decision about Milo comes and the scripted DELETE is not used (the trace
+    says so); the real DELETE is the model's own (the climbing gym's negation on day 7), and
+    five quiet weeks later cold memories are archived."""
     from evals.cli.main import main
 
     model = "openai-compatible/qwen2.5-coder-1.5b-instruct"
@@ -271,7 +274,7 @@ def test_unified_reaches_delete_and_archive_in_the_seed004_scenario(tmp_path: Pa
     (trace,) = (tmp_path / "run").rglob("trace.jsonl")
     records = [json.loads(line) for line in trace.read_text().splitlines()]
     assert records[0]["model_kind"] == "real"
-    check_lifecycle(records)
+    assert check_lifecycle(records)["used"] is False
 
 
 def test_a_variants_prompts_reach_every_request_of_a_run(

@@ -1,5 +1,7 @@
-"""The ``script_decision`` event: the unified pipeline's next decision answered by the
-scenario, marked scripted in the trace; a missing target or an unused script is a run error."""
+"""The ``script_decision`` event: the unified pipeline's decision about the scenario's target
+(the next one, without a target) answered by the scenario, marked scripted in the trace; a
+missing target or an untargeted script never asked for is a run error, a targeted one no
+decision was about is recorded as unused."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pydantic import ValidationError
 
 from evals.grid.cell import Cell
 from evals.run import shared_embedder
-from evals.run._scripted_decision import SCRIPTED_MODEL, ScriptedDecisions, scripted_reply
+from evals.run._scripted_decision import SCRIPTED_MODEL, WAIT, ScriptedDecisions, scripted_reply
 from evals.run.engine import RunSpec, run_scenario
 from evals.scenario import ScriptedDecisionSpec, parse_event
 from evals.scenario.load import load_scenario
@@ -54,38 +56,47 @@ def _request(purpose: Purpose) -> ChatRequest:
     return ChatRequest((Message(Role.USER, "x"),), purpose=purpose)
 
 
-def test_only_the_next_decision_call_is_answered_by_the_script() -> None:
+def test_only_the_decision_a_script_is_for_is_answered_by_it() -> None:
     model = Model()
     client = ScriptedDecisions(model)
-    client.arm(lambda: ChatResponse("scripted", model=SCRIPTED_MODEL))
-    client.arm(lambda: None)  # its target is gone: the model decides
-    assert (client.name, client.pending) == ("sim/test", 2)
+    waited = [WAIT]  # the first decision is about something else: the model's, it waits
+    client.arm(lambda _: waited.pop() if waited else ChatResponse("scripted", model=SCRIPTED_MODEL))
+    client.arm(lambda _: None)  # its target is gone: the model decides
+    unused: list[str] = []
+    client.arm(lambda _: WAIT, lambda: unused.append("never about its target"))
+    assert (client.name, client.pending) == ("sim/test", 3)
     assert client.complete(_request(Purpose.CHAT)).text == "the model"
+    assert client.complete(_request(Purpose.UPDATE_DECISION)).text == "the model"
     assert client.complete(_request(Purpose.UPDATE_DECISION)).text == "scripted"
     assert client.complete(_request(Purpose.UPDATE_DECISION)).text == "the model"
     assert client.complete(_request(Purpose.UPDATE_DECISION)).text == "the model"
-    assert client.pending == 0
-    assert model.asked == [Purpose.CHAT, Purpose.UPDATE_DECISION, Purpose.UPDATE_DECISION]
+    assert client.pending == 1
+    assert client.finish() == 0 and unused == ["never about its target"]  # recorded, no error
+    assert model.asked == [Purpose.CHAT, *[Purpose.UPDATE_DECISION] * 3]
 
 
 SCENARIO = """\
 schema_version: 1
 name: scripted-decision-test
-description: a script whose target is gone, then one no decision ever asks for
+description: >
+  a script that waits past a decision about something else for one whose target is gone, then
+  one without a target and one with a target that no decision asks for
 start_date: 2026-03-09
 days:
   - close_app: false
     events:
       - {script_decision: {reply: '{"answer": "E", "id": {id}, "content": ""}', target: Oslo}}
       - {user: "Remember that I have a cat named Milo.", turn: request}
+      - {user: "Remember that I moved away from Oslo last year.", turn: request}
   - open_app: false
     close_app: false
     events:
       - {script_decision: {reply: '{"answer": "F", "id": null, "content": ""}'}}
+      - {script_decision: {reply: '{"answer": "E", "id": {id}, "content": ""}', target: Milo}}
 """
 
 
-def test_a_missing_target_and_an_unused_script_are_run_errors(tmp_path: Path) -> None:
+def test_a_missing_target_and_an_untargeted_unused_script_are_run_errors(tmp_path: Path) -> None:
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO)
     scenario = load_scenario(path)
@@ -94,10 +105,13 @@ def test_a_missing_target_and_an_unused_script_are_run_errors(tmp_path: Path) ->
     records = [json.loads(line) for line in trace.read_text().splitlines()]
     errors = records[-1]["errors"]
     assert errors == [
-        "day 1 #2 user: script_decision from day 1 #1 script_decision: no active memory "
+        "day 1 #3 user: script_decision from day 1 #1 script_decision: no active memory "
         "holds 'Oslo'; the model decided",
         "1 scripted decisions never asked for",
     ]
-    assert not any(r["kind"] == "event" and r.get("used") for r in records)
+    assert not any(r["kind"] == "scripted_decision" and r["used"] for r in records)
     [decided] = [r for r in records if r["kind"] == "decision" and r["step"] == "day 1 #2 user"]
-    assert decided["op"] == "ADD"  # the model's own decision
+    assert decided["op"] == "ADD"  # the model's own: the Oslo script waited past it
+    [unused] = [r for r in records if r["kind"] == "scripted_decision"]
+    assert (unused["step"], unused["armed_at"]) == ("end", "day 2 #2 script_decision")
+    assert unused["why"].startswith("no decision about 'Milo' came after it")
