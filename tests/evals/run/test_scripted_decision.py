@@ -75,6 +75,26 @@ def test_only_the_decision_a_script_is_for_is_answered_by_it() -> None:
     assert model.asked == [Purpose.CHAT, *[Purpose.UPDATE_DECISION] * 3]
 
 
+def test_a_decision_is_about_the_target_when_it_names_it_or_ends_a_memory_holding_it() -> None:
+    from datetime import datetime
+
+    from evals.run._scripted_decision import _about
+    from memsys.decisions import SimilarMemory, decision_request
+
+    at = datetime(2026, 2, 12, 20, 0)
+    milo = SimilarMemory(2, "I have a cat named Milo", "profile", at, at)
+    job = SimilarMemory(1, "Works as a nurse", "profile", at, at)
+
+    def about(candidate: str, *shown: SimilarMemory) -> bool:
+        return _about("Milo", decision_request(candidate, shown))
+
+    assert about("Milo died last week")  # names it, shown or not
+    assert about("I no longer have a cat", milo)  # an ending, its memory shown
+    assert not about("I no longer have a cat", job)  # an ending, but not of a memory about Milo
+    assert not about("profession: software engineer", milo, job)  # shown, nothing ended
+    assert not about("Hospital worker", job)
+
+
 SCENARIO = """\
 schema_version: 1
 name: scripted-decision-test
