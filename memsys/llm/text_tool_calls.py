@@ -115,9 +115,8 @@ def _lone_object_on_own_lines(text: str) -> tuple[int, int, str] | None:
         start = match.end() - 1
         if start < read_to:
             continue  # a line inside the object before
-        opened = len(text) - start - len(text[start:].lstrip("{"))
         try:
-            _, end = _DECODER.raw_decode(text, start + opened - 1)
+            _, end = _decode_past_braces(text, start)
         except json.JSONDecodeError:
             openers.append(None)
             continue
@@ -144,14 +143,25 @@ def _loads_lenient(body: str) -> object:
         return json.loads(body)
     except json.JSONDecodeError:
         pass
-    opened = len(body) - len(body.lstrip("{"))
-    if opened < 2:
+    if not body.startswith("{{"):
         return None
     try:
-        value, end = _DECODER.raw_decode(body, opened - 1)
+        value, end = _decode_past_braces(body, 0)
     except json.JSONDecodeError:
         return None
     return value if not body[end:].strip().strip("}") else None
+
+
+def _decode_past_braces(text: str, start: int) -> tuple[object, int]:
+    """The JSON value opening at the last of the braces at ``start`` (a template-copying
+    model doubles the first), and where it ends.
+
+    Raises:
+        json.JSONDecodeError: no JSON value there.
+    """
+    opened = len(text) - start - len(text[start:].lstrip("{"))
+    value, end = _DECODER.raw_decode(text, start + opened - 1)
+    return value, end
 
 
 def _as_call(item: object, tool_names: Collection[str]) -> ToolCall | None:
