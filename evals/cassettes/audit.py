@@ -125,7 +125,7 @@ class CassetteInfo:
     @property
     def record_minutes(self) -> float | None:
         """Wall-clock minutes the recording took (calls x seconds per call), if labelled."""
-        seconds = self.label.recording_seconds if self.label is not None else None
+        seconds = self.label.sent_seconds if self.label is not None else None
         return None if seconds is None else round(seconds / 60, 1)
 
 

@@ -142,8 +142,19 @@ class CassetteLabel:
 
     @property
     def recording_seconds(self) -> float | None:
-        """Wall-clock seconds the recording took (calls x seconds per call), if labelled; 0
-        when every call was answered from a recording (the model was never called)."""
+        """Seconds a whole recording of the cell takes: every call x seconds per call, if
+        labelled. A re-recording from a late divergence sent few calls, and its own wall time
+        says little of the cell's (unified-lifecycle: 1 call of 49); its seconds per call,
+        measured on the calls it sent, stand for all of them. None when no call was sent (no
+        timing to go by)."""
+        if self.calls is None or self.seconds_per_call is None or self.recorded_calls == 0:
+            return None
+        return self.calls * self.seconds_per_call
+
+    @property
+    def sent_seconds(self) -> float | None:
+        """Wall-clock seconds the last recording spent on the calls it sent (recorded calls x
+        seconds per call); 0 when every call was answered from a recording."""
         if self.calls is None:
             return None
         if self.recorded_calls == 0:

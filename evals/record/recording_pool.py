@@ -66,8 +66,9 @@ class CellOutcome:
 
 
 def estimate_seconds(cells: Sequence[PlannedCell], root: Path = DEFAULT_ROOT) -> dict[str, float]:
-    """Expected recording seconds per cassette path, from the labels of recorded cells: the
-    cell's own earlier recording, else the median of the same scenario's, else of all."""
+    """Expected recording seconds per cassette path, from the labels of recorded cells: a
+    whole recording of the cell by its own label (every call, though a re-recording from where
+    it diverges sends fewer), else the median of the same scenario's, else of all."""
     own: dict[str, float] = {}
     by_scenario: dict[str, list[float]] = {}
     for path in sorted(root.glob("*/*/*/*.yaml.meta.json")) + sorted(

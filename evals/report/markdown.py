@@ -204,7 +204,8 @@ def simulated_table(model: ReportModel, suite: Sequence[SuiteCell] = DEFAULT_SUI
 
 
 def recording_minutes(label: RunRecording | None) -> float | None:
-    """Minutes a recording took (calls x seconds per call), or None when not labelled."""
+    """Minutes a whole recording of the cell takes (every call x seconds per call), or None
+    when not labelled."""
     seconds = label.recording_seconds if label is not None else None
     return None if seconds is None else seconds / 60
 

@@ -107,7 +107,8 @@ class RunRecording:
     setting: str
     """Sampling setting: ``greedy (temperature 0)``, ``temperature 0.7``, ..."""
     recording_seconds: float | None = None
-    """Wall-clock seconds the recording took, if labelled."""
+    """Seconds a whole recording of the cell takes (every call x seconds per call), if
+    labelled."""
     text_tool_calls: bool | None = None
     """Tool calls were recovered from text while recording (None: not labelled)."""
 

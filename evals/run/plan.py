@@ -63,8 +63,8 @@ class PlannedRun:
 
 
 def expected_seconds(runs: Sequence[PlannedRun]) -> dict[str, float]:
-    """Cell path -> seconds its recording took (calls x seconds per call of the label), for
-    the real runs that have a label; the shards' longest-first order."""
+    """Cell path -> seconds a whole recording of it takes (calls x seconds per call of the
+    label), for the real runs that have a label; the shards' longest-first order."""
     from evals.cassettes import read_label
 
     seconds = {}

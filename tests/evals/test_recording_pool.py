@@ -8,14 +8,15 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from evals.cassettes import read_label
+from evals.cassettes import CassetteLabel, read_label, write_label
 from evals.cli.main import main
 from evals.record.recording import PlannedCell
-from evals.record.recording_pool import CellOutcome, Progress
+from evals.record.recording_pool import CellOutcome, Progress, estimate_seconds
 from tests.helpers.fake_server_process import served_requests, start_fake_server
 
 MODEL = "openai-compatible/fake"
@@ -69,6 +70,41 @@ def test_three_cells_at_once_lose_nothing_and_record_nothing_twice(
     replay += ["--variant", "v049-user-requested", "--out", "runs", "--report", "r.html"]
     assert main(["run", *replay]) == 0
     assert len(served_requests(log)) == len(served)
+
+
+def test_a_cell_brought_back_from_a_late_divergence_is_expected_at_its_whole_cost(
+    tmp_path: Path,
+) -> None:
+    """The last recording of unified-lifecycle sent 1 call of 49 (the rest replayed): its wall
+    time was 35 s, a whole recording takes 49 calls at its 35 s each. A cell whose every call
+    was replayed has no timing and goes by its scenario's others."""
+    from evals.grid.cell import Cell
+
+    late, replayed, sibling = (
+        Cell("lifecycle", MODEL, policy, "v049-guardrails")
+        for policy in ("unified", "guardrails", "append")
+    )
+    base = CassetteLabel(MODEL, "http://127.0.0.1:1/v1", "2026-12-02")
+    for cell, calls, replayed_calls, per_call in (
+        (late, 49, 48, 35.0),
+        (replayed, 20, 20, None),
+        (sibling, 10, 0, 6.0),
+    ):
+        path = cell.cassette_path(tmp_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("interactions: []\n", encoding="utf-8")
+        write_label(
+            path,
+            replace(base, calls=calls, replayed_calls=replayed_calls, seconds_per_call=per_call),
+        )
+    label = read_label(late.cassette_path(tmp_path))
+    assert label is not None
+    assert (label.recording_seconds, label.sent_seconds) == (49 * 35.0, 35.0)
+    planned = [PlannedCell(c, Path("x"), None, None) for c in (late, replayed)]
+    expected = estimate_seconds(planned, tmp_path)
+    assert expected[str(late.cassette_path(tmp_path))] == 49 * 35.0
+    # No timing of its own: the median of the scenario's timed cells (1,715 s and 60 s).
+    assert expected[str(replayed.cassette_path(tmp_path))] == (49 * 35.0 + 60.0) / 2
 
 
 def test_progress_prints_plain_lines_with_an_estimate(tmp_path: Path) -> None:
