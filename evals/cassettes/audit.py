@@ -124,7 +124,8 @@ class CassetteInfo:
 
     @property
     def record_minutes(self) -> float | None:
-        """Wall-clock minutes the recording took (calls x seconds per call), if labelled."""
+        """Wall-clock minutes the last recording spent on the calls it sent (not those it
+        replayed), if labelled."""
         seconds = self.label.sent_seconds if self.label is not None else None
         return None if seconds is None else round(seconds / 60, 1)
 
