@@ -23,6 +23,7 @@ from evals.cli.commands import command_help
 from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import (
+    BaselineRuns,
     Reference,
     build_report,
     comparison_json,
@@ -32,7 +33,7 @@ from evals.report import (
     validate_metrics,
     write_comparison,
 )
-from evals.results import combine, different_texts
+from evals.results import RunResult, combine, different_texts
 from evals.stats import Adjustment
 from memsys.tools import DEFAULT_VARIANT
 
@@ -40,10 +41,37 @@ __all__ = ["register"]
 
 
 def _reference(args: argparse.Namespace) -> Reference:
-    """The baseline asked for; the default variant when none is."""
-    if not (args.baseline_model or args.baseline_policy or args.baseline_variant):
+    """The baseline asked for; the default variant when none is (with ``--baseline-run``:
+    each cell itself, in that run)."""
+    fixed = (args.baseline_model, args.baseline_policy, args.baseline_variant)
+    if args.baseline_run is not None:
+        return Reference(*fixed, run=args.baseline_run)
+    if not any(fixed):
         return Reference(variant=DEFAULT_VARIANT)
-    return Reference(args.baseline_model, args.baseline_policy, args.baseline_variant)
+    return Reference(*fixed)
+
+
+def _baseline_runs(args: argparse.Namespace, compared: list[RunResult]) -> BaselineRuns | None:
+    """``--baseline-run``'s results and their sampling settings (what its results file
+    recorded first, then the labels under ``--cassettes``), or None."""
+    if args.baseline_run is None:
+        return None
+    where = Path(args.baseline_run)
+    inside = [d for d in args.run_dirs if Path(d).resolve() == where.resolve()]
+    if inside:
+        raise UsageError(
+            f"--baseline-run {where} is also a RUN_DIR: give the run to compare as RUN_DIR "
+            "and the one before the change as --baseline-run"
+        )
+    collected = collected_saving_scored(where, args.keywords_only)
+    if not collected.results:
+        raise UsageError(f"--baseline-run {where}: no scored run under it")
+    recorded = collected.about.sampling_map()
+    labelled = sampling(collected.results, Path(args.cassettes))
+    changed = different_texts({"RUN_DIR": compared, str(where): collected.results})
+    for sentence in changed:  # what a prompt edit compares: said, not refused
+        print(f"note: {sentence}", file=sys.stderr)
+    return list(collected.results), {**labelled, **recorded}
 
 
 def _targets(values: list[str] | None) -> dict[str, float]:
@@ -95,6 +123,7 @@ def _compare(args: argparse.Namespace) -> int:
         metrics=metrics,
         sampling=settings,
         adjustment=adjustment,
+        baseline_runs=_baseline_runs(args, results),
     )
     out = Path(args.out)
     title = args.title or "memeval comparison"
@@ -139,6 +168,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"baseline variant (default {DEFAULT_VARIANT} when no --baseline-* is given)",
     )
     parser.add_argument("--baseline-model", metavar="NAME", help="baseline model")
+    parser.add_argument(
+        "--baseline-run",
+        metavar="DIR",
+        help="take the baseline cells from this run directory (the same cells run before "
+        "a change to memsys or a variant's text): each cell of RUN_DIR pairs with itself "
+        "there, or with what --baseline-* names",
+    )
     parser.add_argument("--baseline-policy", metavar="NAME", help="baseline policy")
     parser.add_argument(
         "--out",

@@ -39,6 +39,7 @@ from evals.report._paired import (
     LeftOut,
     Reference,
     Sampling,
+    compare_runs,
     compare_to_baseline,
     headline_metrics,
     known_metrics,
@@ -49,6 +50,7 @@ from evals.report._stats import Aggregate, aggregate, cells, mean_ci
 from evals.report.figures import Figures, write_figures
 from evals.report.model import (
     LEGACY_SUMMARY_METRICS,
+    BaselineRuns,
     CellSummary,
     ReportModel,
     Verdicts,
@@ -68,6 +70,7 @@ __all__ = [
     "LABEL_STYLES",
     "LEGACY_SUMMARY_METRICS",
     "Aggregate",
+    "BaselineRuns",
     "CellSummary",
     "Comparison",
     "ComparisonError",
@@ -84,6 +87,7 @@ __all__ = [
     "aggregate",
     "build_report",
     "cells",
+    "compare_runs",
     "compare_to_baseline",
     "comparison_json",
     "comparison_text",

@@ -73,6 +73,7 @@ def comparison_json(
     document = {
         "schema_version": COMPARE_JSON_VERSION,
         "baseline": reference.fixed(),
+        "baseline_run": reference.run,
         "method": method_sentence(comparisons[0].adjustment) if comparisons else "",
         "comparisons": [
             {

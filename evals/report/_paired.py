@@ -26,11 +26,19 @@ is no verdict, and the text says how many scenarios a difference of 0.05 would n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evals.errors import ComparisonError
 from evals.grid.cell import Cell
 from evals.report._diffs import PairedDiff, Verdict, family, scenario_diff, within_sd
+from evals.report._pairing import (
+    SIMULATED_SAMPLING,
+    UNLABELLED_SAMPLING,
+    LeftOut,
+    Sampling,
+    pair_scenarios,
+    sampling_of,
+)
 from evals.results import ModelKind, ResultsAbout, RunResult, known_metrics
 from evals.stats import Adjustment
 
@@ -49,6 +57,7 @@ __all__ = [
     "Reference",
     "Sampling",
     "Verdict",
+    "compare_runs",
     "compare_to_baseline",
     "headline_metrics",
     "known_metrics",
@@ -60,11 +69,6 @@ __all__ = [
 
 CellGroup = tuple[str, str, str]
 """(model, policy, variant): a cell over all scenarios and repeats."""
-Sampling = Mapping[Cell, str]
-"""The sampling setting of each run (keyed by :attr:`RunResult.cell`, repeat included):
-``greedy (temperature 0)``, ``temperature 0.7``, ... as the cassette labels say."""
-SIMULATED_SAMPLING = "deterministic (simulated)"
-UNLABELLED_SAMPLING = "not labelled"
 _DIMENSIONS = ("model", "policy", "variant")
 
 
@@ -78,6 +82,9 @@ class Reference:
     """Baseline policy, or None to pair each policy with itself."""
     variant: str | None = None
     """Baseline variant, or None to pair each variant with itself."""
+    run: str | None = None
+    """The baseline's runs come from this run directory (``--baseline-run``: the same cells
+    run before a change to memsys), or None when baseline and compared runs are one set."""
 
     def fixed(self) -> dict[str, str]:
         """The dimensions the baseline fixes, by name."""
@@ -85,25 +92,17 @@ class Reference:
         return {k: v for k, v in values.items() if v is not None}
 
     def describe(self) -> str:
-        """``variant v049-guardrails`` or ``model sim/careful, variant v1``."""
-        return ", ".join(f"{k} {v}" for k, v in self.fixed().items()) or "(nothing)"
+        """``variant v049-guardrails``, ``model sim/careful, variant v1`` or ``run runs/s59``."""
+        named = [f"{k} {v}" for k, v in self.fixed().items()]
+        if self.run is not None:
+            named.append(f"run {self.run}")
+        return ", ".join(named) or "(nothing)"
 
     def target(self, group: CellGroup) -> CellGroup:
         """The baseline cell ``group`` is paired with."""
         fixed = self.fixed()
         model, policy, variant = (fixed.get(d, v) for d, v in zip(_DIMENSIONS, group, strict=True))
         return (model, policy, variant)
-
-
-@dataclass(frozen=True)
-class LeftOut:
-    """A scenario of the compared cell that is not one of the pairs, and why."""
-
-    scenario: str
-    """Scenario name."""
-    reason: str
-    """``no baseline run`` or ``sampling differs: temperature 0.7 (3 samples) against
-    greedy (temperature 0) (1 sample)``."""
 
 
 @dataclass(frozen=True)
@@ -141,9 +140,14 @@ class Comparison:
     to_parent: bool = False
     """Its baseline is the variant the compared one extends, not the page's baseline: what
     the variant's own change does (:func:`evals.report.model.verdicts`)."""
+    baseline_run: str | None = None
+    """The run directory the baseline's runs come from (:func:`compare_runs`), else None."""
 
     def baseline_note(self) -> str:
-        """`` (against its parent P)`` for a comparison with the parent variant, else empty."""
+        """`` (against its parent P)`` for a comparison with the parent variant, `` (in run
+        R)`` for one with another run's cells, else empty."""
+        if self.baseline_run is not None:
+            return f" (in run {self.baseline_run})"
         return f" (against its parent {self.baseline[2]})" if self.to_parent else ""
 
     @property
@@ -156,6 +160,7 @@ class Comparison:
         return (
             f"{' · '.join(self.compared)} [{self.compared_kind}] vs "
             f"{' · '.join(self.baseline)} [{self.baseline_kind}]"
+            + (f" (in run {self.baseline_run})" if self.baseline_run is not None else "")
         )
 
 
@@ -225,81 +230,6 @@ def _check_reference(results: Sequence[RunResult], reference: Reference) -> None
             )
 
 
-def sampling_of(run: RunResult, sampling: Sampling | None) -> str:
-    """A run's sampling setting: from ``sampling``, else deterministic for a simulated
-    model and :data:`UNLABELLED_SAMPLING` for a real one."""
-    if sampling is not None and run.cell in sampling:
-        return sampling[run.cell]
-    return SIMULATED_SAMPLING if run.model_kind is ModelKind.SIMULATED else UNLABELLED_SAMPLING
-
-
-def _setting(runs: Sequence[RunResult], sampling: Sampling | None) -> str:
-    settings = sorted({sampling_of(r, sampling) for r in runs})
-    plural = "s" if len(runs) != 1 else ""
-    return f"{' + '.join(settings)} ({len(runs)} sample{plural})"
-
-
-@dataclass(frozen=True)
-class _Pairing:
-    """How the scenarios of a cell and its baseline pair."""
-
-    mine: list[RunResult]
-    """The compared cell's runs that pair."""
-    theirs: list[RunResult]
-    """The baseline's runs that pair."""
-    scenarios: list[str]
-    """Paired scenarios."""
-    left_out: list[LeftOut]
-    """Scenarios of the compared cell that do not pair."""
-    set_aside: list[LeftOut]
-    """Samples of paired scenarios taken another way than the shared setting."""
-    settings: set[str]
-    """Sampling settings of the paired runs."""
-
-
-def _pair_scenarios(
-    runs: Sequence[RunResult], partners: Sequence[RunResult], sampling: Sampling | None
-) -> _Pairing:
-    mine: dict[str, list[RunResult]] = {}
-    theirs: dict[str, list[RunResult]] = {}
-    for run in runs:
-        mine.setdefault(run.scenario, []).append(run)
-    for run in partners:
-        theirs.setdefault(run.scenario, []).append(run)
-    pairing = _Pairing([], [], [], [], [], set())
-    for scenario in sorted(mine):
-        if scenario not in theirs:
-            pairing.left_out.append(LeftOut(scenario, "no baseline run"))
-            continue
-        a = {sampling_of(r, sampling) for r in mine[scenario]}
-        b = {sampling_of(r, sampling) for r in theirs[scenario]}
-        if len(a & b) != 1:  # none shared, or several: which to pair would be a choice
-            pairing.left_out.append(
-                LeftOut(
-                    scenario,
-                    f"sampling differs: {_setting(mine[scenario], sampling)} against "
-                    f"{_setting(theirs[scenario], sampling)}",
-                )
-            )
-            continue
-        [shared] = a & b
-        for side, found, other in (("compared", mine, b), ("baseline", theirs, a)):
-            extra = [r for r in found[scenario] if sampling_of(r, sampling) != shared]
-            if extra:
-                pairing.set_aside.append(
-                    LeftOut(
-                        scenario,
-                        f"{side} {_setting(extra, sampling)} set aside: the other side has "
-                        f"only {' + '.join(sorted(other))}",
-                    )
-                )
-        pairing.scenarios.append(scenario)
-        pairing.settings.add(shared)
-        pairing.mine.extend(r for r in mine[scenario] if sampling_of(r, sampling) == shared)
-        pairing.theirs.extend(r for r in theirs[scenario] if sampling_of(r, sampling) == shared)
-    return pairing
-
-
 def compare_to_baseline(
     results: Sequence[RunResult],
     reference: Reference,
@@ -329,40 +259,99 @@ def compare_to_baseline(
     validate_metrics(results, chosen)
     _check_reference(results, reference)
     _index(results)
-    groups: dict[CellGroup, list[RunResult]] = {}
-    for result in results:
-        groups.setdefault((result.model, result.policy, result.variant), []).append(result)
+    groups = _groups(results)
     comparisons = []
     for group, runs in groups.items():
         target = reference.target(group)
         if target == group or target not in groups:
             continue  # a baseline cell, or nothing to pair with
-        partners = groups[target]
-        pairing = _pair_scenarios(runs, partners, sampling)
-        paired, mine, theirs = pairing.scenarios, pairing.mine, pairing.theirs
-        if not paired and not any(lo.reason != "no baseline run" for lo in pairing.left_out):
-            continue
-        diffs = [
-            scenario_diff(
-                m, metric_direction(results, m, about), mine, theirs, metric_span(m, about)
-            )
-            for m in chosen
-        ]
-        comparisons.append(
-            Comparison(
-                compared=group,
-                compared_kind=runs[0].model_kind,
-                baseline=target,
-                baseline_kind=partners[0].model_kind,
-                scenarios=tuple(paired),
-                runs=len(mine),
-                left_out=tuple(pairing.left_out),
-                sampling=tuple(sorted(pairing.settings)),
-                diffs=family(diffs, adjustment),
-                adjustment=adjustment,
-                samples_per_scenario=(len(mine) + len(theirs)) / (2 * len(paired) or 1),
-                within_sd=within_sd(chosen, [mine, theirs]),
-                set_aside=tuple(pairing.set_aside),
-            )
+        found = _comparison(
+            (runs, sampling), (groups[target], sampling), chosen, adjustment, results, about
         )
+        if found is not None:
+            comparisons.append(found)
     return comparisons
+
+
+def compare_runs(
+    compared: Sequence[RunResult],
+    baseline: Sequence[RunResult],
+    reference: Reference,
+    metrics: Sequence[str] | None = None,
+    sampling: tuple[Sampling | None, Sampling | None] = (None, None),
+    adjustment: Adjustment = Adjustment.HOLM,
+    *,
+    about: ResultsAbout,
+) -> list[Comparison]:
+    """Every cell of ``compared`` against its baseline cell in ``baseline``, another run
+    (``reference.run``): the same cells before a change to memsys, or any cells
+    ``reference`` names there. A cell pairs with itself unless ``reference`` fixes a
+    dimension; ``sampling`` is each side's.
+
+    Raises:
+        ComparisonError: the baseline run has no run of ``reference``'s value, or one side
+            has one cell and repeat twice.
+        UnknownNameError: a metric neither side carries.
+    """
+    both = [*compared, *baseline]
+    chosen = list(metrics) if metrics else headline_metrics(compared, about)
+    validate_metrics(both, chosen)
+    _check_reference(baseline, reference)
+    _index(compared)
+    _index(baseline)
+    theirs = _groups(baseline)
+    comparisons = []
+    for group, runs in _groups(compared).items():
+        target = reference.target(group)
+        if target not in theirs:
+            continue
+        found = _comparison(
+            (runs, sampling[0]), (theirs[target], sampling[1]), chosen, adjustment, both, about
+        )
+        if found is not None:
+            comparisons.append(replace(found, baseline_run=reference.run))
+    return comparisons
+
+
+def _groups(results: Sequence[RunResult]) -> dict[CellGroup, list[RunResult]]:
+    groups: dict[CellGroup, list[RunResult]] = {}
+    for result in results:
+        groups.setdefault((result.model, result.policy, result.variant), []).append(result)
+    return groups
+
+
+def _comparison(
+    compared: tuple[list[RunResult], Sampling | None],
+    baseline: tuple[list[RunResult], Sampling | None],
+    chosen: Sequence[str],
+    adjustment: Adjustment,
+    results: Sequence[RunResult],
+    about: ResultsAbout,
+) -> Comparison | None:
+    """One cell's runs against its baseline cell's, or None when no scenario pairs and
+    none was left out for a reason other than a missing baseline run."""
+    (runs, sampling), (partners, partner_sampling) = compared, baseline
+    pairing = pair_scenarios(runs, partners, sampling, partner_sampling)
+    paired, mine, theirs = pairing.scenarios, pairing.mine, pairing.theirs
+    if not paired and not any(lo.reason != "no baseline run" for lo in pairing.left_out):
+        return None
+    diffs = [
+        scenario_diff(m, metric_direction(results, m, about), mine, theirs, metric_span(m, about))
+        for m in chosen
+    ]
+    first, partner = runs[0], partners[0]
+    return Comparison(
+        compared=(first.model, first.policy, first.variant),
+        compared_kind=first.model_kind,
+        baseline=(partner.model, partner.policy, partner.variant),
+        baseline_kind=partner.model_kind,
+        scenarios=tuple(paired),
+        runs=len(mine),
+        left_out=tuple(pairing.left_out),
+        sampling=tuple(sorted(pairing.settings)),
+        diffs=family(diffs, adjustment),
+        adjustment=adjustment,
+        samples_per_scenario=(len(mine) + len(theirs)) / (2 * len(paired) or 1),
+        within_sd=within_sd(chosen, [mine, theirs]),
+        set_aside=tuple(pairing.set_aside),
+    )

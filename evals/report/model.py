@@ -20,6 +20,7 @@ from evals.report._paired import (
     Comparison,
     Reference,
     Sampling,
+    compare_runs,
     compare_to_baseline,
     headline_metrics,
     validate_metrics,
@@ -36,6 +37,7 @@ from evals.stats import Adjustment
 
 __all__ = [
     "LEGACY_SUMMARY_METRICS",
+    "BaselineRuns",
     "CellSummary",
     "ReportModel",
     "Verdicts",
@@ -45,7 +47,9 @@ __all__ = [
     "verdicts",
 ]
 
-"""Variant name -> its ``.toml`` file, for variants that are not shipped."""
+BaselineRuns = tuple[Sequence[RunResult], Sampling | None]
+"""Another run's results, and their sampling settings: the baseline of ``memeval compare
+--baseline-run`` (the same cells before a change to memsys)."""
 
 LEGACY_SUMMARY_METRICS = (
     "quality",
@@ -156,15 +160,25 @@ def verdicts(
     *,
     about: ResultsAbout,
     adjustment: Adjustment = Adjustment.HOLM,
+    baseline_runs: BaselineRuns | None = None,
 ) -> Verdicts:
     """The comparisons against ``reference``: by default the default variant, and then no
-    match is a note rather than an error; ``sampling`` by default from ``about``.
+    match is a note rather than an error; ``sampling`` by default from ``about``. With
+    ``baseline_runs`` (another run's results and their sampling settings), each cell of
+    ``results`` against its baseline cell there (:func:`compare_runs`).
 
     Raises:
         ComparisonError: ``reference`` is given and matches no run.
         UnknownNameError: a metric no result carries.
     """
     chosen = sampling if sampling is not None else about.sampling_map()
+    if baseline_runs is not None:
+        against = reference if reference is not None else Reference()
+        runs, settings = baseline_runs
+        found = compare_runs(
+            results, runs, against, metrics, (chosen, settings), adjustment, about=about
+        )
+        return Verdicts(found, "", against, adjustment)
     if reference is not None:
         found = compare_to_baseline(results, reference, metrics, chosen, adjustment, about=about)
         return Verdicts(found, "", reference, adjustment)
@@ -243,6 +257,7 @@ def build_report(
     sampling: Sampling | None = None,
     adjustment: Adjustment = Adjustment.HOLM,
     policy_baseline: str | None = None,
+    baseline_runs: BaselineRuns | None = None,
 ) -> ReportModel:
     """The report's model of ``results`` (pure: it reads nothing).
 
@@ -256,12 +271,22 @@ def build_report(
         adjustment: How each comparison's p-values are adjusted.
         policy_baseline: Also compare each other policy under the baseline variant against
             this one (:attr:`ReportModel.by_policy`).
+        baseline_runs: Another run's results and their sampling settings: the verdicts pair
+            each cell with its baseline cell there (``memeval compare --baseline-run``).
 
     Raises:
         ComparisonError: ``reference`` is given and matches no run.
         UnknownNameError: a metric in ``metrics`` that no result carries.
     """
-    found = verdicts(results, reference, metrics, sampling, about=about, adjustment=adjustment)
+    found = verdicts(
+        results,
+        reference,
+        metrics,
+        sampling,
+        about=about,
+        adjustment=adjustment,
+        baseline_runs=baseline_runs,
+    )
     names = known_metrics(results)
     shown = headline_metrics(results, about)
     return ReportModel(
