@@ -7,9 +7,11 @@ Pure functions over entry texts (and the raw file, for bullets that parse to not
   "Notes: None", a section's name, a template slot like ``<bullet>``), the assistant's own
   chatter ("As an AI ...", "I'll remember that", "Sure! Here is ..."), a tool call or tool
   response written out as text (``{"name": "weather", "arguments": ...}``, ``old_text: ...``,
-  ``<tool_response>``), a raw data literal (``{"mood": "good"}``), a question ("What should I
-  pack?"), a log of the conversation ("User asked about penicillin") and the name of a task
-  the assistant was given (``plan_first_week``);
+  ``<tool_response>``, ``search_memory``), a line of memsys's own prompts ("## Projects
+  (ongoing projects, tech stack details)"), a raw data literal (``{"mood": "good"}``), a
+  question ("What should I pack?"), a log of the conversation ("User asked about
+  penicillin", "The conversation segment mentions ...") and the name of a task the
+  assistant was given (``plan_first_week``);
 - :func:`junk_lines`: bullets that parse to no entry at all (``-``, ``- (empty)``);
 - :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Qwen, OneClaw, or a
   name the run's model-switch notices used). Names that are also ordinary words (Gemini
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 from evals.scorers._sections import cues_of
 from evals.scorers._support import _FUNCTION_WORDS, claim_words, numbers_in
@@ -112,10 +115,14 @@ _TEMPLATE_SLOT = re.compile(r"^\s*(?:<[\w -]{1,30}>|\{\{?[\w -]{1,30}\}?\})\s*$"
 """A slot of a template the model echoed instead of filling: ``<bullet>``, ``{fact}``."""
 
 _PLACEHOLDER_NAME = re.compile(
-    r"^(?:project|company|client|task|item|person|product|app|tool|name)\s+[xyz]$"
+    r"^(?:project|company|client|task|item|person|product|app|tool|name)\s+[a-z]$"
     r"|^(?:foo|bar|baz|example|sample)$"
 )
-"""Names that stand for any name: "Project X", "Company Y", "example"."""
+"""Names that stand for any name: "Project X", "Company Y", "Project A", "example"."""
+
+_SECTION_QUALIFIER = re.compile(r"^(?:(?:key|ongoing|current|upcoming|other|recent|new)\s+)+")
+"""Words the template puts before a section's kind ("key ongoing projects"): "ongoing
+projects, upcoming projects" names the kind of thing, not one."""
 
 _TOOL_CALL_TEXT = re.compile(
     r'^\W*\{.*"(?:name|function|tool)"\s*:.*"(?:arguments|parameters)"\s*:', re.S
@@ -125,12 +132,16 @@ _TOOL_CALL_TEXT = re.compile(
 _TOOL_TEXT = re.compile(
     r"</?(?:tool_response|tool_call|tools?|function_call|function)\b[^>]*>"
     r"|\b(?:old|new)_text\b|\b(?:old|new) text\b.*\bmemory\b"
-    r"|\bcurrent memory\.md content\b|\bavoid saving duplicates\b",
+    r"|\bcurrent memory\.md content\b|\bavoid saving duplicates\b"
+    r"|\b(?:save|update|read|search|delete)_memory\b"
+    r"|^\W*(?:(?:the )?user (?:\w+ )?asked to remember to |to )?"
+    r"(?:save|update|read|search) (?:the )?memory\W*$",
     re.I,
 )
-"""The memory tools' own words in an entry: their tags, ``update_memory``'s ``old_text`` and
-``new_text`` arguments (spelt with a space, only beside "memory": "proofread new text" is an
-ordinary phrase), or the system prompt's wording about MEMORY.md."""
+"""The memory tools' own words in an entry: their tags, their names (``search_memory``; "to
+save memory", "Save memory." alone: the tool asked for, not a fact), ``update_memory``'s
+``old_text`` and ``new_text`` arguments (spelt with a space, only beside "memory": "proofread
+new text" is an ordinary phrase), or the system prompt's wording about MEMORY.md."""
 
 _DATA_LITERAL = re.compile(r'^\s*[\[{]\s*".*["\d\]}]\s*[\]}]\s*$', re.S)
 """An entry that is a JSON object, array or set of quoted strings: data, not a sentence."""
@@ -157,11 +168,46 @@ written the same way (``dark_mode``, ``metric_units``) names no verb and stays."
 
 _CONVERSATION_LOG = re.compile(
     r"^(?:the )?user (?:asked|inquired|enquired|wondered|wanted to know)\s+"
-    r"(?:about|whether|if|how|what|which|when|where|why|a question)\b",
+    r"(?:about|whether|if|how|what|which|when|where|why|a question)\b"
+    r"|^(?:the |this )?(?:conversation|chat|discussion|session)(?: segment)?\s+"
+    r"(?:discusses|discussed|mentions|mentioned|covers|covered|includes|included|focuses|"
+    r"focused|is about|was about)\b"
+    r"|^.*\b(?:is|was) using (?:the|this|an?) (?:ai )?assistant\b"
+    r"|(?:^|\[)\s*(?:assistant|user)\s*\]?\s*:\s.*\bassistant\s*\]?\s*:",
     re.I,
 )
-"""A log of what was asked ("User asked about penicillin"), not what is true. (Not "asked to
-...", which is a request to keep.)"""
+"""A log of the conversation, not what is true: what was asked ("User asked about
+penicillin"; not "asked to ...", which is a request to keep), what a segment of it covered
+("The conversation segment mentions the user's preferences"), that the user is using the
+assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
+
+_INSTRUCTION_WORDS = 4
+"""A line of memsys's own instructions is recognised from this many words on."""
+
+
+@cache
+def _instruction_lines() -> frozenset[str]:
+    """The compaction and daily-summary prompts' own lines (their instructions and the
+    standard sections' descriptions, which hold no fact about a user), as :func:`_line_key`."""
+    from memsys.prompts import compaction_prompt, daily_summary_prompt
+
+    lines = f"{compaction_prompt('')}\n{daily_summary_prompt([])}".splitlines()
+    return frozenset(k for k in map(_line_key, lines) if len(k.split()) >= _INSTRUCTION_WORDS)
+
+
+def _line_key(text: str) -> str:
+    return re.sub(r"^[\s\-*\d.)#]+", "", text).strip().lower()
+
+
+def _is_prompt_text(text: str) -> bool:
+    """The entry is one of memsys's prompt lines, or a run of one ("## Projects (ongoing
+    projects, tech stack details)", "1. MERGE duplicate entries -- ..."): the template's or
+    the prompt's own words."""
+    key = _line_key(text)
+    if len(key.split()) < _INSTRUCTION_WORDS:
+        return False
+    return any(key in line or line in key for line in _instruction_lines())
+
 
 _REQUEST_PREFIX = re.compile(r"^\W*user requested\s*(?::|to\b)?\s*", re.I)
 
@@ -177,7 +223,9 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\blet me know\b",
         r"\bi hope this helps\b",
         r"\bis there anything else\b",
-        r"\bi (?:can(?:no|')t|do not|don't) (?:have|remember|access)\b",
+        r"\bi (?:can(?:no|')t|do not|don't) (?:have|remember|access|assist|help)\b",
+        r"^\W*i(?:'m| am) sorry\b",
+        r"\bi(?:'m| am) here to (?:help|assist)\b",
         # The assistant describing itself as the user ("User is an AI assistant").
         r"\b(?:is|am) an? (?:ai|virtual|digital) assistant(?:\W*$|[,.;])",
     )
@@ -225,7 +273,10 @@ def _is_placeholder(text: str) -> bool:
     if _PLACEHOLDER_PHRASE.match(bare) or _TEMPLATE_SLOT.match(text):
         return True
     items = [_bare(item) for item in re.split(r",|\band\b", bare)]
-    if all(i in _SECTION_WORDS for i in items) or all(_PLACEHOLDER_NAME.match(i) for i in items):
+    kinds = [_SECTION_QUALIFIER.sub("", i) for i in items]
+    if all(k in _SECTION_WORDS or f"{k}s" in _SECTION_WORDS for k in kinds) or all(
+        _PLACEHOLDER_NAME.match(i) for i in items
+    ):
         return True
     valued = _CONTAINER_LABEL.sub("", bare, count=1)
     return valued != bare and _is_placeholder(valued)
@@ -239,6 +290,7 @@ JUNK_RULES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("tool call text", _TOOL_CALL_TEXT.match),
     ("tool call text", _TOOL_TEXT.search),
     ("placeholder", _is_placeholder),
+    ("prompt text", _is_prompt_text),
     ("data literal", _DATA_LITERAL.match),
     ("assistant chatter", _is_chatter),
     ("question", _QUESTION.search),

@@ -27,7 +27,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    (:func:`memsys.subject.is_passing`: today, this morning, a meal, a mood);
 7. ``junk`` (states nothing, :func:`._detect.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
-   label of a few content words without a single function word ("Kitchen lights repair");
+   label of a few content words without a single function word ("Kitchen lights repair"),
+   made of the user's words; made up (rule 8's words test), it is ``invented``;
 8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
    or number the user never used (:data:`._support.INVENTED_SHARE`), or it
    gives the user a role they never gave themselves (:mod:`._identity`), or says they like
@@ -185,18 +186,25 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str
     return None
 
 
-def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
-    """Why the entry states what the user never said (``vouched``: an expected fact's text,
-    whose words count as said), or None."""
+def _unsaid(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
+    """Why the entry's words were not the user's (fewer than half its claim words said, or a
+    name or number never used; ``vouched``'s words count as said), or None."""
     keys = said.every | user_keys([vouched]) if vouched else said.every
     found = support(entry.text, keys)
     made_up = found.unsupported_names + found.unsupported_numbers
-    if found.share < INVENTED_SHARE or made_up:
-        said_words = len(found.words) - len(found.unsupported)
-        why = ", ".join(made_up or found.unsupported[:4])
-        return (
-            f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
-        )
+    if found.share >= INVENTED_SHARE and not made_up:
+        return None
+    said_words = len(found.words) - len(found.unsupported)
+    why = ", ".join(made_up or found.unsupported[:4])
+    return f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
+
+
+def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
+    """Why the entry states what the user never said (``vouched``: an expected fact's text,
+    whose words count as said), or None."""
+    unsaid = _unsaid(entry, said, vouched)
+    if unsaid:
+        return unsaid
     if liking_read_into(entry.text, said.wanting, vouched):
         return "a liking or interest the user never expressed"
     role = unclaimed_role(entry.text, said.roles, vouched)
@@ -312,6 +320,9 @@ def _label(
         return LineLabel(entry, "noise", noise)
     stateless = states_nothing(entry.text)
     if stateless:
+        unsaid = _unsaid(entry, said) if run.user_texts else None
+        if unsaid:  # a made-up topic list: the protocol's invented, not a fragment of theirs
+            return LineLabel(entry, "invented", f"states nothing the user said: {unsaid}")
         return LineLabel(entry, "junk", stateless)
     if run.user_texts:
         invented = _invented(entry, said)

@@ -96,6 +96,28 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("The user wondered whether it would rain", "conversation log"),
         ("User asked to always answer in British English", None),
         ("User asked for short answers with bullet points", None),
+        # Rule 1's other shapes (2026-12-03): memsys's own prompt lines, the tools' names, the
+        # assistant apologising or offering help, the conversation described or pasted.
+        ("## Projects (ongoing projects, tech stack details)", "prompt text"),
+        ("1. MERGE duplicate entries -- if the same fact appears", "prompt text"),
+        ("Preferences (stable preferences for tools, UI, workflow)", "prompt text"),
+        ("Stable preferences for tea", None),
+        ("The user requested: search_memory", "tool call text"),
+        ("User requested: Save memory.", "tool call text"),
+        ("The user explicitly asked to remember to update memory.", "tool call text"),
+        ("Saves memory cards for the camera", None),
+        ("Save memory prefers metric units", None),  # the fact, the tool's words stuck on
+        ("I'm sorry, but I can't assist with that.", "assistant chatter"),
+        ("I am here to assist you with any questions you may have.", "assistant chatter"),
+        ("Sorry-looking sofa in the hall", None),
+        ("The conversation segment mentions the user's preferences", "conversation log"),
+        ("The user is using the assistant to help with their study.", "conversation log"),
+        ("user: always km please [assistant]: Sure, 21.1 km.", "conversation log"),
+        ("Uses the AI assistant for emails", None),
+        ("Chat group with the climbing club", None),
+        ("ongoing projects, upcoming projects", "placeholder"),
+        ("Key projects: Project A, Project B", "placeholder"),
+        ("Current project: Atlas", None),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:

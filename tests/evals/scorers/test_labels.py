@@ -238,8 +238,11 @@ def test_a_bare_word_for_a_listed_fact_without_values_is_the_fact(build_run: Bui
     said = ["I'm a secondary school chemistry teacher."]
     line = _one_line(build_run, "Teacher", said, teacher)
     assert line.label == "fact" and line.evidence == "bare word for the fact"
-    # Not a word of the fact, or a fact with values it leaves out: a fragment, as before.
-    assert _one_line(build_run, "Plumber", said, teacher).label == "junk"
+    # Not a word of the fact: a fragment the user never said is made up, one of their own
+    # words that is no fact is junk; a fact with values it leaves out is a fragment too.
+    assert _one_line(build_run, "Plumber", said, teacher).label == "invented"
+    kettle = [*said, "The staff room kettle broke again, so I bring a flask."]
+    assert _one_line(build_run, "Staff room kettle", kettle, teacher).label == "junk"
     shifts = [{"fact": "The user works night shifts since April 1st", "keywords": [["night"]]}]
     line = _one_line(build_run, "Shifts", ["I work night shifts since April 1st."], shifts)
     assert line.label == "junk"
@@ -302,3 +305,16 @@ def test_an_unlisted_remark_about_the_moment_is_noise(build_run: BuildRun) -> No
     habit = ["The heating feels weak every morning, so I turn the thermostat up."]
     line = _one_line(build_run, "The heating feels weak every morning.", habit, boiler)
     assert line.label == "extra"
+
+
+def test_a_made_up_topic_list_is_invented_and_one_of_the_users_words_is_junk(
+    build_run: BuildRun,
+) -> None:
+    """The protocol: a topic list never said is ``invented``; one made of the user's own
+    words states nothing, ``junk``; both are strikes."""
+    lessons = [{"fact": "The user teaches year 9 chemistry", "keywords": [["chemistry"]]}]
+    said = ["I teach year 9 chemistry.", "Marking lesson plans all evening again."]
+    made_up = _one_line(build_run, "Cloud computing, team leadership", said, lessons)
+    assert made_up.label == "invented" and "never said" in made_up.evidence
+    own = _one_line(build_run, "Lesson plans, marking", said, lessons)
+    assert own.label == "junk"
