@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
 
+from evals.scorers._prompt_text import is_prompt_text
 from evals.scorers._sections import cues_of
 from evals.scorers._support import _FUNCTION_WORDS, claim_words, numbers_in
 
@@ -181,33 +181,6 @@ penicillin"; not "asked to ...", which is a request to keep), what a segment of 
 ("The conversation segment mentions the user's preferences"), that the user is using the
 assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
 
-_INSTRUCTION_WORDS = 4
-"""A line of memsys's own instructions is recognised from this many words on."""
-
-
-@cache
-def _instruction_lines() -> frozenset[str]:
-    """The compaction and daily-summary prompts' own lines (their instructions and the
-    standard sections' descriptions, which hold no fact about a user), as :func:`_line_key`."""
-    from memsys.prompts import compaction_prompt, daily_summary_prompt
-
-    lines = f"{compaction_prompt('')}\n{daily_summary_prompt([])}".splitlines()
-    return frozenset(k for k in map(_line_key, lines) if len(k.split()) >= _INSTRUCTION_WORDS)
-
-
-def _line_key(text: str) -> str:
-    return re.sub(r"^[\s\-*\d.)#]+", "", text).strip().lower()
-
-
-def _is_prompt_text(text: str) -> bool:
-    """The entry is one of memsys's prompt lines, or a run of one ("## Projects (ongoing
-    projects, tech stack details)", "1. MERGE duplicate entries -- ..."): the template's or
-    the prompt's own words."""
-    key = _line_key(text)
-    if len(key.split()) < _INSTRUCTION_WORDS:
-        return False
-    return any(key in line or line in key for line in _instruction_lines())
-
 
 _REQUEST_PREFIX = re.compile(r"^\W*user requested\s*(?::|to\b)?\s*", re.I)
 
@@ -290,7 +263,7 @@ JUNK_RULES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("tool call text", _TOOL_CALL_TEXT.match),
     ("tool call text", _TOOL_TEXT.search),
     ("placeholder", _is_placeholder),
-    ("prompt text", _is_prompt_text),
+    ("prompt text", is_prompt_text),
     ("data literal", _DATA_LITERAL.match),
     ("assistant chatter", _is_chatter),
     ("question", _QUESTION.search),

@@ -29,19 +29,16 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair"),
    made of the user's words; made up (rule 8's words test), it is ``invented``;
-8. ``invented``: fewer than half of its claim words were said by the user, or it names a name
-   or number the user never used (:data:`._support.INVENTED_SHARE`), or it
-   gives the user a role they never gave themselves (:mod:`._identity`), or says they like
-   something no message says they like or want (:mod:`._reading`), or (not a listed
-   fact) no one message holds half its claim words (:func:`._support.together_share`);
+8. ``invented``: fewer than half of its claim words said by the user, or a name or number
+   they never used (:data:`._support.INVENTED_SHARE`), a role they never gave themselves
+   (:mod:`._identity`), a liking no message says (:mod:`._reading`), or (not a listed fact)
+   no one message holds half its claim words (:func:`._support.together_share`);
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
-A line is judged without the commentary after it (:func:`._reading.without_commentary`:
-pasted guardrail text, the model's comment on the line) and without a question saved with a
-statement. ``fact`` and ``extra`` lines are
-*kept*; the others are struck. A kept line may also carry a
-wrong-section flag (``misfiled``): a fact outside the sections its spec names, or a line whose
-own words place it elsewhere (:mod:`._sections`).
+A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
+without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the
+others struck; a kept line may be ``misfiled`` (outside its spec's sections, or placed
+elsewhere by its own words: :mod:`._sections`).
 """
 
 from __future__ import annotations
@@ -66,12 +63,7 @@ from evals.scorers._matching import (
     normalise,
     values_in,
 )
-from evals.scorers._reading import (
-    READ_PAST,
-    liking_read_into,
-    wanting_keys,
-    without_commentary,
-)
+from evals.scorers._reading import READ_PAST, liking_read_into, wanting_keys, without_commentary
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._support import (
     INVENTED_SHARE,
@@ -187,15 +179,14 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str
 
 
 def _unsaid(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
-    """Why the entry's words were not the user's (fewer than half its claim words said, or a
-    name or number never used; ``vouched``'s words count as said), or None."""
+    """Why the entry's words were not the user's (``vouched``'s count as said), or None."""
     keys = said.every | user_keys([vouched]) if vouched else said.every
     found = support(entry.text, keys)
     made_up = found.unsupported_names + found.unsupported_numbers
     if found.share >= INVENTED_SHARE and not made_up:
         return None
-    said_words = len(found.words) - len(found.unsupported)
     why = ", ".join(made_up or found.unsupported[:4])
+    said_words = len(found.words) - len(found.unsupported)
     return f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
 
 
@@ -292,8 +283,7 @@ def _label(
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
     facts = _facts(entry, target, run) or _bare_word(entry, target)
     if run.user_texts:
-        # A line that names a fact but makes up the rest ("Porto is the capital city of
-        # Portugal") is not credited with it.
+        # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
         facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
     credited = {fact: d for d in done for fact in d.facts}
     new = [(spec, how) for spec, how in facts if spec.fact not in credited]
@@ -329,8 +319,7 @@ def _label(
         if invented:
             return LineLabel(entry, "invented", invented)
         if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
-            # Said together only in a transient message: not grounded (the protocol's extra).
-            return LineLabel(entry, "noise", "said together only in transient turns")
+            return LineLabel(entry, "noise", "said together only in transient turns")  # ungrounded
     if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))

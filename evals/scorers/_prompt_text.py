@@ -1,0 +1,36 @@
+"""Lines of memsys's own prompts pasted as MEMORY.md entries: the reader's protocol's "the
+template's or the prompt's own words" (rule 1, ``junk``)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+__all__ = ["is_prompt_text"]
+
+_INSTRUCTION_WORDS = 4
+"""A line of memsys's own instructions is recognised from this many words on."""
+
+
+@cache
+def _instruction_lines() -> frozenset[str]:
+    """The compaction and daily-summary prompts' own lines (their instructions and the
+    standard sections' descriptions, which hold no fact about a user), as :func:`_line_key`."""
+    from memsys.prompts import compaction_prompt, daily_summary_prompt
+
+    lines = f"{compaction_prompt('')}\n{daily_summary_prompt([])}".splitlines()
+    return frozenset(k for k in map(_line_key, lines) if len(k.split()) >= _INSTRUCTION_WORDS)
+
+
+def _line_key(text: str) -> str:
+    return re.sub(r"^[\s\-*\d.)#]+", "", text).strip().lower()
+
+
+def is_prompt_text(text: str) -> bool:
+    """The entry is one of memsys's prompt lines, or a run of one ("## Projects (ongoing
+    projects, tech stack details)", "1. MERGE duplicate entries -- ..."): the template's or
+    the prompt's own words."""
+    key = _line_key(text)
+    if len(key.split()) < _INSTRUCTION_WORDS:
+        return False
+    return any(key in line or line in key for line in _instruction_lines())
