@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK, collected_saving_scored
@@ -25,6 +26,7 @@ from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.report import (
     BaselineRuns,
     Reference,
+    Sampling,
     build_report,
     comparison_json,
     comparison_text,
@@ -33,7 +35,7 @@ from evals.report import (
     validate_metrics,
     write_comparison,
 )
-from evals.results import RunResult, combine, different_texts
+from evals.results import ResultsAbout, RunResult, combine, different_texts
 from evals.stats import Adjustment
 from memsys.tools import DEFAULT_VARIANT
 
@@ -57,8 +59,7 @@ def _baseline_runs(args: argparse.Namespace, compared: list[RunResult]) -> Basel
     if args.baseline_run is None:
         return None
     where = Path(args.baseline_run)
-    inside = [d for d in args.run_dirs if Path(d).resolve() == where.resolve()]
-    if inside:
+    if any(Path(d).resolve() == where.resolve() for d in args.run_dirs):
         raise UsageError(
             f"--baseline-run {where} is also a RUN_DIR: give the run to compare as RUN_DIR "
             "and the one before the change as --baseline-run"
@@ -66,12 +67,22 @@ def _baseline_runs(args: argparse.Namespace, compared: list[RunResult]) -> Basel
     collected = collected_saving_scored(where, args.keywords_only)
     if not collected.results:
         raise UsageError(f"--baseline-run {where}: no scored run under it")
-    recorded = collected.about.sampling_map()
-    labelled = sampling(collected.results, Path(args.cassettes))
     changed = different_texts({"RUN_DIR": compared, str(where): collected.results})
     for sentence in changed:  # what a prompt edit compares: said, not refused
         print(f"note: {sentence}", file=sys.stderr)
-    return list(collected.results), {**labelled, **recorded}
+    return list(collected.results), _sampling_settings(args, collected.about, collected.results)
+
+
+def _sampling_settings(
+    args: argparse.Namespace, about: ResultsAbout, results: Sequence[RunResult]
+) -> Sampling:
+    """Each run's sampling setting: what its results file recorded, and the labels under
+    ``--cassettes`` for runs it does not cover (older files); a ``--cassettes DIR`` asked
+    for wins over the file."""
+    recorded = about.sampling_map()
+    labelled = sampling(results, Path(args.cassettes))
+    asked = args.cassettes != str(DEFAULT_CASSETTE_ROOT)
+    return {**recorded, **labelled} if asked else {**labelled, **recorded}
 
 
 def _targets(values: list[str] | None) -> dict[str, float]:
@@ -109,12 +120,7 @@ def _compare(args: argparse.Namespace) -> int:
     if metrics or targets:
         validate_metrics(results, [*(metrics or []), *targets])  # before anything is written
     reference = _reference(args)
-    # What the files recorded, and the labels under --cassettes for runs they do not cover
-    # (older files); a --cassettes DIR asked for wins over the files.
-    recorded = about.sampling_map()
-    labelled = sampling(results, Path(args.cassettes))
-    asked = args.cassettes != str(DEFAULT_CASSETTE_ROOT)
-    settings = {**recorded, **labelled} if asked else {**labelled, **recorded}
+    settings = _sampling_settings(args, about, results)
     adjustment = Adjustment.BH if args.adjust == "bh" else Adjustment.HOLM
     model = build_report(
         results,

@@ -147,8 +147,11 @@ class Comparison:
         """`` (against its parent P)`` for a comparison with the parent variant, `` (in run
         R)`` for one with another run's cells, else empty."""
         if self.baseline_run is not None:
-            return f" (in run {self.baseline_run})"
+            return self._run_note()
         return f" (against its parent {self.baseline[2]})" if self.to_parent else ""
+
+    def _run_note(self) -> str:
+        return f" (in run {self.baseline_run})" if self.baseline_run is not None else ""
 
     @property
     def unpaired(self) -> int:
@@ -159,8 +162,7 @@ class Comparison:
         """``qwen · guardrails · my-variant [real] vs qwen · guardrails · v049 [real]``."""
         return (
             f"{' · '.join(self.compared)} [{self.compared_kind}] vs "
-            f"{' · '.join(self.baseline)} [{self.baseline_kind}]"
-            + (f" (in run {self.baseline_run})" if self.baseline_run is not None else "")
+            f"{' · '.join(self.baseline)} [{self.baseline_kind}]" + self._run_note()
         )
 
 

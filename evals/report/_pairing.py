@@ -75,6 +75,8 @@ def pair_scenarios(
     sampling: Sampling | None,
     partner_sampling: Sampling | None,
 ) -> Pairing:
+    """Pair ``runs`` with ``partners`` scenario by scenario, on the one sampling setting
+    both sides share (each side's settings from its own map)."""
     mine: dict[str, list[RunResult]] = {}
     theirs: dict[str, list[RunResult]] = {}
     for run in runs:

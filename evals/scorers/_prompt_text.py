@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from memsys.prompts import compaction_prompt, daily_summary_prompt
+
 __all__ = ["is_prompt_text"]
 
 _INSTRUCTION_WORDS = 4
@@ -16,8 +18,6 @@ _INSTRUCTION_WORDS = 4
 def _instruction_lines() -> frozenset[str]:
     """The compaction and daily-summary prompts' own lines (their instructions and the
     standard sections' descriptions, which hold no fact about a user), as :func:`_line_key`."""
-    from memsys.prompts import compaction_prompt, daily_summary_prompt
-
     lines = f"{compaction_prompt('')}\n{daily_summary_prompt([])}".splitlines()
     return frozenset(k for k in map(_line_key, lines) if len(k.split()) >= _INSTRUCTION_WORDS)
 

@@ -319,7 +319,7 @@ def _label(
         if invented:
             return LineLabel(entry, "invented", invented)
         if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
-            return LineLabel(entry, "noise", "said together only in transient turns")  # ungrounded
+            return LineLabel(entry, "noise", "said together only in transient turns")  # no extra
     if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
