@@ -149,12 +149,15 @@ _DATA_LITERAL = re.compile(r'^\s*[\[{]\s*".*["\d\]}]\s*[\]}]\s*$', re.S)
 _QUESTION = re.compile(
     r"\?\s*[)\]]*\s*$"
     r"|^\W*(?:how|what|which|when|where|why|who)(?:'s\b|\s+(?:is|are|was|were|do|does|did|can|"
-    r"could|should|would|will|many|much|far|long|often)\b)(?!.*:)",
+    r"could|should|would|will|many|much|far|long|often)\b)(?!.*:)"
+    # a request for help of the moment, saved as a line ("User requested: tips for commute")
+    r"|^\W*(?:tips|advice|help|ideas|suggestions|recommend(?:ed|ations?)?)\s+"
+    r"(?:for|on|with|to|about|a|an|the)\b",
     re.I,
 )
-"""An entry that ends in a question mark, or opens as a question ("how far is a half
-marathon", "What is VACUUM FULL"), asks; it does not state. (Not a label: "What is on the
-shopping list: milk".)"""
+"""An entry that ends in a question mark, opens as a question ("how far is a half marathon",
+"What is VACUUM FULL") or asks for help ("tips for commute", "Help with campaign brief")
+asks; it does not state. (Not a label: "What is on the shopping list: milk".)"""
 
 _TASK_NAME = re.compile(
     r"^\W*(?:plan|suggest|draft|write|create|make|find|get|check|help|generate|recommend|"
@@ -173,16 +176,23 @@ _CONVERSATION_LOG = re.compile(
     r"(?:discusses|discussed|mentions|mentioned|covers|covered|includes|included|focuses|"
     r"focused|is about|was about)\b"
     r"|^.*\b(?:is|was) using (?:the|this|an?) (?:ai )?assistant\b"
-    r"|(?:^|\[)\s*(?:assistant|user)\s*\]?\s*:\s.*\bassistant\s*\]?\s*:",
+    r"|(?:^|\[)\s*(?:assistant|user)\s*\]?\s*:\s.*\bassistant\s*\]?\s*:"
+    # the memory's own edits logged: "Corrected name in profile", "X added to notes"
+    r"|^.*\b(?:added|saved|stored|moved|recorded|noted|updated|corrected|removed|deleted)\s+"
+    r"(?:\w+\s+){0,2}?(?:to|in|into|from|under)\s+(?:the\s+|their\s+)?(?:user'?s?\s+)?"
+    r"(?:profile|notes|preferences|projects|interests|workflow|memory|memories)\s*\W*$"
+    r"|^(?:the\s+)?(?:user'?s?\s+)?(?:profile|memory|notes|preferences)\s+(?:was\s+|has been\s+)?"
+    r"(?:updated|changed|corrected|cleared)\b",
     re.I,
 )
 """A log of the conversation, not what is true: what was asked ("User asked about
 penicillin"; not "asked to ...", which is a request to keep), what a segment of it covered
-("The conversation segment mentions the user's preferences"), that the user is using the
-assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
+("The conversation segment mentions the user's preferences"), what was done to the memory
+("Corrected name in profile", "Profile updated with new recipe information"), that the user
+is using the assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
 
 
-_REQUEST_PREFIX = re.compile(r"^\W*user requested\s*(?::|to\b)?\s*", re.I)
+_REQUEST_PREFIX = re.compile(r"^\W*(?:the\s+)?user requested\s*(?::|to\b)?\s*", re.I)
 
 CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
@@ -354,6 +364,9 @@ def states_nothing(text: str) -> str | None:
         return None
     # "The user requested: key projects": the prompt's own frame, nothing in it.
     framing_only = bool(words) and text.isascii() and not claim_words(text)
+    content = _REQUEST_PREFIX.sub("", text, count=1)
+    if not framing_only and content != text and ":" in text[: len(text) - len(content)]:
+        return states_nothing(content)  # "User requested: club rating" is what follows
     if ":" in text:
         return _FRAMING_ONLY if framing_only else None
     if len(words) <= FRAGMENT_WORDS and not cues_of(text):

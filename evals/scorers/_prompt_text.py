@@ -7,6 +7,7 @@ import re
 from functools import cache
 
 from memsys.prompts import compaction_prompt, daily_summary_prompt
+from memsys.tools.descriptions import available_variants, load_variant
 
 __all__ = ["is_prompt_text"]
 
@@ -22,6 +23,20 @@ def _instruction_lines() -> frozenset[str]:
     return frozenset(k for k in map(_line_key, lines) if len(k.split()) >= _INSTRUCTION_WORDS)
 
 
+@cache
+def _headings() -> frozenset[str]:
+    """The headings of the shipped tool descriptions' guardrail texts ("SAVE when:", "DO NOT
+    save:"): pasted alone they say nothing. Only headings, not every line: a worked example's
+    lines are facts about a made-up user, which a real user may share."""
+    texts = (t for name in available_variants() for t in load_variant(name).texts().values())
+    return frozenset(
+        _line_key(line)
+        for text in texts
+        for line in text.splitlines()
+        if line.strip().endswith(":")
+    )
+
+
 def _line_key(text: str) -> str:
     return re.sub(r"^[\s\-*\d.)#]+", "", text).strip().lower()
 
@@ -29,8 +44,10 @@ def _line_key(text: str) -> str:
 def is_prompt_text(text: str) -> bool:
     """The entry is one of memsys's prompt lines, or a run of one ("## Projects (ongoing
     projects, tech stack details)", "1. MERGE duplicate entries -- ..."): the template's or
-    the prompt's own words."""
+    the prompt's own words; "SAVE when:", a heading of a tool description's guardrails)."""
     key = _line_key(text)
+    if key in _headings():
+        return True
     if len(key.split()) < _INSTRUCTION_WORDS:
         return False
     return any(key in line or line in key for line in _instruction_lines())

@@ -35,6 +35,7 @@ __all__ = [
     "statements",
     "support",
     "together_share",
+    "unsaid_sentence",
     "user_keys",
     "word_key",
 ]
@@ -111,7 +112,7 @@ FRAMING = frozenset(
 """Words a memory entry adds to frame any fact ("User requested:", "Prefers ...",
 "[profession: ...]", "Key projects:"): neutral, neither supported nor invented."""
 
-_STEM_SUFFIXES = ("'s", "ies", "ing", "ed", "es", "ly", "s")
+_STEM_SUFFIXES = ("'s", "ies", "ings", "ing", "ed", "es", "ly", "s")
 _IRREGULAR = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
 
 
@@ -238,6 +239,28 @@ def support(text: str, keys: frozenset[str]) -> Support:
 INVENTED_SHARE = 0.5
 """A line is invented when fewer than this share of its claim words were said by the user
 (and, for a line that is not a listed fact, when no one message holds this share)."""
+
+
+CLAUSE_WORDS = 3
+"""Claim words a sentence of a line needs before it is judged on its own (a shorter one is
+judged with the line)."""
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+
+
+def unsaid_sentence(text: str, keys: frozenset[str]) -> Support | None:
+    """A sentence of a line of several whose claim words (at least :data:`CLAUSE_WORDS`) the
+    user mostly never said, or None: a said fact with a made-up sentence beside it ("I'm a
+    freelance illustrator. I'm looking for a new design for my next project.") is the
+    protocol's line half said, half made up, however long the said half is."""
+    parts = _SENTENCE.split(text.strip())
+    if len(parts) < 2:
+        return None
+    for part in parts:
+        found = support(part, keys)
+        if len(found.words) >= CLAUSE_WORDS and found.share < INVENTED_SHARE:
+            return found
+    return None
 
 
 def together_share(text: str, each: Iterable[frozenset[str]]) -> float:

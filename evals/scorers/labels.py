@@ -12,12 +12,11 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    side) *and carries its values* (every number, weekday and month the fact states) and
    makes nothing up beside it (the invented rule below, the fact's own words counting as
    said); a line stating several credits each; the first line stating a fact in full is
-   credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment made
-   of a listed fact's own words is that fact when the fact has no values ("Teacher");
-5. ``repeat``: says again what an earlier, not junk, line says: the same words, cosine >=
-   the duplicate threshold, or reworded: the same claim words, or one line's claim words
-   contained in the other's at cosine >= :data:`REWORDED_COSINE` ("Night shift" / "Night
-   shifts this week"; "Profession: ML engineer" / "New career: ML engineer");
+   credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment
+   states a fact only made of the fact's own words, when the fact has no values and the
+   fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not);
+5. ``repeat``: says again what an earlier, not junk or stale, line says (:mod:`._repeats`:
+   the same words or claim words, or reworded: "Night shift" / "Night shifts this week");
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`), or (tried after ``invented``, so only for a
@@ -29,7 +28,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair"),
    made of the user's words; made up (rule 8's words test), it is ``invented``;
-8. ``invented``: fewer than half of its claim words said by the user, or a name or number
+8. ``invented``: fewer than half of its claim words said by the user (or of one of its
+   sentences: :func:`._support.unsaid_sentence`), or a name or number
    they never used (:data:`._support.INVENTED_SHARE`), a role they never gave themselves
    (:mod:`._identity`), a liking no message says (:mod:`._reading`), or (not a listed fact)
    no one message holds half its claim words (:func:`._support.together_share`);
@@ -64,19 +64,22 @@ from evals.scorers._matching import (
     values_in,
 )
 from evals.scorers._reading import READ_PAST, liking_read_into, wanting_keys, without_commentary
+from evals.scorers._repeats import REWORDED_COSINE, SHARED_COSINE, repeat_of
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
+    names_in,
     statements,
     support,
     together_share,
+    unsaid_sentence,
     user_keys,
     word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
 from memsys.sections import MemoryEntry, parse_entries
-from memsys.subject import is_passing
+from memsys.subject import is_ending, is_passing
 
 __all__ = [
     "FRAGMENT_WORDS",
@@ -84,6 +87,7 @@ __all__ = [
     "LABELS",
     "MOMENT",
     "REWORDED_COSINE",
+    "SHARED_COSINE",
     "TRANSIENT_SHARE",
     "FileLabels",
     "LineLabel",
@@ -95,8 +99,6 @@ __all__ = [
 MOMENT = "a remark about the moment"
 """How a ``noise`` line's evidence opens when the line is a remark about the moment."""
 
-REWORDED_COSINE = 0.70
-"""Cosine at which two lines, one's claim words inside the other's, are one fact reworded."""
 TRANSIENT_SHARE = 0.5
 """A line derives from transient turns when at least this share of its claim words was said
 by the user, but less than this share in turns not marked transient."""
@@ -105,27 +107,6 @@ by the user, but less than this share in turns not marked transient."""
 def _carries_values(spec: FactSpec, text: str) -> bool:
     """The entry states every number, weekday and month the fact states."""
     return values_in(spec.fact) <= values_in(text)
-
-
-def _repeat_of(
-    entry: MemoryEntry, earlier: Sequence[LineLabel], run: RunData
-) -> tuple[LineLabel, str] | None:
-    keys, text = claim_keys(entry.text), normalise(entry.text)
-    for other in earlier:
-        if other.label in ("junk", "stale") or not other.entry.text:
-            continue  # a line passed as not stale says something else than a stale one
-        if normalise(other.entry.text) == text:
-            return other, "same text"
-        cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
-        if cosine is not None and cosine >= run.settings.duplicate_threshold:
-            return other, f"cosine {cosine:.2f}"
-        theirs = claim_keys(other.entry.text)
-        if keys and keys == theirs:
-            return other, "same claim words"
-        small, large = sorted((keys, theirs), key=len)
-        if small and small <= large and cosine is not None and cosine >= REWORDED_COSINE:
-            return other, f"reworded (claim words contained, cosine {cosine:.2f})"
-    return None
 
 
 @dataclass(frozen=True)
@@ -164,7 +145,10 @@ def _said(run: RunData) -> _Said:
 
 def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str | None:
     threshold = run.settings.fact_threshold
+    ending = is_ending(entry.text)
     for spec in target.expect.forbid:
+        if ending and not is_ending(spec.fact):
+            continue  # "No longer has a cat" says the opposite of "has a cat"
         if match_entries(spec, [entry], run.vectors, threshold=threshold, same_values=False):
             return f"forbidden ({spec.kind}): {spec.fact}"
     caption = screenshot_overlap(entry.text, run.screenshots)
@@ -184,7 +168,10 @@ def _unsaid(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
     found = support(entry.text, keys)
     made_up = found.unsupported_names + found.unsupported_numbers
     if found.share >= INVENTED_SHARE and not made_up:
-        return None
+        clause = unsaid_sentence(entry.text, keys)
+        if clause is None:
+            return None
+        found, made_up = clause, ()
     why = ", ".join(made_up or found.unsupported[:4])
     said_words = len(found.words) - len(found.unsupported)
     return f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
@@ -248,6 +235,14 @@ def _bare_word(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]
     return []
 
 
+def _name_alone(text: str, spec: FactSpec) -> bool:
+    """``text``'s claim words are only names the fact uses ("Munich", "NorthLightPrints"): a
+    name says nothing of what is true of it (the protocol's bare word that does not say the
+    fact)."""
+    keys = claim_keys(text)
+    return bool(keys) and keys <= claim_keys(" ".join(names_in(spec.fact)))
+
+
 def _misfiled(entry: MemoryEntry, spec: FactSpec | None) -> str | None:
     section = standard_section(entry.section)
     if section is None:
@@ -282,6 +277,9 @@ def _label(
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
     facts = _facts(entry, target, run) or _bare_word(entry, target)
+    stateless = states_nothing(entry.text)
+    if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
+        facts = [(spec, how) for spec, how in facts if not _name_alone(entry.text, spec)]
     if run.user_texts:
         # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
         facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
@@ -302,13 +300,12 @@ def _label(
             facts[0][0].fact,
             repeat_of=first.entry.line_start,
         )
-    repeat = _repeat_of(entry, done, run)
+    repeat = repeat_of(entry, done, run)
     if repeat is not None:
         return LineLabel(entry, "repeat", repeat[1], repeat_of=repeat[0].entry.line_start)
     noise = _noise(entry, target, run, said)
     if noise:
         return LineLabel(entry, "noise", noise)
-    stateless = states_nothing(entry.text)
     if stateless:
         unsaid = _unsaid(entry, said) if run.user_texts else None
         if unsaid:  # a made-up topic list: the protocol's invented, not a fragment of theirs

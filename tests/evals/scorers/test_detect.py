@@ -118,6 +118,20 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("ongoing projects, upcoming projects", "placeholder"),
         ("Key projects: Project A, Project B", "placeholder"),
         ("Current project: Atlas", None),
+        # What was done to the memory, logged as an entry; a request for help of the moment;
+        # a heading of a tool description's guardrails (2026-12-03).
+        ("Corrected name in profile", "conversation log"),
+        ("JSON object for first week planning added to notes", "conversation log"),
+        ("Profile updated with new recipe information", "conversation log"),
+        ("Keeps notes in Obsidian", None),
+        ("Added oat milk to the shopping list", None),
+        ("Moved to the Berlin office", None),
+        ("User requested: tips for commute", "question"),
+        ("Help with campaign brief", "question"),
+        ("Tips in bullet points, please", None),
+        ("SAVE when:", "prompt text"),
+        ("DO NOT save:", "prompt text"),
+        ("Save receipts when travelling", None),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:

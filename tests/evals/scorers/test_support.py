@@ -10,6 +10,7 @@ from evals.scorers._support import (
     numbers_in,
     statements,
     support,
+    unsaid_sentence,
     user_keys,
     word_key,
 )
@@ -38,6 +39,9 @@ USER = [
         ("twelve", "12"),
         ("weekly", "week"),
         ("daily", "day"),
+        ("meetings", "meeting"),  # before 2026-12-03: "meeti" against "meet"
+        ("mornings", "morning"),
+        ("settings", "set"),
     ],
 )
 def test_word_keys_meet_across_forms(a: str, b: str) -> None:
@@ -134,3 +138,15 @@ def test_plain_questions_tell_nothing_requests_and_questions_about_the_user_do()
     keys = user_keys(statements(said))
     assert support("Prefers logical replication", keys).share == 0.0  # only asked about
     assert support("Night shifts", keys).share == 1.0
+
+
+def test_a_mostly_unsaid_sentence_beside_a_said_one_is_reported() -> None:
+    """However long the said sentence, a made-up one beside it is the protocol's line half
+    said, half made up; a line of one sentence, or a short second one, is judged whole."""
+    said = user_keys(["I'm a freelance illustrator working from home."])
+    made_up = "I'm a freelance illustrator working from home. I'm seeking a logo design client."
+    found = unsaid_sentence(made_up, said)
+    assert found is not None and "design" in found.unsupported
+    assert unsaid_sentence("I'm a freelance illustrator working from home.", said) is None
+    assert unsaid_sentence("I'm a freelance illustrator. Works from home.", said) is None
+    assert unsaid_sentence("I'm a freelance illustrator working from home. Loves it.", said) is None

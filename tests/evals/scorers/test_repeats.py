@@ -1,0 +1,104 @@
+"""Repeats reworded, and the label rules of 2026-12-03 that lines of real files showed: a name
+alone, an ending against a forbidden fact, a made-up sentence beside a listed fact."""
+
+from __future__ import annotations
+
+from evals.scenario.load import Expectations
+from evals.scorers.labels import LineLabel, label_target
+from tests.evals.scorers.conftest import BuildRun
+
+
+def _labels(
+    build_run: BuildRun,
+    lines: list[str],
+    said: list[str],
+    expect: dict[str, object] | None = None,
+) -> list[LineLabel]:
+    records = [("event", {"type": "user", "user": text, "turn": "durable"}) for text in said]
+    memory = "# Long-term Memory\n\n## Notes\n" + "".join(f"- {line}\n" for line in lines)
+    expectations = Expectations.model_validate(expect or {"remember": []})
+    run = build_run(memory, expectations, records=records)
+    return list(label_target(run.final, run).lines)
+
+
+def test_a_line_sharing_most_claim_words_of_an_earlier_one_is_its_repeat(
+    build_run: BuildRun,
+) -> None:
+    """ "No cream sauces allowed" says again what the lactose line says, in other words."""
+    said = ["I'm lactose intolerant, so no cream sauces please."]
+    first, second = _labels(
+        build_run,
+        ["I'm lactose intolerant, so no cream sauces please.", "No cream sauces allowed"],
+        said,
+    )
+    assert first.label == "extra"
+    assert second.label == "repeat" and second.repeat_of == first.entry.line_start
+    assert "most claim words shared" in second.evidence
+
+
+def test_a_line_that_ends_what_an_earlier_one_says_is_no_repeat(build_run: BuildRun) -> None:
+    """ "No longer goes to the climbing gym" is the update of the gym line, not a rewording."""
+    said = [
+        "I go to the climbing gym every Tuesday evening.",
+        "I no longer go to the climbing gym.",
+    ]
+    lines = ["Goes to the climbing gym every Tuesday evening", "No longer goes to the climbing gym"]
+    _, update = _labels(build_run, lines, said)
+    assert update.label == "extra"
+
+
+def test_a_later_line_naming_the_value_is_no_repeat_of_one_without_it(
+    build_run: BuildRun,
+) -> None:
+    said = [
+        "We still need a print vendor for the campaign posters.",
+        "We picked Brightwave as the print vendor.",
+    ]
+    lines = [
+        "Needs a print vendor for the campaign posters",
+        "Picked Brightwave as the print vendor for the campaign posters",
+    ]
+    _, named = _labels(build_run, lines, said)
+    assert named.label == "extra"
+
+
+def test_a_name_alone_does_not_state_the_fact_that_names_it(build_run: BuildRun) -> None:
+    """The protocol's bare word that does not say the fact: "Munich" for "lives in Munich"
+    is junk; "Vegan" for "is vegan" is the fact."""
+    munich = {"remember": [{"fact": "The user lives in Munich", "keywords": [["munich"]]}]}
+    [line] = _labels(build_run, ["Munich"], ["I live in Munich."], munich)
+    assert line.label == "junk"
+    vegan = {"remember": [{"fact": "The user is vegan", "keywords": [["vegan"]]}]}
+    [line] = _labels(build_run, ["Vegan"], ["I'm vegan."], vegan)
+    assert line.label == "fact"
+
+
+def test_an_ending_is_not_the_forbidden_fact_it_negates(build_run: BuildRun) -> None:
+    cat = {
+        "remember": [],
+        "forbid": [{"fact": "The user has a cat named Milo", "keywords": [["cat"]]}],
+    }
+    said = ["Remember that I have a cat named Milo.", "Milo died, I no longer have a cat."]
+    [line] = _labels(build_run, ["No longer has a cat"], said, cat)
+    assert line.label == "extra"
+    [line] = _labels(build_run, ["Has a cat named Milo"], said, cat)
+    assert line.label == "noise"
+
+
+def test_a_made_up_sentence_beside_a_listed_fact_makes_the_line_invented(
+    build_run: BuildRun,
+) -> None:
+    """The later plain line then takes the credit (the first line states nothing in full)."""
+    phd = {
+        "remember": [
+            {"fact": "The user is a PhD student studying coral bleaching", "keywords": [["coral"]]}
+        ]
+    }
+    said = ["I'm a PhD student in marine biology, studying coral bleaching."]
+    lines = [
+        "I am a PhD student studying coral bleaching. I am excited to learn about this topic.",
+        "PhD student studying coral bleaching",
+    ]
+    first, second = _labels(build_run, lines, said, phd)
+    assert first.label == "invented" and "excited" in first.evidence
+    assert second.label == "fact"
