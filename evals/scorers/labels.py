@@ -15,8 +15,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment
    states a fact only made of the fact's own words, when the fact has no values and the
    fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not);
-5. ``repeat``: says again what an earlier, not junk or stale, line says (:mod:`._repeats`:
-   the same words or claim words, or reworded: "Night shift" / "Night shifts this week");
+5. ``repeat``: says again what an earlier, not junk or stale, line says (the same words or
+   claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" / "Night shifts");
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`), or (tried after ``invented``, so only for a
@@ -57,14 +57,16 @@ from evals.scorers._detect import (
 )
 from evals.scorers._identity import self_description_keys, unclaimed_role
 from evals.scorers._matching import (
+    REWORDED_COSINE,
+    SHARED_COSINE,
     expected_facts,
     keyword_match,
     match_entries,
     normalise,
+    repeat_of,
     values_in,
 )
 from evals.scorers._reading import READ_PAST, liking_read_into, wanting_keys, without_commentary
-from evals.scorers._repeats import REWORDED_COSINE, SHARED_COSINE, repeat_of
 from evals.scorers._sections import cues_of, standard_section
 from evals.scorers._support import (
     INVENTED_SHARE,
