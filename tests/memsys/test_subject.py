@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memsys.subject import SubjectJudge, is_ending, is_passing, key_terms, parties
+from memsys.subject import SubjectJudge, is_ending, is_passing, key_terms, parties, settings
 
 
 def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
@@ -117,6 +117,10 @@ def at_cosine(a: str, b: str, cosine: float) -> Fixed:
         (0.30, "Quit drinking coffee", "Has three espressos a day", False),  # nothing shared
         (0.26, "Sold the car", "Drives the car to work", True),  # shares "car"
         (0.15, "Sold the car", "Drives the car to work", False),  # shares it, but too far
+        # One shared word of four is a thin link (2026-12-03): "app" alone, "write" alone.
+        (0.25, "Phone home screen has twelve app icons", "Prefers light mode in all apps", False),
+        (0.28, "Writes data pipelines in Python", "Writes backend services in Rust", False),
+        (0.26, "Sold their car and no longer drives", "Drives a blue Volvo to work", True),
     ],
 )
 def test_cosine_alone_or_cosine_with_a_shared_term(
@@ -182,3 +186,26 @@ def test_a_fact_about_another_party_is_another_subject_however_close(
 ) -> None:
     judge = SubjectJudge(at_cosine(candidate, memory, 0.9))
     assert judge.same_subject(candidate, memory) is same
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("Uses a MacBook at home for photo editing", {"home"}),
+        ("Uses Linux on the work laptop", {"work"}),
+        ("Goes to the gym on weekends", {"gym", "weekends"}),
+        ("Works as a nurse", set()),  # the verb is no setting
+        ("Phone home screen has a mountain wallpaper", set()),
+    ],
+)
+def test_settings_are_where_or_when_a_fact_holds(text: str, where: set[str]) -> None:
+    assert settings(text) == where
+
+
+def test_facts_held_in_different_settings_are_different_subjects_however_close() -> None:
+    """A MacBook at home does not replace Linux on the work laptop; a new laptop for work
+    does."""
+    home, work = "Uses a MacBook at home for photo editing", "Uses Linux on the work laptop"
+    assert not SubjectJudge(at_cosine(home, work, 0.9)).same_subject(home, work)
+    new = "Uses a ThinkPad at work now"
+    assert SubjectJudge(at_cosine(new, work, 0.9)).same_subject(new, work)
