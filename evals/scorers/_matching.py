@@ -313,7 +313,7 @@ COMMON_LINES = 3
 """A claim word used by this many earlier lines of the file is common in it."""
 
 
-def adds_value(text: str, earlier: str) -> bool:
+def _adds_value(text: str, earlier: str) -> bool:
     """``text`` names a name or number ``earlier`` does not: it is the fuller line."""
     return bool(set(names_in(text)) - set(names_in(earlier))) or bool(
         numbers_in(text) - numbers_in(earlier)
@@ -347,6 +347,6 @@ def repeat_of(
         if small and small <= large and cosine >= REWORDED_COSINE:
             return other, f"reworded (claim words contained, cosine {cosine:.2f})"
         shared = 3 * len(small & large - common) >= 2 * len(small) >= 4
-        if shared and cosine >= SHARED_COSINE and not adds_value(entry.text, other.entry.text):
+        if shared and cosine >= SHARED_COSINE and not _adds_value(entry.text, other.entry.text):
             return other, f"reworded (most claim words shared, cosine {cosine:.2f})"
     return None
