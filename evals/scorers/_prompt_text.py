@@ -44,7 +44,7 @@ def _line_key(text: str) -> str:
 def is_prompt_text(text: str) -> bool:
     """The entry is one of memsys's prompt lines, or a run of one ("## Projects (ongoing
     projects, tech stack details)", "1. MERGE duplicate entries -- ..."): the template's or
-    the prompt's own words; "SAVE when:", a heading of a tool description's guardrails)."""
+    the prompt's own words, or a heading of a tool description's guardrails ("SAVE when:")."""
     key = _line_key(text)
     if key in _headings():
         return True
