@@ -25,6 +25,7 @@ import numpy as np
 from evals.stats.tests import BOOTSTRAP_DRAWS, SEED
 
 __all__ = [
+    "HELD_AGAIN_FROM",
     "HELD_ASIDE_EVERY",
     "HELD_FROM",
     "READER_CLASSES",
@@ -50,8 +51,12 @@ HELD_FROM = 63
 all held aside: they were added on 2026-12-02, after the scorer's rules were last changed,
 and labelled blind by two labellers; no rule or constant has been chosen on them."""
 TUNING_FROM = 108
-"""Files numbered from this on were added (2026-12-02) to the tuning part, labelled blind by
-one labeller, to find rules on; none is held aside."""
+"""Files numbered from this on, up to :data:`HELD_AGAIN_FROM`, were added (2026-12-02) to the
+tuning part, labelled blind by one labeller, to find rules on; none is held aside."""
+HELD_AGAIN_FROM = 168
+"""Files numbered from this on are all held aside again: added on 2026-12-03 (second
+session), after the reading rules read on files 63-107, which so stopped measuring them held
+out; labelled blind by two labellers; no rule or constant has been chosen on them."""
 
 READER_CLASSES = ("keep", "stale", "noise", "junk", "model_name", "invented", "repeat")
 """What a line is to a reader: kept, or struck as one of the protocol's labels."""
@@ -97,8 +102,11 @@ def reader_class(judgement: str) -> str:
 def part_of(name: str) -> Part:
     """``held`` (aside, for reporting only) or ``tuning``, from the file name alone: files
     numbered from :data:`HELD_FROM` to before :data:`TUNING_FROM` are held, those from
-    :data:`TUNING_FROM` on are tuning, and one in three of the first ones is held by hash."""
+    :data:`TUNING_FROM` to before :data:`HELD_AGAIN_FROM` are tuning, those from
+    :data:`HELD_AGAIN_FROM` on are held, and one in three of the first ones is held by hash."""
     number = name.split("-", 1)[0]
+    if number.isdigit() and int(number) >= HELD_AGAIN_FROM:
+        return "held"
     if number.isdigit() and int(number) >= HELD_FROM:
         return "held" if int(number) < TUNING_FROM else "tuning"
     digest = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:8], 16)
