@@ -330,7 +330,8 @@ def repeat_of(
     # say nothing of which claim it is; they do not make two lines one.
     uses = [claim_keys(other.entry.text) for other in earlier]
     common = {k for k in keys if sum(k in used for used in uses) >= COMMON_LINES}
-    for other in earlier:
+    ending = is_ending(entry.text)
+    for other, theirs in zip(earlier, uses, strict=True):
         if other.label in ("junk", "stale") or not other.entry.text:
             continue  # a line passed as not stale says something else than a stale one
         if normalise(other.entry.text) == text:
@@ -338,10 +339,9 @@ def repeat_of(
         cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
         if cosine is not None and cosine >= run.settings.duplicate_threshold:
             return other, f"cosine {cosine:.2f}"
-        theirs = claim_keys(other.entry.text)
         if keys and keys == theirs:
             return other, "same claim words"
-        if cosine is None or is_ending(entry.text) != is_ending(other.entry.text):
+        if cosine is None or ending != is_ending(other.entry.text):
             continue  # "No longer goes to the gym" ends what "Goes to the gym" said
         small, large = sorted((keys, theirs), key=len)
         if small and small <= large and cosine >= REWORDED_COSINE:
