@@ -54,6 +54,7 @@ __all__ = [
     "FRAGMENT_WORDS",
     "JUNK_RULES",
     "PLACEHOLDER_TEXTS",
+    "TOPIC",
     "TOPIC_WORDS",
     "content_words",
     "junk_lines",
@@ -193,6 +194,13 @@ is using the assistant, or the turns themselves pasted ("user: ... [assistant]: 
 
 
 _REQUEST_PREFIX = re.compile(r"^\W*(?:the\s+)?user requested\s*(?::|to\b)?\s*", re.I)
+_ASKED_TO_KEEP = re.compile(
+    r"^\W*(?:the\s+)?user\s+(?:asked|wanted|requested)\s+(?:me\s+|the assistant\s+)?to\s+"
+    r"(?:remember|save|note|keep|store)\s+",
+    re.I,
+)
+"""A request to keep something, logged: what follows is what was to be kept ("User asked to
+remember hosting information" keeps a topic, no value)."""
 
 CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
@@ -355,6 +363,8 @@ pottery classes"): the line says something of the user, so it is no topic label.
 
 
 _FRAMING_ONLY = "states nothing: only framing words (user, requested, key projects...)"
+TOPIC = "a topic, not a statement (no function word, no value)"
+""":func:`states_nothing`'s reason for a topic label or a list of them."""
 
 
 def states_nothing(text: str) -> str | None:
@@ -364,6 +374,9 @@ def states_nothing(text: str) -> str | None:
         return None
     # "The user requested: key projects": the prompt's own frame, nothing in it.
     framing_only = bool(words) and text.isascii() and not claim_words(text)
+    asked = _ASKED_TO_KEEP.match(text)
+    if asked and not framing_only:
+        return states_nothing(text[asked.end() :])
     content = _REQUEST_PREFIX.sub("", text, count=1)
     if not framing_only and content != text and ":" in text[: len(text) - len(content)]:
         return states_nothing(content)  # "User requested: club rating" is what follows
@@ -387,5 +400,5 @@ def states_nothing(text: str) -> str | None:
         and text.isascii()
         and not cues_of(text)
     ):
-        return "a topic, not a statement (no function word, no value)"
+        return TOPIC
     return None

@@ -8,6 +8,11 @@ most of its words were said somewhere, so the share rule
 stricter: a line that *assigns a role* (``Profession: X``, ``[job: X]``, ``works as X``)
 is invented unless every claim word of X appears in one of the user's own self-descriptions
 ("I'm a ...", "I work as ...", "my job is ...").
+
+A name is the same kind of claim: ``[name: Biscuit]`` fills the template's name slot with
+the puppy's name. It is invented unless the user gave the name as theirs ("my name is ...",
+"call me ...", "I'm ..."); a listed fact does not vouch for it, since the fact names the
+puppy and the line names the user.
 """
 
 from __future__ import annotations
@@ -17,7 +22,13 @@ from collections.abc import Iterable
 
 from evals.scorers._support import claim_words
 
-__all__ = ["claimed_role", "self_description_keys", "unclaimed_role"]
+__all__ = [
+    "claimed_name",
+    "claimed_role",
+    "self_description_keys",
+    "unclaimed_name",
+    "unclaimed_role",
+]
 
 _ROLE = re.compile(
     r"\b(?:(?:profession|occupation|job(?:\s+title)?|role|career|professional)\s*:"
@@ -33,6 +44,16 @@ _SELF = re.compile(
     r"\s+(?:now\s+|also\s+|still\s+)?(?:an?\s+|the\s+)?(?P<desc>[^.,;!?]{1,60})",
     re.I,
 )
+_NAME = re.compile(
+    r"^\W*(?:the\s+)?(?:user'?s?\s+)?(?:full\s+)?name\s*:\s*(?P<name>[^,;:\[\]()]{1,60})"
+    r"|\b(?:the\s+)?user'?s\s+name\s+is\s+(?P<named>[^,;:.\[\]()]{1,60})",
+    re.I,
+)
+"""A line that names the user: a leading ``name:`` slot ("[name: Biscuit]", "Name: Priya";
+not "App name: PillPal") or "the user's name is X"."""
+_OWN_NAME = re.compile(
+    r"\b(?:my\s+name\s+is|call\s+me|i'?m\s+called)\s+(?P<name>[^.,;!?]{1,40})", re.I
+)
 _DESC_WORDS = 6
 """Words of a self-description kept: "I'm a structural engineer at a bridge firm"."""
 
@@ -46,6 +67,14 @@ def claimed_role(text: str) -> str | None:
     return role or None
 
 
+def claimed_name(text: str) -> str | None:
+    """The name a memory line gives the user ("Biscuit" of "[name: Biscuit]"), or None."""
+    found = _NAME.search(text)
+    if found is None:
+        return None
+    return (found["name"] or found["named"] or "").strip() or None
+
+
 def self_description_keys(user_texts: Iterable[str]) -> frozenset[str]:
     """Word keys of what the user said they are ("I'm an ML engineer at Globex")."""
     keys: set[str] = set()
@@ -53,9 +82,11 @@ def self_description_keys(user_texts: Iterable[str]) -> frozenset[str]:
         for found in _SELF.finditer(text):
             words = found["desc"].split()[:_DESC_WORDS]
             keys.update(_key(w) for w in words)
+        for found in _OWN_NAME.finditer(text):
+            keys.update(_key(w) for w in found["name"].split()[:_DESC_WORDS])
         for line in text.splitlines():  # a hand edit's "Works as a nurse" is the user's word
-            role = claimed_role(line)
-            keys.update(_key(w) for w in (role or "").split())
+            for given in (claimed_role(line), claimed_name(line)):
+                keys.update(_key(w) for w in (given or "").split())
     return frozenset(keys)
 
 
@@ -83,3 +114,14 @@ def unclaimed_role(text: str, self_keys: frozenset[str], vouched: str = "") -> s
     if words and not words <= self_keys:
         return role
     return None
+
+
+def unclaimed_name(text: str, self_keys: frozenset[str]) -> str | None:
+    """The name the line gives the user that the user never gave as theirs ("[name: Biscuit]"
+    when Biscuit is the puppy), or None. Unlike a role, a listed fact does not vouch for it:
+    the fact names the puppy, the line names the user."""
+    name = claimed_name(text)
+    if name is None:
+        return None
+    words = {_key(w) for w in claim_words(name)}
+    return name if words and not words <= self_keys else None

@@ -49,13 +49,14 @@ from dataclasses import dataclass, replace
 from evals.scenario import FactSpec
 from evals.scorers._detect import (
     FRAGMENT_WORDS,
+    TOPIC,
     junk_lines,
     junk_reason,
     model_name_in,
     screenshot_overlap,
     states_nothing,
 )
-from evals.scorers._identity import self_description_keys, unclaimed_role
+from evals.scorers._identity import self_description_keys, unclaimed_name, unclaimed_role
 from evals.scorers._matching import (
     REWORDED_COSINE,
     SHARED_COSINE,
@@ -190,6 +191,9 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
     role = unclaimed_role(entry.text, said.roles, vouched)
     if role is not None:
         return f"gives the user a role they never claimed: {role}"
+    name = unclaimed_name(entry.text, said.roles)
+    if name is not None:
+        return f"gives the user a name they never gave as theirs: {name}"
     if not vouched:  # a listed fact's words are vouched for, wherever they were said
         together = together_share(entry.text, said.each)
         if together < INVENTED_SHARE:
@@ -282,6 +286,8 @@ def _label(
     stateless = states_nothing(entry.text)
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
         facts = [(spec, how) for spec, how in facts if not _name_alone(entry.text, spec)]
+    elif stateless == TOPIC and "," in entry.text:
+        facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
     if run.user_texts:
         # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
         facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]

@@ -1,10 +1,17 @@
 """A line that gives the user a role must have it from the user (issue 25: "[profession:
 pharmacist]" after the user asked what to tell a pharmacist; "Software Engineer" for a
-structural engineer)."""
+structural engineer), or a name ("[name: Biscuit]" for the puppy)."""
 
 from __future__ import annotations
 
-from evals.scorers._identity import claimed_role, self_description_keys, unclaimed_role
+from evals.scenario.load import Expectations
+from evals.scorers._identity import (
+    claimed_name,
+    claimed_role,
+    self_description_keys,
+    unclaimed_name,
+    unclaimed_role,
+)
 from evals.scorers.labels import label_target
 from tests.evals.scorers.conftest import BuildRun
 from tests.helpers.traces import WEEK_EXPECT
@@ -45,3 +52,33 @@ def test_an_unclaimed_role_is_invented_and_a_claimed_one_kept(build_run: BuildRu
     invented = labels["Profession: Software Engineer"]
     assert invented.label == "invented" and "never claimed: Software Engineer" in invented.evidence
     assert labels["Profession: backend engineer"].label in ("fact", "extra")
+
+
+def test_the_name_a_line_gives_the_user() -> None:
+    assert claimed_name("[name: Biscuit]") == "Biscuit"
+    assert claimed_name("Name: Priya Shah") == "Priya Shah"
+    assert claimed_name("The user's name is Tomás.") == "Tomás"
+    assert claimed_name("App name: PillPal") is None  # the app's name, not the user's
+    assert claimed_name("Has a puppy named Biscuit") is None
+
+
+def test_a_name_needs_the_user_to_give_it_as_theirs() -> None:
+    """A listed fact does not vouch for a name: "a puppy named Biscuit" names the puppy."""
+    said = self_description_keys(["We got a puppy, his name is Biscuit.", "My name is Priya."])
+    assert unclaimed_name("[name: Biscuit]", said) == "Biscuit"
+    assert unclaimed_name("Name: Priya", said) is None
+    assert unclaimed_name("Prefers short answers", said) is None
+
+
+def test_an_unclaimed_name_is_invented_and_the_fact_goes_to_the_line_that_says_it(
+    build_run: BuildRun,
+) -> None:
+    puppy = Expectations.model_validate(
+        {"remember": [{"fact": "The user has a puppy named Biscuit", "keywords": [["biscuit"]]}]}
+    )
+    memory = "# Long-term Memory\n\n## User Profile\n- [name: Biscuit]\n- [pet: Biscuit]\n"
+    said = [("event", {"type": "user", "user": "We got a puppy! His name is Biscuit."})]
+    run = build_run(memory, puppy, records=said)
+    name, pet = label_target(run.final, run).lines
+    assert name.label == "invented" and "never gave as theirs: Biscuit" in name.evidence
+    assert pet.label == "fact"

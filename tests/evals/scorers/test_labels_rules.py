@@ -102,3 +102,29 @@ def test_a_made_up_sentence_beside_a_listed_fact_makes_the_line_invented(
     first, second = _labels(build_run, lines, said, phd)
     assert first.label == "invented" and "excited" in first.evidence
     assert second.label == "fact"
+
+
+def test_a_topic_list_states_no_listed_fact(build_run: BuildRun) -> None:
+    """ "ML engineering, Globex, Porto" names the job's firm and the city; it says neither
+    that the user works there nor that they live there (the protocol's topic list: junk)."""
+    move = {
+        "remember": [
+            {"fact": "The user is an ML engineer at Globex", "keywords": [["globex"]]},
+            {"fact": "The user lives in Porto", "keywords": [["porto"]]},
+        ]
+    }
+    said = ["I'm now an ML engineer at Globex.", "I live in Porto now."]
+    [topics] = _labels(build_run, ["ML engineering, Globex, Porto"], said, move)
+    assert topics.label == "junk" and not topics.facts
+    job, city = _labels(build_run, ["ML engineer at Globex", "Lives in Porto"], said, move)
+    assert (job.label, city.label) == ("fact", "fact")
+
+
+def test_a_logged_request_to_keep_a_topic_states_nothing(build_run: BuildRun) -> None:
+    """ "User asked to remember hosting information" keeps no value; asking to remember
+    the value itself is labelled by what it says."""
+    said = ["Please remember that the site is hosted on Hetzner in Falkenstein."]
+    [logged] = _labels(build_run, ["User asked to remember hosting information"], said)
+    assert logged.label == "junk"
+    [kept] = _labels(build_run, ["User asked to remember that the site is hosted on Hetzner"], said)
+    assert kept.label == "extra"
