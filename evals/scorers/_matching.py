@@ -61,8 +61,15 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evals.scenario.load import FactSpec
-from evals.scorers._support import claim_keys, names_in, normalise, numbers_in
-from evals.scorers._types import DEFAULT_SCORER_SETTINGS, LineLabel, RunData, Target, TextVectors
+from evals.scorers._support import claim_keys, names_in, normalise, numbers_in, word_key
+from evals.scorers._types import (
+    DEFAULT_SCORER_SETTINGS,
+    KEPT,
+    LineLabel,
+    RunData,
+    Target,
+    TextVectors,
+)
 from memsys.sections import MemoryEntry
 from memsys.subject import is_ending
 
@@ -80,6 +87,7 @@ __all__ = [
     "normalise",
     "repeat_of",
     "repeats",
+    "requests_held",
     "values_conflict",
     "values_in",
 ]
@@ -350,3 +358,40 @@ def repeat_of(
         if shared and cosine >= SHARED_COSINE and not _adds_value(entry.text, other.entry.text):
             return other, f"reworded (most claim words shared, cosine {cosine:.2f})"
     return None
+
+
+_ASKING = frozenset(word_key(w) for w in ("remember", "please", "note", "keep", "save"))
+
+
+def _superseded(text: str, target: Target) -> bool:
+    """A request the scenario later overrides: it states a stale side or a forbidden fact."""
+    return any(keyword_match(p.stale, text) for p in target.expect.contradictions) or any(
+        keyword_match(spec, text) for spec in target.expect.forbid
+    )
+
+
+def requests_held(
+    run: RunData, target: Target, lines: Sequence[LineLabel]
+) -> tuple[tuple[str, int | None], ...]:
+    """Each ``request`` turn still standing and the kept line holding it: the line credited
+    with an expected fact the turn states, or one holding at least half (and at least two)
+    of its claim words (after an instruction ending in a colon: "Merk dir bitte: ...")."""
+    found: list[tuple[str, int | None]] = []
+    kept = [line for line in lines if line.label in KEPT]
+    asked: set[str] = set()
+    for text, kind in run.user_turns:
+        if kind != "request" or _superseded(text, target) or normalise(text) in asked:
+            continue  # a request said again word for word is still one request
+        asked.add(normalise(text))
+        specs = {spec.fact for spec, _ in expected_facts(target) if keyword_match(spec, text)}
+        content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
+        wanted = claim_keys(content) - _ASKING
+        holder = None
+        for line in kept:
+            shared = wanted & claim_keys(line.entry.text)
+            enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
+            if specs.intersection(line.facts) or (wanted and enough):
+                holder = line.entry.line_start
+                break
+        found.append((text, holder))
+    return tuple(found)

@@ -1,4 +1,4 @@
-"""Two ways a reader reads a MEMORY.md line that word counts miss (``docs/reader-protocol.md``).
+"""Ways a reader reads a MEMORY.md line that word counts miss (``docs/reader-protocol.md``).
 
 - **A liking read into a plain mention** (:func:`liking_read_into`): "Is interested in
   penicillin research", "likes tomatoes", "I am interested in learning more about Honda" say
@@ -11,6 +11,23 @@
   information is crucial ...", the model's comment: it and all after it), or one that is
   junk on its own (a question, the assistant's chatter: that sentence). A reader reads past
   them and judges the rest.
+
+Does a MEMORY.md line state anything (:func:`states_nothing`)? Two shapes a reader strikes
+as saying nothing:
+
+- a **fragment**: at most :data:`FRAGMENT_WORDS` words, no number, no ``label: value`` and no
+  word that places it ("plumber", "Google Sheets", "Exam preparation", "heating engineer").
+  "Lives in Berlin" states something; so do "Allergies: none" and "penicillin allergy";
+- a **topic label**: three to :data:`TOPIC_WORDS` content words with not one function word
+  (article, preposition, pronoun, auxiliary), no verb first, no number, no ``label: value``,
+  no placing word and no full stop ("Kitchen lights repair", "[rent due date]", "gas safety
+  certificate, boiler"), or a comma list of such topics however long ("plumbing, leak
+  detection, pressure relief valve replacement"; a hyphenated word is one word, so "on-call"
+  holds no "on"): the model filed a subject, not what is true about it. English only
+  (the function words are English): a line with any letter outside ASCII ("Erdnüsse", 猫) is
+  never judged by it.
+
+Both are checked only after a line failed to be an expected fact, a repeat or noise.
 """
 
 from __future__ import annotations
@@ -18,12 +35,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from evals.scorers._detect import junk_reason
-from evals.scorers._support import claim_keys, statements, user_keys
+from evals.scorers._detect import _REQUEST_PREFIX, junk_reason
+from evals.scorers._sections import cues_of
+from evals.scorers._support import (
+    _FUNCTION_WORDS,
+    claim_keys,
+    claim_words,
+    numbers_in,
+    statements,
+    user_keys,
+)
 
 __all__ = [
+    "FRAGMENT_WORDS",
     "READ_PAST",
+    "TOPIC",
+    "TOPIC_WORDS",
     "liking_read_into",
+    "states_nothing",
     "wanting_keys",
     "without_commentary",
 ]
@@ -86,3 +115,66 @@ def without_commentary(text: str) -> str:
     if len(kept) > 1 and junk_reason(kept[0]) in READ_PAST:
         kept = kept[1:]  # "What should I eat before a run? I'm vegetarian." says one thing
     return " ".join(kept) if len(kept) < len(sentences) else text
+
+
+_ASKED_TO_KEEP = re.compile(
+    r"^\W*(?:the\s+)?user\s+(?:asked|wanted|requested)\s+(?:me\s+|the assistant\s+)?to\s+"
+    r"(?:remember|save|note|keep|store)\s+",
+    re.I,
+)
+"""A request to keep something, logged: what follows is what was to be kept ("User asked to
+remember hosting information" keeps a topic, no value)."""
+
+FRAGMENT_WORDS = 2
+"""A line of at most this many words (and no number, value or placing word) is a fragment."""
+TOPIC_WORDS = 6
+"""A topic label has at most this many words."""
+
+_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+"""Words, a hyphenated compound or a possessive one word ("on-call", "week's"): the "on" of
+"on-call rotation schedule" is no function word that makes a topic a statement."""
+_VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^su]s|\w+ed|has|does|goes)$")
+"""A first word that reads as a verb ("Works night shifts", "Prefers dark mode", "Started
+pottery classes"): the line says something of the user, so it is no topic label."""
+
+
+_FRAMING_ONLY = "states nothing: only framing words (user, requested, key projects...)"
+TOPIC = "a topic, not a statement (no function word, no value)"
+""":func:`states_nothing`'s reason for a topic label or a list of them."""
+
+
+def states_nothing(text: str) -> str | None:
+    """Why the line states nothing (the junk label's evidence), or None."""
+    words = _WORDS.findall(text)
+    if numbers_in(text):
+        return None
+    # "The user requested: key projects": the prompt's own frame, nothing in it.
+    framing_only = bool(words) and text.isascii() and not claim_words(text)
+    asked = _ASKED_TO_KEEP.match(text)
+    if asked and not framing_only:
+        return states_nothing(text[asked.end() :])
+    content = _REQUEST_PREFIX.sub("", text, count=1)
+    if not framing_only and content != text and ":" in text[: len(text) - len(content)]:
+        return states_nothing(content)  # "User requested: club rating" is what follows
+    if ":" in text:
+        return _FRAMING_ONLY if framing_only else None
+    if len(words) <= FRAGMENT_WORDS and not cues_of(text):
+        return "fragment: states nothing (at most two words)"
+    if framing_only:
+        return _FRAMING_ONLY
+    lower = {w.lower() for w in words}
+    # A list of topics ("plumbing, leak detection, pressure relief valve replacement") is
+    # one topic label per item, however many items.
+    items = [_WORDS.findall(item) for item in text.split(",")]
+    longest = max(len(item) for item in items)
+    if (
+        len(words) > FRAGMENT_WORDS
+        and (len(words) <= TOPIC_WORDS or (len(items) > 1 and longest <= TOPIC_WORDS))
+        and not _VERB_FIRST.match(words[0])
+        and not lower & _FUNCTION_WORDS
+        and not text.rstrip().endswith((".", "!"))
+        and text.isascii()
+        and not cues_of(text)
+    ):
+        return TOPIC
+    return None

@@ -17,11 +17,19 @@ section one of them accepts, and an entry with no cue is not judged here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memsys.sections import Section
 
-__all__ = ["SECTION_CUES", "SectionCue", "cues_of", "misfiled_by", "standard_section"]
+__all__ = [
+    "SECTION_CUES",
+    "SectionCue",
+    "cues_of",
+    "misfiled_by",
+    "misfiled_where",
+    "standard_section",
+]
 
 _REQUEST_PREFIX = re.compile(r"^\W*user requested\s*(?::|to\b)?\s*", re.I)
 _OPENING = re.compile(r"^[\s\[(*]+")
@@ -141,3 +149,21 @@ def misfiled_by(text: str, section: Section) -> tuple[SectionCue, ...]:
     if any(section in cue.belongs for cue in cues):
         return ()
     return cues
+
+
+def misfiled_where(
+    text: str, section_name: str | None, fact_sections: Sequence[str] | None = None
+) -> str | None:
+    """Where a line filed under ``section_name`` belongs when it is not there, or None: the
+    sections of the listed fact it states (``fact_sections``), else those its own words cue
+    ("Uses PostgreSQL 16" belongs in Workflow)."""
+    section = standard_section(section_name)
+    if section is None:
+        return None
+    if fact_sections:
+        return None if section.value in fact_sections else " or ".join(fact_sections)
+    cues = misfiled_by(text, section)
+    if not cues:
+        return None
+    where = " or ".join(sorted({s.value for cue in cues for s in cue.belongs}))
+    return f"{where} ({', '.join(cue.kind for cue in cues)})"

@@ -24,7 +24,7 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    protocol grounds an ``extra`` line in a message that is not transient, or (last, for a
    line that would be ``extra``) it is a remark about the moment
    (:func:`memsys.subject.is_passing`: today, this morning, a meal, a mood);
-7. ``junk`` (states nothing, :func:`._detect.states_nothing`): a fragment of at most
+7. ``junk`` (states nothing, :func:`._reading.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair"),
    made of the user's words; made up (rule 8's words test), it is ``invented``;
@@ -43,32 +43,36 @@ elsewhere by its own words: :mod:`._sections`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from evals.scenario import FactSpec
 from evals.scorers._detect import (
-    FRAGMENT_WORDS,
-    TOPIC,
     junk_lines,
     junk_reason,
     model_name_in,
     screenshot_overlap,
-    states_nothing,
 )
 from evals.scorers._identity import self_description_keys, unclaimed_name, unclaimed_role
 from evals.scorers._matching import (
     REWORDED_COSINE,
     SHARED_COSINE,
     expected_facts,
-    keyword_match,
     match_entries,
     normalise,
     repeat_of,
+    requests_held,
     values_in,
 )
-from evals.scorers._reading import READ_PAST, liking_read_into, wanting_keys, without_commentary
-from evals.scorers._sections import cues_of, standard_section
+from evals.scorers._reading import (
+    FRAGMENT_WORDS,
+    READ_PAST,
+    TOPIC,
+    liking_read_into,
+    states_nothing,
+    wanting_keys,
+    without_commentary,
+)
+from evals.scorers._sections import misfiled_where
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
@@ -78,7 +82,6 @@ from evals.scorers._support import (
     together_share,
     unsaid_sentence,
     user_keys,
-    word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
 from memsys.sections import MemoryEntry, parse_entries
@@ -249,19 +252,6 @@ def _name_alone(text: str, spec: FactSpec) -> bool:
     return bool(keys) and keys <= claim_keys(" ".join(names_in(spec.fact)))
 
 
-def _misfiled(entry: MemoryEntry, spec: FactSpec | None) -> str | None:
-    section = standard_section(entry.section)
-    if section is None:
-        return None
-    if spec is not None and spec.section:
-        return None if section.value in spec.section else " or ".join(spec.section)
-    cues = cues_of(entry.text)
-    if cues and not any(section in cue.belongs for cue in cues):
-        where = " or ".join(sorted({s.value for cue in cues for s in cue.belongs}))
-        return f"{where} ({', '.join(cue.kind for cue in cues)})"
-    return None
-
-
 def _label(
     entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
 ) -> LineLabel:
@@ -298,7 +288,14 @@ def _label(
         more = tuple(other.fact for other, _ in new[1:])
         if more:
             how = f"{how}; also states: " + "; ".join(more)
-        return LineLabel(entry, "fact", how, spec.fact, misfiled=_misfiled(entry, spec), also=more)
+        return LineLabel(
+            entry,
+            "fact",
+            how,
+            spec.fact,
+            misfiled=misfiled_where(entry.text, entry.section, spec.section),
+            also=more,
+        )
     if facts:
         first = credited[facts[0][0].fact]
         return LineLabel(
@@ -327,44 +324,9 @@ def _label(
             return LineLabel(entry, "noise", "said together only in transient turns")  # no extra
     if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
-    return LineLabel(entry, "extra", "grounded, not expected", misfiled=_misfiled(entry, None))
-
-
-_ASKING = frozenset(word_key(w) for w in ("remember", "please", "note", "keep", "save"))
-
-
-def _superseded(text: str, target: Target) -> bool:
-    """A request the scenario later overrides: it states a stale side or a forbidden fact."""
-    return any(keyword_match(p.stale, text) for p in target.expect.contradictions) or any(
-        keyword_match(spec, text) for spec in target.expect.forbid
+    return LineLabel(
+        entry, "extra", "grounded, not expected", misfiled=misfiled_where(entry.text, entry.section)
     )
-
-
-def _requests(
-    run: RunData, target: Target, lines: Sequence[LineLabel]
-) -> tuple[tuple[str, int | None], ...]:
-    """Each ``request`` turn still standing and the kept line holding it: the line credited
-    with an expected fact the turn states, or one holding at least half (and at least two)
-    of its claim words (after an instruction ending in a colon: "Merk dir bitte: ...")."""
-    found: list[tuple[str, int | None]] = []
-    kept = [line for line in lines if line.label in KEPT]
-    asked: set[str] = set()
-    for text, kind in run.user_turns:
-        if kind != "request" or _superseded(text, target) or normalise(text) in asked:
-            continue  # a request said again word for word is still one request
-        asked.add(normalise(text))
-        specs = {spec.fact for spec, _ in expected_facts(target) if keyword_match(spec, text)}
-        content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
-        wanted = claim_keys(content) - _ASKING
-        holder = None
-        for line in kept:
-            shared = wanted & claim_keys(line.entry.text)
-            enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
-            if specs.intersection(line.facts) or (wanted and enough):
-                holder = line.entry.line_start
-                break
-        found.append((text, holder))
-    return tuple(found)
 
 
 _LABELLED: dict[tuple[int, int], tuple[Target, RunData, FileLabels]] = {}
@@ -402,4 +364,4 @@ def _label_target(target: Target, run: RunData) -> FileLabels:
         done.append(LineLabel(empty, "junk", f"empty bullet: {line!r}"))
     done.sort(key=lambda line: line.entry.line_start)
     expected = tuple(spec.fact for spec, _ in expected_facts(target))
-    return FileLabels(tuple(done), expected, _requests(run, target, done))
+    return FileLabels(tuple(done), expected, requests_held(run, target, done))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.scorers._detect import states_nothing
+from evals.scorers._reading import states_nothing
 
 
 @pytest.mark.parametrize(
