@@ -154,6 +154,10 @@ _CONVERSATION_LOG = re.compile(
     r"(?:discusses|discussed|mentions|mentioned|covers|covered|includes|included|focuses|"
     r"focused|is about|was about)\b"
     r"|^.*\b(?:is|was) using (?:the|this|an?) (?:ai )?assistant\b"
+    # what the assistant did, or the user's courtesies: "Helped the user outline the report"
+    r"|^(?:the\s+)?assistant\s+(?:\w+ed|gave|made|found|wrote|said|told|took)\b"
+    r"|^(?:helped|assisted|explained|answered|found results|questioned)\b"
+    r"|^(?:the\s+user|they)\s+(?:thanked|wished|wishes|greeted)\b"
     r"|(?:^|\[)\s*(?:assistant|user)\s*\]?\s*:\s.*\bassistant\s*\]?\s*:"
     # the memory's own edits logged: "Corrected name in profile", "X added to notes"
     r"|^.*\b(?:added|saved|stored|moved|recorded|noted|updated|corrected|removed|deleted)\s+"
@@ -164,7 +168,10 @@ _CONVERSATION_LOG = re.compile(
     re.I,
 )
 """A log of the conversation, not what is true: what was asked ("User asked about
-penicillin"; not "asked to ...", which is a request to keep), what a segment of it covered
+penicillin"; not "asked to ...", which is a request to keep), what the assistant did ("The
+assistant provided the answer", "Helped the user outline the report"; not "Suggested ...",
+which a reader may read as the user's wish), the user's courtesies ("The user wishes me
+luck"), what a segment of it covered
 ("The conversation segment mentions the user's preferences"), what was done to the memory
 ("Corrected name in profile", "Profile updated with new recipe information"), that the user
 is using the assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""

@@ -15,12 +15,29 @@ _INSTRUCTION_WORDS = 4
 """A line of memsys's own instructions is recognised from this many words on."""
 
 
+_QUOTED = re.compile(r"\"[^\"]*\"")
+"""A quoted example inside an instruction ('for example "User requested: Always answer in
+British English"'): a fact a real user may share, so never prompt text."""
+
+
 @cache
 def _instruction_lines() -> frozenset[str]:
     """The compaction and daily-summary prompts' own lines (their instructions and the
-    standard sections' descriptions, which hold no fact about a user), as :func:`_line_key`."""
-    lines = f"{compaction_prompt('')}\n{daily_summary_prompt([])}".splitlines()
-    return frozenset(k for k in map(_line_key, lines) if len(k.split()) >= _INSTRUCTION_WORDS)
+    standard sections' descriptions, which hold no fact about a user), and every line of the
+    shipped tool descriptions ("Important personal context: profession, domain expertise,
+    key ongoing projects", their quoted examples taken out), as :func:`_line_key`. Not the variants'
+    own background prompts: a worked example's lines are facts about a made-up user."""
+    tool_texts = (
+        text
+        for name in available_variants()
+        for slot, text in load_variant(name).texts().items()
+        if not slot.startswith("prompts.")
+    )
+    text = "\n".join([compaction_prompt(""), daily_summary_prompt([])])
+    lines = map(
+        _line_key, [*text.splitlines(), *_QUOTED.sub(" ", "\n".join(tool_texts)).splitlines()]
+    )
+    return frozenset(k for k in lines if len(k.split()) >= _INSTRUCTION_WORDS)
 
 
 @cache

@@ -95,9 +95,10 @@ _COMMENTARY = re.compile(
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
-READ_PAST = frozenset({"question", "assistant chatter"})
+READ_PAST = frozenset({"question", "assistant chatter", "prompt text"})
 """Junk reasons a reader reads past when the line goes on to state something: the line is
-judged by its statements."""
+judged by its statements (a fact with the tool's guardrail text pasted after it is the
+fact)."""
 
 
 def without_commentary(text: str) -> str:

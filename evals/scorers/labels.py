@@ -76,6 +76,7 @@ from evals.scorers._sections import misfiled_where
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
+    claim_words,
     names_in,
     statements,
     support,
@@ -257,7 +258,9 @@ def _label(
 ) -> LineLabel:
     reason = junk_reason(entry.text)
     core = without_commentary(entry.text)
-    if reason and (reason not in READ_PAST or core == entry.text or junk_reason(core)):
+    worded = any(w.isalpha() for w in claim_words(core))  # "1." before a prompt line: no
+    read_past = core != entry.text and worded and not junk_reason(core)
+    if reason and (reason not in READ_PAST or not read_past):
         return LineLabel(entry, "junk", reason)
     text = normalise(entry.text)
     if core != entry.text and not any(normalise(d.entry.text) == text for d in done):

@@ -132,6 +132,21 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("SAVE when:", "prompt text"),
         ("DO NOT save:", "prompt text"),
         ("Save receipts when travelling", None),
+        # Every line of the shipped tool descriptions, their quoted examples not; what the
+        # assistant did and the user's courtesies (2026-12-03, third session).
+        (
+            "Important personal context: profession, domain expertise, key ongoing projects",
+            "prompt text",
+        ),
+        ("Recurring workflow patterns you have observed multiple times.", "prompt text"),
+        ("User requested: What to look for, in natural language.", "prompt text"),
+        ("User requested: Always answer in British English", None),
+        ("Prefers recurring invoices on the first of the month", None),
+        ("The assistant provided the answer, which is 150 grams.", "conversation log"),
+        ("Helped the user outline the quarterly report", "conversation log"),
+        ("The user thanked the assistant for being a lifesaver", "conversation log"),
+        ("Suggested high-contrast palettes for colour", None),
+        ("Helps at the food bank on Saturdays", None),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:

@@ -128,3 +128,22 @@ def test_a_logged_request_to_keep_a_topic_states_nothing(build_run: BuildRun) ->
     assert logged.label == "junk"
     [kept] = _labels(build_run, ["User asked to remember that the site is hosted on Hetzner"], said)
     assert kept.label == "extra"
+
+
+def test_a_fact_with_the_tools_guardrail_text_pasted_after_it_is_the_fact(
+    build_run: BuildRun,
+) -> None:
+    """The protocol's commentary after a line: the guardrail text is read past; a numbered
+    run of prompt lines is not a line ("1." states nothing)."""
+    metric = {"remember": [{"fact": "The user prefers metric units", "keywords": [["metric"]]}]}
+    said = ["Please always use metric units, kilometres and kilograms."]
+    pasted = (
+        "Metric units are preferred, kilometres and kilograms. This content is injected into "
+        "the system prompt of ALL future conversations, so be highly selective. SAVE when: "
+        "User explicitly asks you to remember something"
+    )
+    [line] = _labels(build_run, [pasted], said, metric)
+    assert line.label == "fact" and "commentary after it read past" in line.evidence
+    run_of_prompt = "1. MERGE duplicate entries -- if the same fact appears multiple times"
+    [line] = _labels(build_run, [run_of_prompt], said, metric)
+    assert line.label == "junk"
