@@ -77,6 +77,17 @@ projects mentioned", "There are no specific interests mentioned.", "no notes yet
 real model writes under an empty header), or that names the section's kind as absent: "No
 preferences", "no specific interests"."""
 
+_EMPTY_SECTION = re.compile(
+    r"^(?:we|i|the user|user)\s+(?:don't|do not|doesn't|does not|has no|have no)\s+(?:have\s+)?"
+    r"(?:any\s+)?(?:specific\s+|particular\s+|other\s+)?(?:user profile|profile|preferences|"
+    r"interests|hobbies|workflow(?: patterns)?|projects|notes|tasks|personal context|details|"
+    r"information)(?:\s+(?:or|and)\s+[\w-]+(?:\s+[\w-]+)?)?(?:\s+yet)?$"
+)
+"""The same said of the user: "We don't have any specific interests or hobbies", "The user has
+no personal context yet" (not "I don't have any allergies": that is a fact)."""
+_FIELD = re.compile(r"^([\w][\w\s]{0,30}):\s*(.*)$")
+"""One ``label: value`` field of a template line ("profession: None")."""
+
 _CONTAINER_LABEL = re.compile(
     r"^(?:(?:key|current|other|my|user)\s+)?(?:user profile|profile|preferences|interests|"
     r"workflow|projects?|notes?|tasks?|details|info|information|items?|entries|facts?)\s*:\s*"
@@ -191,7 +202,10 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\blet me know\b",
         r"\bi hope this helps\b",
         r"\bis there anything else\b",
-        r"\bi (?:can(?:no|')t|do not|don't) (?:have|remember|access|assist|help)\b",
+        r"\bi (?:can(?:no|')t|do not|don't) (?:remember|access|assist|help)\b",
+        # "I don't have access to ...", not the user's "I don't have any allergies"
+        r"\bi (?:can(?:no|')t|do not|don't) have (?:access|the ability|any (?:personal|memory|"
+        r"information|record|way))\b",
         r"^\W*i(?:'m| am) sorry\b",
         r"\bi(?:'m| am) here to (?:help|assist)\b",
         # The assistant describing itself as the user ("User is an AI assistant").
@@ -238,7 +252,12 @@ def _is_placeholder(text: str) -> bool:
     bare = _bare(text)
     if not bare or bare in PLACEHOLDER_TEXTS or not any(c.isalnum() for c in bare):
         return True
-    if _PLACEHOLDER_PHRASE.match(bare) or _TEMPLATE_SLOT.match(text):
+    if _PLACEHOLDER_PHRASE.match(bare) or _EMPTY_SECTION.match(bare) or _TEMPLATE_SLOT.match(text):
+        return True
+    fields = [_FIELD.match(_bare(item)) for item in bare.split(",")]
+    if len(fields) > 1 and all(  # "[name: User, profession: None, key projects: None]"
+        f and (_is_placeholder(f[2]) or _bare(f[2]) == "user") for f in fields
+    ):
         return True
     items = [_bare(item) for item in re.split(r",|\band\b", bare)]
     kinds = [_SECTION_QUALIFIER.sub("", i) for i in items]

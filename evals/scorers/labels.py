@@ -43,6 +43,7 @@ elsewhere by its own words: :mod:`._sections`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from evals.scenario import FactSpec
@@ -83,6 +84,7 @@ from evals.scorers._support import (
     together_share,
     unsaid_sentence,
     user_keys,
+    word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
 from memsys.sections import MemoryEntry, parse_entries
@@ -150,6 +152,12 @@ def _said(run: RunData) -> _Said:
     )
 
 
+_SCREENSHOT = re.compile(
+    r"\bscreen[\s-]?(?:shot|grab|capture)s?(?:\s+(?:shows?|showed|of))?\b", re.I
+)
+_SHOT = word_key("screenshot")
+
+
 def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str | None:
     threshold = run.settings.fact_threshold
     ending = is_ending(entry.text)
@@ -161,6 +169,11 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str
     caption = screenshot_overlap(entry.text, run.screenshots)
     if caption:
         return f"screenshot details: {caption[:80]}"
+    if run.screenshots and _SCREENSHOT.search(entry.text):
+        # What it says it shows must be shown or said (a worked example's tray is not).
+        shown = support(_SCREENSHOT.sub("", entry.text), said.every | user_keys(run.screenshots))
+        if shown.share >= INVENTED_SHARE:
+            return "about a screenshot"
     if said.transient:
         everywhere = support(entry.text, said.every)
         lasting = support(entry.text, said.lasting)
@@ -319,6 +332,8 @@ def _label(
         if unsaid:  # a made-up topic list: the protocol's invented, not a fragment of theirs
             return LineLabel(entry, "invented", f"states nothing the user said: {unsaid}")
         return LineLabel(entry, "junk", stateless)
+    if _SCREENSHOT.search(entry.text) and not run.screenshots and _SHOT not in said.every:
+        return LineLabel(entry, "invented", "speaks of a screenshot; none was shared")
     if run.user_texts:
         invented = _invented(entry, said)
         if invented:

@@ -147,6 +147,16 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("The user thanked the assistant for being a lifesaver", "conversation log"),
         ("Suggested high-contrast palettes for colour", None),
         ("Helps at the food bank on Saturdays", None),
+        # Template fields all left empty; an empty section said of the user; the assistant's
+        # "I don't have access", not the user's "I don't have any allergies".
+        ("[name: User, profession: None, key projects: None]", "placeholder"),
+        ("profession: [not specified], key projects: [not specified]", "placeholder"),
+        ("name: Priya, profession: None", None),
+        ("We don't have any specific interests or hobbies.", "placeholder"),
+        ("The user has no personal context yet", "placeholder"),
+        ("I don't have any allergies", None),
+        ("The user has no pets", None),
+        ("I don't have access to your calendar.", "assistant chatter"),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:

@@ -147,3 +147,27 @@ def test_a_fact_with_the_tools_guardrail_text_pasted_after_it_is_the_fact(
     run_of_prompt = "1. MERGE duplicate entries -- if the same fact appears multiple times"
     [line] = _labels(build_run, [run_of_prompt], said, metric)
     assert line.label == "junk"
+
+
+def test_a_line_about_a_screenshot_none_was_shared_is_invented(build_run: BuildRun) -> None:
+    said = ["Remember that our standup moved to 10:00."]
+    [line] = _labels(build_run, ["The screenshot shows the new timezone overlap"], said)
+    assert line.label == "invented" and "none was shared" in line.evidence
+
+
+def test_a_line_about_a_shared_screenshot_is_noise_unless_it_shows_something_else(
+    build_run: BuildRun,
+) -> None:
+    fridge = "An open fridge: half a cabbage, four eggs, a jar of pesto"
+    records = [
+        ("event", {"type": "user", "user": "What can I cook tonight?", "turn": "durable"}),
+        ("event", {"type": "user", "user": "Here is my fridge", "screenshot": fridge}),
+    ]
+    memory = (
+        "# Long-term Memory\n\n## Notes\n- Shared a screenshot of the fridge\n"
+        "- Screenshot shows a blue seed tray on the windowsill\n"
+    )
+    run = build_run(memory, Expectations.model_validate({"remember": []}), records=records)
+    shown, elsewhere = label_target(run.final, run).lines
+    assert (shown.label, shown.evidence) == ("noise", "about a screenshot")
+    assert elsewhere.label == "invented"
