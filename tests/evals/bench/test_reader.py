@@ -29,6 +29,7 @@ from evals.bench.reader import (
 from evals.cli.main import main
 from evals.errors import UsageError
 from evals.scenario import load_scenario
+from evals.scorers._support import claim_words
 from evals.scorers.labels import LABELS, labelled_lines
 
 
@@ -184,7 +185,8 @@ def test_no_protocol_example_is_a_line_of_a_held_aside_file() -> None:
             continue
         for line in item.path.read_text(encoding="utf-8").splitlines():
             text = line.removeprefix("- ").strip()
-            if len(text) >= 12 and not text.startswith("#"):
+            # A line of framing words alone ("User requested:") is in every example of them.
+            if len(text) >= 12 and not text.startswith("#") and claim_words(text):
                 assert text not in protocol, (item.name, text)
 
 
