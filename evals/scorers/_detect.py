@@ -100,6 +100,8 @@ _SECTION_WORDS = frozenset(
 )
 """Section names: an entry made only of them ("Workflow", "workflow, projects") says nothing."""
 
+_CODE_FENCE = re.compile(r"^\s*(?:```|~~~)[\w-]*\s*$")
+"""A Markdown code fence (```` ```markdown ````) the model wrapped its answer in."""
 _TEMPLATE_SLOT = re.compile(r"^\s*(?:<[\w -]{1,30}>|\{\{?[\w -]{1,30}\}?\})\s*$")
 """A slot of a template the model echoed instead of filling: ``<bullet>``, ``{fact}``."""
 
@@ -167,7 +169,7 @@ _CONVERSATION_LOG = re.compile(
     r"|^.*\b(?:is|was) using (?:the|this|an?) (?:ai )?assistant\b"
     # what the assistant did, or the user's courtesies: "Helped the user outline the report"
     r"|^(?:the\s+)?assistant\s+(?:\w+ed|gave|made|found|wrote|said|told|took)\b"
-    r"|^(?:helped|assisted|explained|answered|found results|questioned)\b"
+    r"|^(?:helped|assisted|explained|answered|found results|questioned|discussed)\b"
     r"|^(?:the\s+user|they)\s+(?:thanked|wished|wishes|greeted)\b"
     r"|(?:^|\[)\s*(?:assistant|user)\s*\]?\s*:\s.*\bassistant\s*\]?\s*:"
     # the memory's own edits logged: "Corrected name in profile", "X added to notes"
@@ -186,6 +188,22 @@ luck"), what a segment of it covered
 ("The conversation segment mentions the user's preferences"), what was done to the memory
 ("Corrected name in profile", "Profile updated with new recipe information"), that the user
 is using the assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
+
+
+_LOGGED_REQUEST = re.compile(
+    r"^\W*(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:asked|wanted|requested)\s+"
+    r"(?:me\s+|the assistant\s+)?to\s+(?:remember|note)\s+"
+    r"(?:the|their|his|her|its|a|an)\s+(?P<what>[^\d]+)$",
+    re.I,
+)
+"""A request to keep something logged with what to keep but not its value ("The user has
+requested to remember the rotation schedule for the team"): no number, no name after the
+first word."""
+
+
+def _logged_request(text: str) -> bool:
+    found = _LOGGED_REQUEST.match(text)
+    return bool(found) and not any(w[:1].isupper() for w in found["what"].split())
 
 
 _REQUEST_PREFIX = re.compile(r"^\W*(?:the\s+)?user requested\s*(?::|to\b)?\s*", re.I)
@@ -252,6 +270,8 @@ def _is_placeholder(text: str) -> bool:
     bare = _bare(text)
     if not bare or bare in PLACEHOLDER_TEXTS or not any(c.isalnum() for c in bare):
         return True
+    if _CODE_FENCE.match(text):
+        return True
     if _PLACEHOLDER_PHRASE.match(bare) or _EMPTY_SECTION.match(bare) or _TEMPLATE_SLOT.match(text):
         return True
     fields = [_FIELD.match(_bare(item)) for item in bare.split(",")]
@@ -282,6 +302,7 @@ JUNK_RULES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("assistant chatter", _is_chatter),
     ("question", _QUESTION.search),
     ("conversation log", _CONVERSATION_LOG.match),
+    ("conversation log", _logged_request),
     ("task name", _TASK_NAME.match),
 )
 """``(reason, test)`` in the order they are tried; an entry is junk for the first that holds.

@@ -157,6 +157,16 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("I don't have any allergies", None),
         ("The user has no pets", None),
         ("I don't have access to your calendar.", "assistant chatter"),
+        # A request to remember logged without its value; a code fence; "Discussed ..."
+        (
+            "The user has requested to remember the rotation schedule for the team",
+            "conversation log",
+        ),
+        ("User asked to remember the name Priya Shah", None),
+        ("User asked to keep the answer short", None),
+        ("User asked to remember that the standup is at 9:30", None),
+        ("```markdown", "placeholder"),
+        ("Discussed logical replication with the new Postgres version", "conversation log"),
     ],
 )
 def test_junk_reason(text: str, reason: str | None) -> None:
