@@ -203,7 +203,7 @@ first word."""
 
 def _logged_request(text: str) -> bool:
     found = _LOGGED_REQUEST.match(text)
-    return bool(found) and not any(w[:1].isupper() for w in found["what"].split())
+    return found is not None and not any(w[:1].isupper() for w in found["what"].split())
 
 
 _REQUEST_PREFIX = re.compile(r"^\W*(?:the\s+)?user requested\s*(?::|to\b)?\s*", re.I)
