@@ -1,8 +1,16 @@
 """Issue 37: the harness reports the positive control on the channel that writes worse on
 noise. Replays the committed real cells of ``summary-keep-everything`` and its baseline
-``v049-guardrails`` (Qwen2.5-Coder-1.5B, guardrails, greedy) and compares them as
-``memeval run`` does: the scenario as the unit, Holm over the default metrics. A scorer that
-went blind to transient lines, or statistics that lost the effect, fail here."""
+``v049-guardrails`` (Qwen2.5-Coder-1.5B, guardrails, greedy) and compares them as the
+README's comparison table does (``memeval tables``): the scenario as the unit, Holm over its
+declared family, :data:`~evals.report.markdown.COMPARE_METRICS`. A scorer that went blind to
+transient lines, or statistics that lost the effect, fail here.
+
+Until 2026-12-03 (third session) this asserted ``memeval run``'s verdict, Holm over every
+score: the label rules of that session (read from reader-labelled files: a topic list states
+no fact, courtesies and logs are junk, a screenshot none shared is invented) moved a line or
+two between noise and other labels, and that verdict went from adjusted p 0.036 to 0.071
+while the difference stayed +1.0 noise lines a run [+0.3, +1.7]. The README says so; the
+declared seven-score family still reports it worse (adjusted p 0.024)."""
 
 from __future__ import annotations
 
@@ -12,6 +20,7 @@ from evals.cassettes import CassetteMode
 from evals.cli._run_cells import execute
 from evals.report import Verdict
 from evals.report._paired import Reference
+from evals.report.markdown import COMPARE_METRICS
 from evals.run.plan import PlanRequest, plan_runs
 from evals.scenario import load_scenario
 from evals.scorers import ScorerSettings
@@ -40,7 +49,7 @@ def test_the_positive_control_is_worse_on_noise_over_the_committed_cells(tmp_pat
 
     scored, lost = execute(runs, CassetteMode.REPLAY, {}, 2, ScorerSettings())
     assert not lost
-    (comparison,) = compare(list(scored.values()), Reference(variant=BASELINE))
+    (comparison,) = compare(list(scored.values()), Reference(variant=BASELINE), COMPARE_METRICS)
     noise = next(d for d in comparison.diffs if d.metric == "noise")
     assert noise.verdict is Verdict.WORSE, noise
     assert noise.p_adjusted is not None and noise.p_adjusted < 0.05
