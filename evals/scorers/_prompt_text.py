@@ -21,18 +21,22 @@ British English"'): a fact a real user may share, so never prompt text."""
 
 
 @cache
+def _shipped_texts() -> tuple[tuple[str, str], ...]:
+    """``(slot, text)`` of every shipped variant (``save_memory``, ``prompts.daily_summary``...),
+    each variant file read once for both uses below."""
+    return tuple(
+        item for name in available_variants() for item in load_variant(name).texts().items()
+    )
+
+
+@cache
 def _instruction_lines() -> frozenset[str]:
     """The compaction and daily-summary prompts' own lines (their instructions and the
     standard sections' descriptions, which hold no fact about a user), and every line of the
     shipped tool descriptions ("Important personal context: profession, domain expertise,
     key ongoing projects", their quoted examples taken out), as :func:`_line_key`. Not the variants'
     own background prompts: a worked example's lines are facts about a made-up user."""
-    tool_texts = (
-        text
-        for name in available_variants()
-        for slot, text in load_variant(name).texts().items()
-        if not slot.startswith("prompts.")
-    )
+    tool_texts = (text for slot, text in _shipped_texts() if not slot.startswith("prompts."))
     text = "\n".join([compaction_prompt(""), daily_summary_prompt([])])
     lines = map(
         _line_key, [*text.splitlines(), *_QUOTED.sub(" ", "\n".join(tool_texts)).splitlines()]
@@ -45,10 +49,9 @@ def _headings() -> frozenset[str]:
     """The headings of the shipped tool descriptions' guardrail texts ("SAVE when:", "DO NOT
     save:"): pasted alone they say nothing. Only headings, not every line: a worked example's
     lines are facts about a made-up user, which a real user may share."""
-    texts = (t for name in available_variants() for t in load_variant(name).texts().values())
     return frozenset(
         _line_key(line)
-        for text in texts
+        for _, text in _shipped_texts()
         for line in text.splitlines()
         if line.strip().endswith(":")
     )

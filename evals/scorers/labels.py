@@ -266,14 +266,19 @@ def _name_alone(text: str, spec: FactSpec) -> bool:
     return bool(keys) and keys <= claim_keys(" ".join(names_in(spec.fact)))
 
 
+def _reads_past(text: str, core: str) -> bool:
+    """``core`` (``text`` less its commentary) is a line of its own to judge: shorter, with a
+    word in it ("1." before a pasted prompt line has none) and not junk itself."""
+    worded = any(w.isalpha() for w in claim_words(core))
+    return core != text and worded and not junk_reason(core)
+
+
 def _label(
     entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
 ) -> LineLabel:
     reason = junk_reason(entry.text)
     core = without_commentary(entry.text)
-    worded = any(w.isalpha() for w in claim_words(core))  # "1." before a prompt line: no
-    read_past = core != entry.text and worded and not junk_reason(core)
-    if reason and (reason not in READ_PAST or not read_past):
+    if reason and (reason not in READ_PAST or not _reads_past(entry.text, core)):
         return LineLabel(entry, "junk", reason)
     text = normalise(entry.text)
     if core != entry.text and not any(normalise(d.entry.text) == text for d in done):
