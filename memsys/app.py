@@ -3,7 +3,9 @@
 :func:`build_runtime` wires config, manager, model session, write policy, search, session
 store, triggers, injector and the assistant loop for one memory directory, from the same
 parts the model-less callers use: :func:`open_memory`, :func:`open_search`,
-:func:`memory_tool` and :func:`policy_context`. The harness's engine (``evals.run.engine``),
+:func:`memory_tool` and :class:`~memsys.policies.PolicyContext`. The variant is applied in
+one place: it describes every tool's code (:meth:`~memsys.tools.Variant.describe`) and gives
+the background prompts; no tool or policy holds it. The harness's engine (``evals.run.engine``),
 ``memeval memory`` and the benches build theirs here.
 
 What the app itself writes into a conversation is defined once, in the leaf module
@@ -32,7 +34,6 @@ from memsys.injector import MemoryInjector
 from memsys.llm import LLMClient, SessionModel
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, WritePolicy, make_policy
-from memsys.policies.base import EmbedFn
 from memsys.search.config import SearchConfig
 from memsys.search.embedder import Embedder
 from memsys.search.engine import MemorySearch
@@ -53,7 +54,6 @@ __all__ = [
     "model_switch_notice",
     "open_memory",
     "open_search",
-    "policy_context",
     "user_message",
 ]
 
@@ -68,19 +68,6 @@ def open_search(
 ) -> MemorySearch:
     """Search over a memory directory (hybrid, or BM25 only when ``embedder`` is None)."""
     return MemorySearch(memory_dir, embedder, config if config is not None else SearchConfig())
-
-
-def policy_context(
-    manager: MemoryManager,
-    client: LLMClient,
-    variant: str | Variant,
-    embed: EmbedFn | None,
-    emit: Emit,
-) -> PolicyContext:
-    """What a write policy is built from: ``variant`` is loaded already, or a shipped name or a
-    ``.toml`` path to load."""
-    loaded = load_variant(variant) if isinstance(variant, str) else variant
-    return PolicyContext(manager, client, loaded, embed, emit)
 
 
 @dataclass
@@ -131,9 +118,13 @@ def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
     # One session model for every caller, so a model switch reaches them all.
     client = SessionModel(config.client)
     embed = embedder.embed if embedder is not None else None
-    context = policy_context(manager, client, config.variant, embed, emit)
-    variant = context.variant
-    policy = make_policy(config.policy, context)
+    variant = (
+        config.variant if isinstance(config.variant, Variant) else load_variant(config.variant)
+    )
+    policy = make_policy(
+        config.policy,
+        PolicyContext(manager, client, embed, emit, variant.prompts.decision_system),
+    )
     sessions = SessionStore()
     runner = DeferredRunner()
     triggers = MemoryTriggerManager(
@@ -148,9 +139,9 @@ def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
             emit=emit,
         )
     )
-    tools = [
+    actions = [
         *policy.tools(),
-        SearchMemoryTool(search, variant, lambda: clock.now().date(), policy.recalled),
+        SearchMemoryTool(search, lambda: clock.now().date(), policy.recalled),
     ]
     return Runtime(
         clock,
@@ -162,6 +153,6 @@ def build_runtime(config: RuntimeConfig, emit: Emit) -> Runtime:
         runner,
         triggers,
         MemoryInjector(manager, search, recall=policy.recall_source()),
-        AssistantLoop(client, tools),
+        AssistantLoop(client, [variant.describe(action) for action in actions]),
         variant.prompts.chat_system or BASE_PROMPT,
     )

@@ -50,17 +50,16 @@ from evals.bench.decision_report import render_markdown
 from evals.bench.decision_traps import render_traps, scripted_traps
 from evals.errors import UsageError
 from evals.scenario import DATA_FILE_LIMITS
-from memsys.app import open_memory, policy_context
+from memsys.app import open_memory
 from memsys.clock import ManualClock
 from memsys.decisions import SimilarMemory, decision_request, parse_decision
 from memsys.errors import MalformedOutput
 from memsys.events import discard
 from memsys.llm import ChatRequest, ChatResponse, LLMClient, ModelKind
-from memsys.policies.base import EmbedFn
+from memsys.policies.base import EmbedFn, PolicyContext
 from memsys.policies.unified import UnifiedPolicy
 from memsys.safe_io import load_input
 from memsys.subject import SubjectJudge
-from memsys.tools.descriptions import DEFAULT_VARIANT
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -124,7 +123,7 @@ def pipeline_shown(
 ) -> list[SimilarMemory]:
     """What the unified policy's retrieval shows for the case's candidate."""
     manager = open_memory(workdir / case.name, ManualClock(now))
-    ctx = policy_context(manager, _NoModel(), DEFAULT_VARIANT, embed, discard)
+    ctx = PolicyContext(manager, _NoModel(), embed, discard)
     with closing(UnifiedPolicy(ctx)) as policy:
         for m in case.memories:
             vector = policy.retriever.vector(m.text)

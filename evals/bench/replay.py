@@ -27,7 +27,7 @@ from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient
 from memsys.llm.openai import request_body
 from memsys.tools import load_variant
 from memsys.tools.base import ToolDefinition
-from memsys.tools.memory_tools import definition_from_variant
+from memsys.tools.memory_tools import READ_MEMORY, SAVE_MEMORY, UPDATE_MEMORY
 
 __all__ = ["add_arguments", "run"]
 
@@ -50,10 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _tools() -> tuple[ToolDefinition, ...]:
     variant = load_variant("v049-guardrails")
-    return tuple(
-        definition_from_variant(variant, name, optional=("category",))
-        for name in ("save_memory", "update_memory", "read_memory")
-    )
+    return tuple(variant.define(s) for s in (SAVE_MEMORY, UPDATE_MEMORY, READ_MEMORY))
 
 
 def _requests(count: int) -> list[ChatRequest]:

@@ -11,7 +11,8 @@ from evals.cli._common import EXIT_OK
 from evals.cli.commands import command_help
 from memsys.clock import ManualClock
 from memsys.manager import MemoryManager
-from memsys.tools import SaveMemoryTool, Tool, UpdateMemoryTool, load_variant
+from memsys.tools import SaveMemoryTool, UpdateMemoryTool
+from memsys.tools.base import ToolAction
 
 __all__ = ["register", "run_demo"]
 
@@ -38,10 +39,9 @@ def run_demo(memory_dir: Path) -> str:
     """Run the scripted tool calls on ``memory_dir``; returns the transcript and MEMORY.md."""
     clock = ManualClock(datetime(2026, 3, 2, 14, 30))
     manager = MemoryManager(memory_dir, clock)
-    variant = load_variant("v049-guardrails")
-    tools: dict[str, Tool] = {
-        "save_memory": SaveMemoryTool(manager, variant, sectioned=True),
-        "update_memory": UpdateMemoryTool(manager, variant),
+    tools: dict[str, ToolAction] = {
+        "save_memory": SaveMemoryTool(manager, sectioned=True),
+        "update_memory": UpdateMemoryTool(manager),
     }
     lines = []
     for name, arguments in _STEPS:

@@ -13,7 +13,8 @@ from evals.cli.memory_search import register_memory_commands
 from evals.errors import UsageError
 from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
-from memsys.tools import DEFAULT_VARIANT, Tool, ToolErrorCode, ToolResult
+from memsys.tools import ToolErrorCode, ToolResult
+from memsys.tools.base import ToolAction
 from memsys.tools.memory_tools import memory_tool
 
 __all__ = ["register"]
@@ -27,7 +28,7 @@ def _manager(args: argparse.Namespace) -> MemoryManager:
 
 def _tool(
     kind: Literal["save", "update", "read"], args: argparse.Namespace, **options: Any
-) -> Tool:
+) -> ToolAction:
     return memory_tool(kind, _manager(args), **options)
 
 
@@ -47,7 +48,7 @@ def _text_arg(name: str, value: str) -> str:
 
 
 def _save(args: argparse.Namespace) -> ToolResult:
-    tool = _tool("save", args, variant=args.variant, sectioned=not args.append)
+    tool = _tool("save", args, sectioned=not args.append)
     arguments: dict[str, object] = {"content": _text_arg("TEXT", args.text)}
     if args.category is not None:
         arguments["category"] = args.category
@@ -55,7 +56,7 @@ def _save(args: argparse.Namespace) -> ToolResult:
 
 
 def _update(args: argparse.Namespace) -> ToolResult:
-    tool = _tool("update", args, variant=args.variant)
+    tool = _tool("update", args)
     return tool.execute(
         {"old_text": _text_arg("--old", args.old), "new_text": _text_arg("--new", args.new)}
     )
@@ -127,11 +128,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="FEAT-023 behaviour: append at the end instead of into a section",
     )
-    save.add_argument("--variant", default=DEFAULT_VARIANT, help="tool-description variant")
     update = _add(msub, "update", _update, "replace or delete an entry with update_memory")
     update.add_argument("--old", required=True, help="exact text to find (trimmed)")
     update.add_argument("--new", required=True, help="replacement; empty string deletes")
-    update.add_argument("--variant", default=DEFAULT_VARIANT, help="tool-description variant")
     _add(msub, "backup", _backup, "back up MEMORY.md now")
     _add(msub, "backups", _backups, "list backups, newest first")
     restore = _add(

@@ -14,8 +14,7 @@ from memsys.llm.base import LLMClient
 from memsys.manager import MemoryManager
 from memsys.prompts import PromotedFact
 from memsys.registry import Registry
-from memsys.tools.base import Tool
-from memsys.tools.descriptions import Variant
+from memsys.tools.base import ToolAction
 
 __all__ = [
     "POLICIES",
@@ -39,12 +38,12 @@ class PolicyContext:
     """The memory directory's manager."""
     client: LLMClient
     """The session's model (daily logs, compaction, decisions)."""
-    variant: Variant
-    """Tool descriptions."""
     embed: EmbedFn | None
     """Embedding function for similarity, or None (lexical fallback)."""
     emit: Emit
     """Where to report promotions and decisions."""
+    decision_prompt: str | None = None
+    """The variant's system prompt for the unified pipeline's decisions (None: built in)."""
 
 
 class WritePolicy(ABC):
@@ -62,8 +61,9 @@ class WritePolicy(ABC):
         self.counters: dict[str, int] = {}
 
     @abstractmethod
-    def tools(self) -> list[Tool]:
-        """Memory tools the assistant gets (search_memory is added by the caller)."""
+    def tools(self) -> list[ToolAction]:
+        """Memory tools' code (search_memory is added by the caller; the variant describes
+        them: :meth:`~memsys.tools.descriptions.Variant.describe`)."""
 
     @abstractmethod
     def promote(self, facts: Sequence[PromotedFact]) -> None:

@@ -58,9 +58,10 @@ from memsys.sections import (
 from memsys.sections import section_for_category as section_of
 from memsys.subject import SubjectJudge
 from memsys.tool_echo import read_echo
-from memsys.tools import ReadMemoryTool, Tool, ToolDefinition, ToolErrorCode, ToolResult
+from memsys.tools import ReadMemoryTool, ToolErrorCode, ToolResult
+from memsys.tools.base import ToolAction
 from memsys.tools.memory_tools import (
-    definition_from_variant,
+    SAVE_MEMORY,
     string_arg,
     unwrap_echo,
     validate_content,
@@ -102,9 +103,9 @@ class UnifiedPolicy(WritePolicy):
         """Close the SQLite store."""
         self.store.close()
 
-    def tools(self) -> list[Tool]:
+    def tools(self) -> list[ToolAction]:
         """save_memory routed through the pipeline, and read_memory."""
-        return [_PipelineSaveTool(self), ReadMemoryTool(self.ctx.manager, self.ctx.variant)]
+        return [_PipelineSaveTool(self), ReadMemoryTool(self.ctx.manager)]
 
     def promote(self, facts: Sequence[PromotedFact]) -> None:
         """Every promoted fact goes through the same pipeline as save_memory. Outside a
@@ -137,7 +138,7 @@ class UnifiedPolicy(WritePolicy):
             SimilarMemory(m.id, m.content, m.category, m.created_at, m.updated_at)
             for m in self.similar(candidate, now)
         ]
-        request = decision_request(candidate, shown, self.ctx.variant.prompts.decision_system)
+        request = decision_request(candidate, shown, self.ctx.decision_prompt)
         try:
             with waiting_on_model():  # not the tool's own time (memsys._model_wait)
                 reply = self.ctx.client.complete(request).text
@@ -328,14 +329,9 @@ class _PipelineSaveTool:
 
     def __init__(self, policy: UnifiedPolicy) -> None:
         self._policy = policy
-        self._definition = definition_from_variant(
-            policy.ctx.variant, "save_memory", optional=("category",)
-        )
 
-    @property
-    def definition(self) -> ToolDefinition:
-        """Same text as the variant's save_memory."""
-        return self._definition
+    signature = SAVE_MEMORY
+    """save_memory's: the model reads the variant's save_memory text."""
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Validate like save_memory, then let the pipeline decide; say what it did."""

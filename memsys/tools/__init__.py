@@ -2,7 +2,16 @@
 
 from typing import TYPE_CHECKING
 
-from memsys.tools.base import Tool, ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
+from memsys.tools.base import (
+    DescribedTool,
+    Tool,
+    ToolAction,
+    ToolDefinition,
+    ToolErrorCode,
+    ToolParameter,
+    ToolResult,
+    ToolSignature,
+)
 from memsys.tools.descriptions import (
     DEFAULT_VARIANT,
     Variant,
@@ -33,14 +42,17 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "DEFAULT_VARIANT",
     "MAX_CONTENT_LENGTH",
+    "DescribedTool",
     "ReadMemoryTool",
     "SaveMemoryTool",
     "SearchMemoryTool",
     "Tool",
+    "ToolAction",
     "ToolDefinition",
     "ToolErrorCode",
     "ToolParameter",
     "ToolResult",
+    "ToolSignature",
     "UpdateMemoryTool",
     "Variant",
     "available_variants",

@@ -1,4 +1,10 @@
-"""The tool protocol the assistant loop calls, and the result every tool returns."""
+"""The tool protocol the assistant loop calls, and the result every tool returns.
+
+A memory tool's code is a :class:`ToolAction`: its :class:`ToolSignature` (name, which
+parameters may be left out, its timeout) and ``execute``. The words the model reads about it
+are the variant's, joined to it in one place (:meth:`memsys.tools.descriptions.Variant.describe`),
+which makes the :class:`Tool` the assistant loop offers.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,14 @@ from enum import StrEnum
 from typing import Protocol
 
 __all__ = [
+    "DescribedTool",
     "Tool",
+    "ToolAction",
     "ToolDefinition",
     "ToolErrorCode",
     "ToolParameter",
     "ToolResult",
+    "ToolSignature",
 ]
 
 
@@ -134,3 +143,44 @@ class Tool(Protocol):
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Run with the model's parsed arguments; never raises for bad input."""
         ...
+
+
+@dataclass(frozen=True)
+class ToolSignature:
+    """What a tool's code reads and how long it may run; the words about it are a variant's."""
+
+    name: str
+    """Tool name the model calls."""
+    optional: tuple[str, ...] = ()
+    """Parameters the schema does not mark required."""
+    if_absent: Mapping[str, str] = field(default_factory=dict)
+    """Values for required parameters the model leaves out or sends as null."""
+    timeout_seconds: float | None = None
+    """How long one call may run (see :attr:`ToolDefinition.timeout_seconds`)."""
+
+
+class ToolAction(Protocol):
+    """A tool's code: its signature and what it does, without the model's description."""
+
+    @property
+    def signature(self) -> ToolSignature:
+        """Name, optional parameters, timeout."""
+        ...
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Run with the model's parsed arguments; never raises for bad input."""
+        ...
+
+
+@dataclass(frozen=True)
+class DescribedTool:
+    """A :class:`ToolAction` with the definition a variant gave it: a :class:`Tool`."""
+
+    definition: ToolDefinition
+    """What the model sees."""
+    action: ToolAction
+    """What runs."""
+
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Run the action."""
+        return self.action.execute(arguments)

@@ -9,18 +9,20 @@ from memsys.errors import EntryFormatError, MemEvalError
 from memsys.manager import MemoryManager
 from memsys.sections import entry_problem, one_line_entry, section_for_category
 from memsys.tool_echo import read_echo
-from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolParameter, ToolResult
-from memsys.tools.descriptions import DEFAULT_VARIANT, Variant, load_variant
+from memsys.tools.base import ToolErrorCode, ToolResult, ToolSignature
 
 __all__ = [
     "DEDUP_MIN_CHARS",
     "MAX_CONTENT_LENGTH",
     "MEMORY_TOOL_TIMEOUT_SECONDS",
     "PREVIEW_CHARS",
+    "READ_MEMORY",
+    "SAVE_MEMORY",
+    "SEARCH_MEMORY",
+    "UPDATE_MEMORY",
     "ReadMemoryTool",
     "SaveMemoryTool",
     "UpdateMemoryTool",
-    "definition_from_variant",
     "memory_tool",
     "string_arg",
     "unwrap_echo",
@@ -33,27 +35,18 @@ PREVIEW_CHARS = 500
 MEMORY_TOOL_TIMEOUT_SECONDS = 10.0
 """RFC-049 ``timeoutSeconds = 10`` of save_memory and update_memory (all memory tools here)."""
 
-
-def definition_from_variant(
-    variant: Variant,
-    name: str,
-    optional: tuple[str, ...] = (),
-    if_absent: Mapping[str, str] | None = None,
-) -> ToolDefinition:
-    """Build tool ``name``'s definition from ``variant``.
-
-    ``optional`` params are not required; ``if_absent`` gives required params a value for
-    when the model leaves them out or sends null. Memory tools time out after 10 s.
-    """
-    text = variant.tool(name)
-    fallback = if_absent or {}
-    params = tuple(
-        ToolParameter(pname, pdesc, required=pname not in optional, if_absent=fallback.get(pname))
-        for pname, pdesc in text.parameters
-    )
-    return ToolDefinition(
-        name, text.description, params, timeout_seconds=MEMORY_TOOL_TIMEOUT_SECONDS
-    )
+SAVE_MEMORY = ToolSignature(
+    "save_memory", optional=("category",), timeout_seconds=MEMORY_TOOL_TIMEOUT_SECONDS
+)
+UPDATE_MEMORY = ToolSignature(
+    # FEAT-049 update rule 3: new_text empty *or null* deletes; the schema still marks it
+    # required, as RFC-049 2B declares it.
+    "update_memory",
+    if_absent={"new_text": ""},
+    timeout_seconds=MEMORY_TOOL_TIMEOUT_SECONDS,
+)
+READ_MEMORY = ToolSignature("read_memory", timeout_seconds=MEMORY_TOOL_TIMEOUT_SECONDS)
+SEARCH_MEMORY = ToolSignature("search_memory", timeout_seconds=MEMORY_TOOL_TIMEOUT_SECONDS)
 
 
 def string_arg(arguments: Mapping[str, object], name: str) -> str | None:
@@ -116,7 +109,6 @@ class SaveMemoryTool:
     def __init__(
         self,
         manager: MemoryManager,
-        variant: Variant,
         *,
         sectioned: bool,
         read_before_write: bool = True,
@@ -124,12 +116,8 @@ class SaveMemoryTool:
         self._manager = manager
         self._sectioned = sectioned
         self._read_before_write = read_before_write
-        self._definition = definition_from_variant(variant, "save_memory", optional=("category",))
 
-    @property
-    def definition(self) -> ToolDefinition:
-        """What the model sees."""
-        return self._definition
+    signature = SAVE_MEMORY
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Save ``content``; see the class docstring."""
@@ -173,18 +161,10 @@ class SaveMemoryTool:
 class UpdateMemoryTool:
     """update_memory (RFC-049 2B): replace or delete exactly one occurrence of a text."""
 
-    def __init__(self, manager: MemoryManager, variant: Variant) -> None:
+    def __init__(self, manager: MemoryManager) -> None:
         self._manager = manager
-        # FEAT-049 update rule 3: new_text empty *or null* deletes; the schema still marks
-        # it required, as RFC-049 2B declares it.
-        self._definition = definition_from_variant(
-            variant, "update_memory", if_absent={"new_text": ""}
-        )
 
-    @property
-    def definition(self) -> ToolDefinition:
-        """What the model sees."""
-        return self._definition
+    signature = UPDATE_MEMORY
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Apply the update; every RFC-049 error case maps to its code and message."""
@@ -237,14 +217,10 @@ class UpdateMemoryTool:
 class ReadMemoryTool:
     """read_memory: the whole of MEMORY.md."""
 
-    def __init__(self, manager: MemoryManager, variant: Variant) -> None:
+    def __init__(self, manager: MemoryManager) -> None:
         self._manager = manager
-        self._definition = definition_from_variant(variant, "read_memory")
 
-    @property
-    def definition(self) -> ToolDefinition:
-        """What the model sees."""
-        return self._definition
+    signature = READ_MEMORY
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Return MEMORY.md, or say that it is empty."""
@@ -258,15 +234,13 @@ class ReadMemoryTool:
 def memory_tool(
     kind: Literal["save", "update", "read"],
     manager: MemoryManager,
-    variant: str = DEFAULT_VARIANT,
     *,
     sectioned: bool = True,
 ) -> SaveMemoryTool | UpdateMemoryTool | ReadMemoryTool:
-    """One memory tool on ``manager`` with ``variant``'s descriptions, as the model gets it
-    (``sectioned``: ``save_memory`` files entries under MEMORY.md's sections)."""
-    descriptions = load_variant(variant)
+    """One memory tool's code on ``manager`` (``sectioned``: ``save_memory`` files entries
+    under MEMORY.md's sections)."""
     if kind == "save":
-        return SaveMemoryTool(manager, descriptions, sectioned=sectioned)
+        return SaveMemoryTool(manager, sectioned=sectioned)
     if kind == "update":
-        return UpdateMemoryTool(manager, descriptions)
-    return ReadMemoryTool(manager, descriptions)
+        return UpdateMemoryTool(manager)
+    return ReadMemoryTool(manager)

@@ -7,9 +7,8 @@ from datetime import date
 
 from memsys.errors import MemEvalError
 from memsys.search.engine import MemorySearch
-from memsys.tools.base import ToolDefinition, ToolErrorCode, ToolResult
-from memsys.tools.descriptions import Variant
-from memsys.tools.memory_tools import definition_from_variant
+from memsys.tools.base import ToolErrorCode, ToolResult
+from memsys.tools.memory_tools import SEARCH_MEMORY
 
 __all__ = ["MAX_QUERY_LENGTH", "SearchMemoryTool"]
 
@@ -21,7 +20,6 @@ class SearchMemoryTool:
 
     Args:
         search: The searcher of the memory directory.
-        variant: Tool-description variant (the ``search_memory`` entry).
         today: Gives the current day for time decay (the scenario's day in evals).
         on_hits: Told the texts of the passages returned (the unified policy reinforces
             the memories it finds in them: seed 004's reinforce on recall).
@@ -30,19 +28,14 @@ class SearchMemoryTool:
     def __init__(
         self,
         search: MemorySearch,
-        variant: Variant,
         today: Callable[[], date],
         on_hits: Callable[[Sequence[str]], None] | None = None,
     ) -> None:
         self._search = search
         self._today = today
         self._on_hits = on_hits
-        self._definition = definition_from_variant(variant, "search_memory")
 
-    @property
-    def definition(self) -> ToolDefinition:
-        """What the model sees."""
-        return self._definition
+    signature = SEARCH_MEMORY
 
     def execute(self, arguments: Mapping[str, object]) -> ToolResult:
         """Search for ``query``; one numbered line per hit, or a plain "nothing found"."""

@@ -82,7 +82,7 @@ class MemoryDirModel:
 
     def do_save(self, content: str, category: str, before: Snapshot, crashed: bool) -> None:
         if not crashed:
-            tool = SaveMemoryTool(self.manager, V049, sectioned=True)
+            tool = SaveMemoryTool(self.manager, sectioned=True)
             result = tool.execute({"content": content, "category": category})
             if not result.ok:
                 assert self.raw() == before.raw and result.code is not None, result
@@ -99,9 +99,7 @@ class MemoryDirModel:
 
     def do_delete(self, entry: str, before: Snapshot, crashed: bool) -> None:
         if not crashed:
-            result = UpdateMemoryTool(self.manager, V049).execute(
-                {"old_text": entry, "new_text": ""}
-            )
+            result = UpdateMemoryTool(self.manager).execute({"old_text": entry, "new_text": ""})
             if not result.ok:
                 assert self.raw() == before.raw and result.code is not None
                 allowed = ("ambiguous_match", "validation_error", "update_failed")

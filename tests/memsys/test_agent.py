@@ -22,11 +22,8 @@ from tests.helpers.fakes import FakeLLM, RecordingTool, call, reply, tool_reply
 
 def memory_tools(manager: MemoryManager) -> list[Tool]:
     variant = load_variant("v049-guardrails")
-    return [
-        SaveMemoryTool(manager, variant, sectioned=True),
-        UpdateMemoryTool(manager, variant),
-        ReadMemoryTool(manager, variant),
-    ]
+    actions = [SaveMemoryTool(manager, sectioned=True), UpdateMemoryTool(manager)]
+    return [variant.describe(a) for a in [*actions, ReadMemoryTool(manager)]]
 
 
 def run_one(llm: FakeLLM, tools: list[Tool], text: str = "hi", **kwargs: int):

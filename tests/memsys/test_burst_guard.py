@@ -11,7 +11,6 @@ from evals.run.engine import RunSpec, run_scenario
 from evals.scenario import load_scenario
 from memsys.manager import MemoryManager
 from memsys.tools.base import ToolErrorCode
-from memsys.tools.descriptions import load_variant
 from memsys.tools.memory_tools import UpdateMemoryTool
 
 MEMORY = """# Long-term Memory
@@ -30,7 +29,7 @@ ENTRIES = [line[2:] for line in MEMORY.splitlines() if line.startswith("- ")]
 
 
 def _delete_all(manager: MemoryManager, user_text: str) -> list[tuple[str, bool, str]]:
-    tool = UpdateMemoryTool(manager, load_variant("v049-guardrails"))
+    tool = UpdateMemoryTool(manager)
     manager.begin_turn(user_text)
     results = []
     for entry in ENTRIES:
@@ -59,7 +58,7 @@ def test_an_injected_wipe_keeps_user_requested_entries_and_backs_up_first(
 
 def test_the_user_naming_the_entry_may_delete_it(manager: MemoryManager) -> None:
     manager.write_long_term_memory(MEMORY)
-    tool = UpdateMemoryTool(manager, load_variant("v049-guardrails"))
+    tool = UpdateMemoryTool(manager)
     manager.begin_turn("Please forget the metric units request, imperial is fine now.")
     done = tool.execute({"old_text": ENTRIES[1], "new_text": ""})
     assert done.ok, done

@@ -17,7 +17,7 @@ from memsys.errors import LLMTransportError
 from memsys.llm import ChatRequest, ChatResponse, LLMError, ModelKind
 from memsys.llm.sim import CarefulSim
 from memsys.manager import MemoryManager
-from memsys.tools import SaveMemoryTool, load_variant
+from memsys.tools import SaveMemoryTool
 from tests.helpers.fakes import FakeLLM, reply
 
 COMPACTED = "# Long-term Memory\n\n## Preferences\n- Prefers light mode in all apps\n"
@@ -176,7 +176,7 @@ def test_saves_wait_for_a_running_compaction(manager: MemoryManager) -> None:
     compaction = threading.Thread(target=MemoryCompactor(manager, llm).compact_if_needed)
     compaction.start()
     assert llm.entered.wait(5)
-    save = SaveMemoryTool(manager, load_variant("v049-guardrails"), sectioned=True)
+    save = SaveMemoryTool(manager, sectioned=True)
     saver = threading.Thread(target=save.execute, args=({"content": "Saved during compaction"},))
     saver.start()
     saver.join(0.3)
@@ -196,7 +196,7 @@ def test_compaction_preserves_the_latest_contradictory_fact_feat049_compaction_r
     contradictory fact". Our side of it: saves land after the earlier entries of their
     section, the model gets the entries in that order with the rule "keep only the latest
     one", a result keeping only the newer fact is written, and the older stays in the backup."""
-    save = SaveMemoryTool(manager, load_variant("v049-guardrails"), sectioned=True)
+    save = SaveMemoryTool(manager, sectioned=True)
     assert save.execute({"content": "Prefers dark mode in all apps", "category": "preferences"}).ok
     assert save.execute({"content": "Uses PostgreSQL 16 for the API", "category": "projects"}).ok
     clock.advance(timedelta(days=30))

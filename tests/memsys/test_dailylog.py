@@ -11,7 +11,6 @@ from memsys.manager import MemoryManager
 from memsys.outcomes import FlushOutcome
 from memsys.policies import PolicyContext, make_policy
 from memsys.sessions import Session, SessionStore
-from memsys.tools import load_variant
 from tests.helpers.fakes import FakeLLM, reply
 
 SUMMARY = "SUMMARY:\n- Triaged tickets\nLONG_TERM:\n- none"
@@ -33,7 +32,7 @@ def _writer(
     tmp_path: Path, clock: ManualClock, llm: FakeLLM
 ) -> tuple[MemoryManager, DailyLogWriter]:
     manager = MemoryManager(tmp_path / "memory", clock)
-    ctx = PolicyContext(manager, llm, load_variant("v049-guardrails"), None, lambda _: None)  # type: ignore[arg-type]
+    ctx = PolicyContext(manager, llm, None, lambda _: None)  # type: ignore[arg-type]
     return manager, DailyLogWriter(manager, llm, make_policy("guardrails", ctx))
 
 

@@ -40,7 +40,7 @@ from memsys.storage import MAX_BACKUPS, MemoryFileStorage
 from memsys.tools import SaveMemoryTool, UpdateMemoryTool
 from tests.helpers.compactors import COMPACTORS
 from tests.helpers.crash import CrashPoint, SimulatedCrash, crash_at
-from tests.helpers.memory_dir import V049, MemoryDirModel, Snapshot
+from tests.helpers.memory_dir import MemoryDirModel, Snapshot
 from tests.helpers.mutations import hand_edit, one_line_text
 
 # tmpfs where there is one: fsync there is free, so the step budget goes to the logic.
@@ -81,7 +81,7 @@ class MemoryDirMachine(MemoryDirModel, RuleBasedStateMachine):
     def save_hostile(self, text: str, hostile: str, header: bool) -> None:
         before = self.raw()
         content = f"## {text}" if header else text + hostile
-        result = SaveMemoryTool(self.manager, V049, sectioned=True).execute({"content": content})
+        result = SaveMemoryTool(self.manager, sectioned=True).execute({"content": content})
         assert not result.ok and self.raw() == before
 
     @precondition(lambda self: bool(self.confirmed))
@@ -91,7 +91,7 @@ class MemoryDirMachine(MemoryDirModel, RuleBasedStateMachine):
         start = data.draw(st.integers(0, len(entry) - 1))
         old = entry[start : data.draw(st.integers(start + 1, len(entry)))].strip()
         before, text = self.raw(), self.text()
-        result = UpdateMemoryTool(self.manager, V049).execute({"old_text": old, "new_text": new})
+        result = UpdateMemoryTool(self.manager).execute({"old_text": old, "new_text": new})
         if not result.ok or not old or old == new.strip():
             assert self.raw() == before
             return
@@ -117,7 +117,7 @@ class MemoryDirMachine(MemoryDirModel, RuleBasedStateMachine):
         if old in headers and len(old.strip()) > 1:
             old = old.strip()[data.draw(st.integers(0, len(old.strip()) - 1)) :]
         before = self.raw()
-        result = UpdateMemoryTool(self.manager, V049).execute({"old_text": old, "new_text": new})
+        result = UpdateMemoryTool(self.manager).execute({"old_text": old, "new_text": new})
         assert not result.ok and self.raw() == before, (old, new, result)
 
     @rule()

@@ -49,7 +49,7 @@ def test_dotted_keys_nesting_as_deep_are_refused_too(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["memory", "save", "{dir}", "Prefers tea", "--variant", "{variant}"],
+        ["variant", "check", "{variant}"],
         [
             "run",
             "--scenario",
@@ -65,7 +65,7 @@ def test_dotted_keys_nesting_as_deep_are_refused_too(tmp_path: Path) -> None:
             "{dir}/o",
         ],
     ],
-    ids=["memory save", "run"],
+    ids=["variant check", "run"],
 )
 def test_the_commands_answer_a_deep_variant_in_one_line(tmp_path: Path, argv: list[str]) -> None:
     variant = tmp_path / "deep.toml"

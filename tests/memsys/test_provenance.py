@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memsys.manager import MemoryManager
 from memsys.provenance import Writer, WriterKind, current_writer, writing
-from memsys.tools import SaveMemoryTool, load_variant
+from memsys.tools import SaveMemoryTool
 
 
 def test_writers_nest_and_unwind() -> None:
@@ -27,7 +27,7 @@ def test_a_change_listener_sees_the_writer_of_the_change(manager: MemoryManager)
             seen.append(str(current_writer()))
 
     manager.add_listener(Listener())
-    tool = SaveMemoryTool(manager, load_variant("v049-guardrails"), sectioned=True)
+    tool = SaveMemoryTool(manager, sectioned=True)
     with writing(WriterKind.SAVE_MEMORY):
         assert tool.execute({"content": "Keeps bees on the allotment"}).ok
     manager.write_long_term_memory(manager.read_long_term_memory() + "- Owns a cat\n")

@@ -99,12 +99,12 @@ def test_text_that_only_mentions_a_tool_is_left_as_it_is(text: str) -> None:
 
 
 def test_every_reply_the_real_tools_give_is_recognised(manager: MemoryManager) -> None:
-    save = SaveMemoryTool(manager, V049, sectioned=True)
-    update = UpdateMemoryTool(manager, V049)
-    read = ReadMemoryTool(manager, V049)
+    save = SaveMemoryTool(manager, sectioned=True)
+    update = UpdateMemoryTool(manager)
+    read = ReadMemoryTool(manager)
     search = MemorySearch(manager.memory_dir, None)
     manager.add_listener(search)
-    find = SearchMemoryTool(search, V049, lambda: date(2026, 3, 2))
+    find = SearchMemoryTool(search, lambda: date(2026, 3, 2))
     replies = [
         read.execute({}),  # empty file
         find.execute({"query": "kayak"}),  # nothing found
@@ -129,7 +129,7 @@ def test_every_reply_the_real_tools_give_is_recognised(manager: MemoryManager) -
 def test_save_memory_keeps_the_fact_of_a_copied_call_and_refuses_a_copied_reply(
     manager: MemoryManager,
 ) -> None:
-    save = SaveMemoryTool(manager, V049, sectioned=True)
+    save = SaveMemoryTool(manager, sectioned=True)
     assert save.execute({"content": f'save_memory({{"content": "{FACT}"}})'}).ok
     refused = save.execute({"content": "Memory saved successfully."})
     assert not refused.ok and refused.code is ToolErrorCode.VALIDATION_ERROR
@@ -145,7 +145,7 @@ def test_save_memory_keeps_the_fact_of_a_copied_call_and_refuses_a_copied_reply(
 def test_guardrails_promotes_what_a_copied_call_holds_and_counts_a_copied_reply(
     manager: MemoryManager,
 ) -> None:
-    ctx = PolicyContext(manager, FakeLLM([]), V049, None, lambda _: None)
+    ctx = PolicyContext(manager, FakeLLM([]), None, lambda _: None)
     with make_policy("guardrails", ctx) as policy:
         policy.promote(
             [
@@ -160,7 +160,7 @@ def test_guardrails_promotes_what_a_copied_call_holds_and_counts_a_copied_reply(
 
 def test_unified_drops_a_copied_reply_before_any_decision(manager: MemoryManager) -> None:
     llm = FakeLLM([])  # no reply scripted: a decision request would fail the test
-    ctx = PolicyContext(manager, llm, V049, None, lambda _: None)
+    ctx = PolicyContext(manager, llm, None, lambda _: None)
     with make_policy("unified", ctx) as policy:
         policy.promote([PromotedFact("notes", "Memory saved (ADD).")])
         assert policy.counters == {"tool_echoes_dropped": 1}

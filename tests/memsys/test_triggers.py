@@ -16,7 +16,6 @@ from memsys.llm import ChatRequest, ChatResponse, LLMError, Message, ModelKind, 
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, make_policy
 from memsys.sessions import SessionStore
-from memsys.tools import load_variant
 from memsys.triggers import (
     DeferredRunner,
     MemoryTriggerManager,
@@ -46,7 +45,6 @@ class Harness:
         ctx = PolicyContext(
             self.manager,
             llm,
-            load_variant("v049-guardrails"),
             None,  # type: ignore[arg-type]
             self.events.append,
         )

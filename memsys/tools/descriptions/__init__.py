@@ -36,6 +36,13 @@ from pathlib import Path
 from memsys._parse_limits import ParseLimits, load_input
 from memsys.errors import InputFileError, UnknownNameError, VariantError
 from memsys.registry import Registry
+from memsys.tools.base import (
+    DescribedTool,
+    ToolAction,
+    ToolDefinition,
+    ToolParameter,
+    ToolSignature,
+)
 from memsys.tools.descriptions.contracts import CONTRACTS, contract_problems
 
 __all__ = [
@@ -154,6 +161,28 @@ class Variant:
             for slot in self.prompts.changed()
             for problem in contract_problems(slot, getattr(self.prompts, slot))
         ]
+
+    def define(self, signature: ToolSignature) -> ToolDefinition:
+        """The definition the model gets of the tool with ``signature``: this variant's
+        description and parameter descriptions, the signature's requiredness and timeout."""
+        text = self.tool(signature.name)
+        params = tuple(
+            ToolParameter(
+                name,
+                description,
+                required=name not in signature.optional,
+                if_absent=signature.if_absent.get(name),
+            )
+            for name, description in text.parameters
+        )
+        return ToolDefinition(
+            signature.name, text.description, params, timeout_seconds=signature.timeout_seconds
+        )
+
+    def describe(self, action: ToolAction) -> DescribedTool:
+        """``action`` as the assistant loop offers it, in this variant's words: the one place
+        a tool's code meets its description."""
+        return DescribedTool(self.define(action.signature), action)
 
     def tool(self, name: str) -> ToolText:
         """The text of tool ``name``."""

@@ -21,7 +21,6 @@ from memsys.llm import Message, Role
 from memsys.manager import MemoryManager
 from memsys.policies import PolicyContext, make_policy
 from memsys.sessions import SessionStore
-from memsys.tools import load_variant
 from tests.helpers.fakes import FakeLLM, reply
 from tests.helpers.traces import write_trace
 
@@ -33,7 +32,7 @@ PROSE = "We discussed the allotment and the beans the user grows every summer."
 def _flushes(tmp_path: Path, clock: ManualClock, replies: list[str]) -> list[Flushed]:
     manager = MemoryManager(tmp_path / "memory", clock)
     llm = FakeLLM([reply(text) for text in replies])
-    ctx = PolicyContext(manager, llm, load_variant("v049-guardrails"), None, lambda _: None)  # type: ignore[arg-type]
+    ctx = PolicyContext(manager, llm, None, lambda _: None)  # type: ignore[arg-type]
     writer = DailyLogWriter(manager, llm, make_policy("guardrails", ctx))
     store, events = SessionStore(), []
     for number in range(len(replies)):

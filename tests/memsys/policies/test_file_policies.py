@@ -8,13 +8,13 @@ from memsys.manager import MemoryManager
 from memsys.outcomes import PromotionOutcome
 from memsys.policies import PolicyContext, make_policy
 from memsys.prompts import PromotedFact
-from memsys.tools import ToolErrorCode, ToolResult, load_variant
+from memsys.tools import ToolErrorCode, ToolResult
 from tests.helpers.fakes import FakeLLM
 
 
 def _promote(manager: MemoryManager, policy: str, *facts: PromotedFact) -> list[Promoted]:
     events: list[MemoryEvent] = []
-    ctx = PolicyContext(manager, FakeLLM([]), load_variant("v049-guardrails"), None, events.append)
+    ctx = PolicyContext(manager, FakeLLM([]), None, events.append)
     with make_policy(policy, ctx) as chosen:
         chosen.promote(facts)
     promoted = [e for e in events if isinstance(e, Promoted)]
@@ -33,7 +33,7 @@ def test_append_appends_every_promoted_fact(manager: MemoryManager) -> None:
 
 def test_guardrails_saves_once_and_reports_the_duplicate(manager: MemoryManager) -> None:
     events: list[MemoryEvent] = []
-    ctx = PolicyContext(manager, FakeLLM([]), load_variant("v049-guardrails"), None, events.append)
+    ctx = PolicyContext(manager, FakeLLM([]), None, events.append)
     with make_policy("guardrails", ctx) as policy:
         policy.promote([FACT, FACT, PromotedFact("notes", "")])
         assert policy.counters == {

@@ -21,7 +21,7 @@ from memsys.policies.base import EmbedFn
 from memsys.policies.unified import UnifiedPolicy
 from memsys.prompts import PromotedFact
 from memsys.search import default_embedder
-from memsys.tools import ToolErrorCode, load_variant
+from memsys.tools import ToolErrorCode
 from tests.helpers.fakes import FakeLLM, reply
 
 MINILM = default_embedder()
@@ -34,9 +34,7 @@ class Harness:
         self.manager = manager
         self.llm = FakeLLM([reply(r) for r in replies], kind=ModelKind.SIMULATED)
         self.events: list[MemoryEvent] = []
-        ctx = PolicyContext(
-            manager, self.llm, load_variant("v049-guardrails"), embed, self.events.append
-        )
+        ctx = PolicyContext(manager, self.llm, embed, self.events.append)
         policy = make_policy("unified", ctx)
         assert isinstance(policy, UnifiedPolicy)
         self.policy = policy

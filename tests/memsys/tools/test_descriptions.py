@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from pathlib import Path
@@ -11,9 +12,9 @@ import pytest
 from memsys.manager import MemoryManager
 from memsys.tools import ReadMemoryTool, SaveMemoryTool, UpdateMemoryTool, load_variant
 from memsys.tools.descriptions import MAX_VARIANT_BYTES, Variant, VariantError
-from memsys.tools.memory_tools import definition_from_variant
+from memsys.tools.memory_tools import READ_MEMORY, SAVE_MEMORY, SEARCH_MEMORY, UPDATE_MEMORY
 
-TOOLS = ("save_memory", "update_memory", "read_memory", "search_memory")
+SIGNATURES = (SAVE_MEMORY, UPDATE_MEMORY, READ_MEMORY, SEARCH_MEMORY)
 
 
 def _write(path: Path, text: str) -> Path:
@@ -22,8 +23,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 def _schemas(variant: Variant) -> dict[str, dict[str, object]]:
-    optional = ("category",)
-    return {t: definition_from_variant(variant, t, optional).json_schema() for t in TOOLS}
+    return {s.name: variant.define(s).json_schema() for s in SIGNATURES}
 
 
 def test_a_one_line_description_change_leaves_every_schema_identical(
@@ -36,14 +36,14 @@ def test_a_one_line_description_change_leaves_every_schema_identical(
     )
     base, variant = load_variant("v049-guardrails"), load_variant(str(path))
     assert _schemas(variant) == _schemas(base)
-    save = SaveMemoryTool(manager, variant, sectioned=True).definition
+    save = variant.describe(SaveMemoryTool(manager, sectioned=True)).definition
     assert save.description.startswith("Save facts. Prefix explicit requests")
     assert [p.name for p in save.parameters] == ["content", "category"]
     # The other tools are the base's, text and all.
     for tool in ("update_memory", "read_memory", "search_memory"):
         assert variant.tool(tool) == base.tool(tool)
-    for tool_class in (UpdateMemoryTool, ReadMemoryTool):
-        assert tool_class(manager, variant).definition == tool_class(manager, base).definition
+    for action in (UpdateMemoryTool(manager), ReadMemoryTool(manager)):
+        assert variant.describe(action).definition == base.describe(action).definition
 
 
 def test_one_parameter_text_can_change_alone(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_one_parameter_text_can_change_alone(tmp_path: Path) -> None:
 
 def test_the_shipped_vague_variant_keeps_the_guardrail_parameters() -> None:
     def shape(variant: Variant) -> dict[str, list[str]]:
-        return {t: [p for p, _ in variant.tool(t).parameters] for t in TOOLS}
+        return {t: [p for p, _ in variant.tool(t).parameters] for t in (s.name for s in SIGNATURES)}
 
     vague, guardrails = load_variant("v023-vague"), load_variant("v049-guardrails")
     assert shape(vague) == shape(guardrails)
@@ -160,17 +160,11 @@ def test_the_user_requested_variant_tells_the_chat_model_to_write_the_prefix() -
     """FEAT-049 compaction rule 6 keeps "User requested:" entries, but RFC-049's verbatim
     description never asks for the prefix; the v049-user-requested variant does, with the
     default's schema unchanged (the default keeps the RFC's text: see the README)."""
-    from memsys.tools import load_variant
-    from memsys.tools.memory_tools import definition_from_variant
-
     default, variant = load_variant("v049-guardrails"), load_variant("v049-user-requested")
     text = variant.tool("save_memory").description
     assert 'begin the entry with "User requested: "' in text
     assert "User requested" not in default.tool("save_memory").description
-    for tool in ("save_memory", "update_memory", "read_memory", "search_memory"):
-        ours = definition_from_variant(variant, tool, optional=("category",))
-        theirs = definition_from_variant(default, tool, optional=("category",))
-        assert ours.json_schema() == theirs.json_schema()
+    assert _schemas(variant) == _schemas(default)
 
 
 def test_a_variant_file_past_the_limit_is_refused_after_reading_only_the_limit(
@@ -188,3 +182,30 @@ def test_a_variant_file_past_the_limit_is_refused_after_reading_only_the_limit(
     os.mkfifo(fifo)  # refused unread, without waiting for a writer
     with pytest.raises(VariantError):
         load_variant(str(fifo))
+
+
+def _imports_variant(source: str) -> bool:
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = {a.name for a in node.names}
+            if node.module.startswith("memsys.tools.descriptions") or (
+                node.module == "memsys.tools" and names & {"Variant", "load_variant"}
+            ):
+                return True
+    return False
+
+
+def test_no_tool_or_policy_holds_the_variant() -> None:
+    """Issue 39: the variant meets the tools' code in one place (``Variant.describe``, called
+    by ``build_runtime``); a tool or policy module that imports it takes a second door."""
+    root = Path(__file__).resolve().parents[3] / "memsys"
+    modules = [*root.joinpath("tools").glob("*.py"), *root.joinpath("policies").glob("*.py")]
+    holders = [
+        p.relative_to(root).as_posix()
+        for p in sorted(modules)
+        if p.name != "__init__.py" and _imports_variant(p.read_text(encoding="utf-8"))
+    ]
+    assert holders == []
+    assert _imports_variant("from memsys.tools.descriptions import Variant\n")
+    assert _imports_variant("from memsys.tools import load_variant\n")
+    assert not _imports_variant("from memsys.tools.base import ToolSignature\n")

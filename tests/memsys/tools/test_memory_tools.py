@@ -33,7 +33,7 @@ class RecordingListener:
 
 
 def save_tool(manager: MemoryManager, sectioned: bool = True) -> SaveMemoryTool:
-    return SaveMemoryTool(manager, V049, sectioned=sectioned)
+    return SaveMemoryTool(manager, sectioned=sectioned)
 
 
 # -- save_memory ---------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_descriptions_carry_the_guardrails() -> None:
 
 
 def test_save_schema_has_optional_category(manager: MemoryManager) -> None:
-    schema = save_tool(manager).definition.json_schema()
+    schema = V049.describe(save_tool(manager)).definition.json_schema()
     assert set(schema["properties"]) == {"content", "category"}  # type: ignore[arg-type]
     assert schema["required"] == ["content"]
 
@@ -184,7 +184,7 @@ def update(manager: MemoryManager) -> UpdateMemoryTool:
         "# Long-term Memory\n\n## Preferences\n- Prefers dark mode in all apps\n"
         "- Wants email cleanup\n- Wants email cleanup\n"
     )
-    return UpdateMemoryTool(manager, V049)
+    return UpdateMemoryTool(manager)
 
 
 def test_update_replaces_target_text(update: UpdateMemoryTool, manager: MemoryManager) -> None:
@@ -213,9 +213,13 @@ def test_update_with_null_or_missing_new_text_deletes_feat049_update_rule_3(
 ) -> None:
     """FEAT-049 Memory Update Rule 3: "If new_text is empty/null, the entry is deleted"."""
     manager.write_long_term_memory("# Long-term Memory\n\n## Preferences\n- dark mode\n- tea\n")
-    tool = UpdateMemoryTool(manager, V049)
+    tool = UpdateMemoryTool(manager)
     llm = FakeLLM([tool_reply(call("update_memory", arguments)), reply("Deleted.")])
-    (execution,) = AssistantLoop(llm, [tool]).run_turn("", [], "forget dark mode").tool_executions
+    (execution,) = (
+        AssistantLoop(llm, [V049.describe(tool)])
+        .run_turn("", [], "forget dark mode")
+        .tool_executions
+    )
     assert (execution.result.ok, execution.result.message) == (
         True,
         "Memory entry deleted successfully.",
@@ -225,19 +229,20 @@ def test_update_with_null_or_missing_new_text_deletes_feat049_update_rule_3(
 
 def test_update_schema_still_declares_new_text_required(update: UpdateMemoryTool) -> None:
     """RFC-049 2B declares required = [old_text, new_text]; what the model sees is unchanged."""
-    assert update.definition.json_schema()["required"] == ["old_text", "new_text"]
+    assert V049.describe(update).definition.json_schema()["required"] == ["old_text", "new_text"]
 
 
 def test_memory_tools_time_out_after_10_seconds_rfc049(manager: MemoryManager) -> None:
     """RFC-049 2B / Phase 1: ``timeoutSeconds = 10`` on every memory tool definition."""
-    tools = [SaveMemoryTool(manager, V049, sectioned=True), UpdateMemoryTool(manager, V049)]
-    tools.append(ReadMemoryTool(manager, V049))
-    assert [t.definition.timeout_seconds for t in tools] == [10.0, 10.0, 10.0]
+    tools = [SaveMemoryTool(manager, sectioned=True), UpdateMemoryTool(manager)]
+    tools.append(ReadMemoryTool(manager))
+    definitions = [V049.describe(t).definition for t in tools]
+    assert [d.timeout_seconds for d in definitions] == [10.0, 10.0, 10.0]
 
 
 def test_feat023_save_does_not_check_duplicates(manager: MemoryManager) -> None:
     """FEAT-023 save_memory rule: "The tool does NOT check for duplicates"."""
-    tool = SaveMemoryTool(manager, V049, sectioned=False, read_before_write=False)
+    tool = SaveMemoryTool(manager, sectioned=False, read_before_write=False)
     content = "Prefers dark mode in all apps"
     assert tool.execute({"content": content}).message == "Memory saved successfully."
     assert tool.execute({"content": content}).ok
@@ -285,7 +290,7 @@ def test_update_identical_texts(update: UpdateMemoryTool) -> None:
 def test_update_failure_returns_update_failed(manager: MemoryManager) -> None:
     manager.memory_dir.mkdir(parents=True)
     manager.memory_file.write_bytes(b"- dark mode \xff")
-    result = UpdateMemoryTool(manager, V049).execute({"old_text": "dark", "new_text": "light"})
+    result = UpdateMemoryTool(manager).execute({"old_text": "dark", "new_text": "light"})
     assert result.code == ToolErrorCode.UPDATE_FAILED
     assert result.message.startswith("Failed to update memory: ")
     assert manager.memory_file.read_bytes() == b"- dark mode \xff"
@@ -295,7 +300,7 @@ def test_update_failure_returns_update_failed(manager: MemoryManager) -> None:
 
 
 def test_read_memory(manager: MemoryManager) -> None:
-    tool = ReadMemoryTool(manager, V049)
+    tool = ReadMemoryTool(manager)
     assert tool.execute({}).message == "MEMORY.md is empty."
     manager.write_long_term_memory("- a fact\n")
     assert tool.execute({}).message == "- a fact\n"

@@ -30,7 +30,7 @@ def seeded(manager: MemoryManager) -> MemoryManager:
 
 
 def update(manager: MemoryManager, old: str, new: str) -> tuple[bool, str | None, str]:
-    result = UpdateMemoryTool(manager, V049).execute({"old_text": old, "new_text": new})
+    result = UpdateMemoryTool(manager).execute({"old_text": old, "new_text": new})
     return result.ok, result.code.value if result.code else None, result.message
 
 
@@ -52,7 +52,7 @@ def test_save_cannot_create_headers_or_extra_bullets(
 ) -> None:
     """Issue 12: content 'x\\n## Preferences' made a second header, and read_sections() then
     dropped the first section's entries."""
-    result = SaveMemoryTool(seeded, V049, sectioned=sectioned).execute({"content": content})
+    result = SaveMemoryTool(seeded, sectioned=sectioned).execute({"content": content})
     assert (result.ok, result.code) == (False, ToolErrorCode.VALIDATION_ERROR)
     assert "Parameter 'content'" in result.message
     assert "on a line of its own" in result.message or "starts with '#'" in result.message
@@ -63,7 +63,7 @@ def test_save_cannot_create_headers_or_extra_bullets(
 @pytest.mark.parametrize("sectioned", [True, False])
 def test_save_joins_a_wrapped_fact_into_one_line(seeded: MemoryManager, sectioned: bool) -> None:
     """Models wrap long facts; plain continuation lines are joined, never a new line."""
-    tool = SaveMemoryTool(seeded, V049, sectioned=sectioned)
+    tool = SaveMemoryTool(seeded, sectioned=sectioned)
     assert tool.execute({"content": "Works in Kotlin\nand Python\u2028daily"}).ok
     lines = seeded.read_long_term_memory().splitlines()
     expected = (
@@ -75,13 +75,13 @@ def test_save_joins_a_wrapped_fact_into_one_line(seeded: MemoryManager, sectione
 def test_save_accepts_one_line_with_its_own_bullet_and_inner_hashes(
     seeded: MemoryManager,
 ) -> None:
-    tool = SaveMemoryTool(seeded, V049, sectioned=True)
+    tool = SaveMemoryTool(seeded, sectioned=True)
     assert tool.execute({"content": "- Writes C# and F#", "category": "workflow"}).ok
     assert seeded.read_sections()["Workflow"] == "- Uses vim\n- Writes C# and F#"
 
 
 def test_save_rejects_an_unpaired_surrogate(seeded: MemoryManager) -> None:
-    result = SaveMemoryTool(seeded, V049, sectioned=True).execute({"content": "caf\udce9"})
+    result = SaveMemoryTool(seeded, sectioned=True).execute({"content": "caf\udce9"})
     assert result.code is ToolErrorCode.VALIDATION_ERROR
     assert "unpaired surrogate (U+DCE9 at character 3)" in result.message
     assert seeded.read_long_term_memory() == DOC

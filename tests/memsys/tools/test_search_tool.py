@@ -12,12 +12,15 @@ from memsys.tools import DEFAULT_VARIANT, SearchMemoryTool, ToolErrorCode, load_
 def _tool(manager: MemoryManager) -> SearchMemoryTool:
     search = MemorySearch(manager.memory_dir, None)
     manager.add_listener(search)
-    return SearchMemoryTool(search, load_variant(DEFAULT_VARIANT), lambda: date(2026, 3, 2))
+    return SearchMemoryTool(search, lambda: date(2026, 3, 2))
 
 
 def test_definition_comes_from_the_variant(manager: MemoryManager) -> None:
-    definition = _tool(manager).definition
+    variant = load_variant(DEFAULT_VARIANT)
+    definition = variant.describe(_tool(manager)).definition
     assert definition.name == "search_memory"
+    assert definition.description == variant.tool("search_memory").description
+    assert definition.timeout_seconds == 10.0
     assert definition.json_schema()["required"] == ["query"]
 
 
@@ -51,7 +54,6 @@ def test_hits_are_reported_for_reinforcement(manager: MemoryManager) -> None:
     seen: list[list[str]] = []
     tool = SearchMemoryTool(
         search,
-        load_variant(DEFAULT_VARIANT),
         lambda: date(2026, 3, 2),
         lambda t: seen.append(list(t)),
     )

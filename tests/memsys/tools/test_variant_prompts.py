@@ -89,7 +89,7 @@ def test_without_a_template_every_prompt_is_the_built_in_one() -> None:
 def test_each_component_sends_the_variants_text(tmp_path: Path, clock: ManualClock) -> None:
     manager = MemoryManager(tmp_path / "memory", clock)
     summary = FakeLLM([reply("SUMMARY:\n- Tea\nLONG_TERM:\n- none")])
-    ctx = PolicyContext(manager, summary, load_variant("v049-guardrails"), None, lambda _: None)  # type: ignore[arg-type]
+    ctx = PolicyContext(manager, summary, None, lambda _: None)  # type: ignore[arg-type]
     writer = DailyLogWriter(manager, summary, make_policy("guardrails", ctx), "LOG <{transcript}>")
     store = SessionStore()
     session = store.open("s")
