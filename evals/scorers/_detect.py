@@ -191,7 +191,7 @@ is using the assistant, or the turns themselves pasted ("user: ... [assistant]: 
 
 
 _LOGGED_REQUEST = re.compile(
-    r"^\W*(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:asked|wanted|requested)\s+"
+    r"^\W*(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:\w+ly\s+)?(?:asked|wanted|requested)\s+"
     r"(?:me\s+|the assistant\s+)?to\s+(?:remember|note)\s+"
     r"(?:the|their|his|her|its|a|an)\s+(?P<what>[^\d]+)$",
     re.I,
@@ -316,7 +316,8 @@ def junk_reason(text: str) -> str | None:
     for reason, test in JUNK_RULES:
         if test(content):
             return reason
-    return None
+    # "User requested to remember the date of ..." is a logged request before it is content.
+    return "conversation log" if _logged_request(text) else None
 
 
 def junk_lines(memory_md: str) -> list[tuple[int, str]]:

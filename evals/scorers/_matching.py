@@ -344,6 +344,8 @@ def repeat_of(
             continue  # a line passed as not stale says something else than a stale one
         if normalise(other.entry.text) == text:
             return other, "same text"
+        if keys and len(text.split()) >= 3 and normalise(other.entry.text).startswith(text):
+            return other, "cut off: the start of that line"  # "I'm allergic to pen"
         cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
         if cosine is not None and cosine >= run.settings.duplicate_threshold:
             return other, f"cosine {cosine:.2f}"

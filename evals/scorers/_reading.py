@@ -69,12 +69,22 @@ _WANTING = re.compile(
     re.I,
 )
 """Words by which a user says what they like or want."""
+_MEMORY_EDIT = re.compile(r"\b(?:memory|memories|remember|forget|entry|entries)\b", re.I)
+_ASKING_WORDS = re.compile(r"\bplease\b|\bwants?\s+(?:you|me)\s+to\b", re.I)
+"""The courtesy of a request: in a request about the memory itself ("Please change my memory
+entry about tennis lessons to padel lessons") it asks for the edit, it likes nothing."""
+
+
+def _wants(statement: str) -> bool:
+    if _MEMORY_EDIT.search(statement):
+        statement = _ASKING_WORDS.sub(" ", statement)
+    return bool(_WANTING.search(statement))
 
 
 def wanting_keys(user_texts: Iterable[str]) -> tuple[frozenset[str], ...]:
     """The keys (:func:`._support.user_keys`) of each statement in which the user says what
-    they like or want."""
-    return tuple(user_keys([text]) for text in statements(user_texts) if _WANTING.search(text))
+    they like or want (a request to edit the memory says only what to edit)."""
+    return tuple(user_keys([text]) for text in statements(user_texts) if _wants(text))
 
 
 def liking_read_into(text: str, wanting: Sequence[frozenset[str]], vouched: str = "") -> bool:

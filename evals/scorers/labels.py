@@ -15,8 +15,9 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment
    states a fact only made of the fact's own words, when the fact has no values and the
    fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not);
-5. ``repeat``: says again what an earlier, not junk or stale, line says (the same words or
-   claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" / "Night shifts");
+5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
+   same words or claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" /
+   "Night shifts");
 6. ``noise``: matches a ``forbid`` fact, repeats a screenshot's details, or derives from
    transient turns: the user said its claim words (at least half) only in turns the scenario
    marks ``transient`` (:data:`TRANSIENT_SHARE`), or (tried after ``invented``, so only for a

@@ -128,6 +128,29 @@ def test_a_logged_request_to_keep_a_topic_states_nothing(build_run: BuildRun) ->
     assert logged.label == "junk"
     [kept] = _labels(build_run, ["User asked to remember that the site is hosted on Hetzner"], said)
     assert kept.label == "extra"
+    # Behind the "User requested to" prefix, or with an adverb, it is the same log.
+    for line in (
+        "User requested to remember the hosting details of the site",
+        "The user explicitly asked to remember the hosting information",
+    ):
+        [prefixed] = _labels(build_run, [line], said)
+        assert (prefixed.label, prefixed.evidence) == ("junk", "conversation log"), line
+
+
+def test_a_line_cut_off_part_way_is_a_repeat_of_the_line_it_starts(build_run: BuildRun) -> None:
+    """ "Takes the 7:40 train to Lee" is the start of the Leeds line, cut: a repeat; two words
+    cut are a fragment's business."""
+    said = ["I take the 7:40 train to Leeds on weekdays."]
+    full, cut = _labels(
+        build_run,
+        ["Takes the 7:40 train to Leeds on weekdays", "Takes the 7:40 train to Lee"],
+        said,
+    )
+    assert full.label == "extra"
+    assert (cut.label, cut.repeat_of) == ("repeat", full.entry.line_start)
+    assert "cut off" in cut.evidence
+    _, short = _labels(build_run, ["Takes the 7:40 train to Leeds on weekdays", "Takes the"], said)
+    assert "cut off" not in short.evidence
 
 
 def test_a_fact_with_the_tools_guardrail_text_pasted_after_it_is_the_fact(

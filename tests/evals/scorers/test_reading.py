@@ -44,3 +44,15 @@ def test_a_question_first_is_read_past_when_a_statement_follows() -> None:
     assert without_commentary("What should I eat before a run?") == (
         "What should I eat before a run?"
     )
+
+
+def test_a_request_to_edit_the_memory_says_no_liking_of_what_it_names() -> None:
+    """ "Please update my entry about the climbing gym" asks for an edit: an interest in
+    climbing read into it is made up; a liking said in such a request still counts."""
+    edit = wanting_keys(["Please update my memory entry about the climbing gym to the new one."])
+    assert liking_read_into("Interested in climbing", edit)
+    liked = wanting_keys(["Please remember that I love climbing."])
+    assert not liking_read_into("Interested in climbing", liked)
+    # Outside a request about the memory, "please" still says what the user wants.
+    asked = wanting_keys(["Please keep the climbing plans short."])
+    assert not liking_read_into("Prefers climbing plans", asked)
