@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evals.scenario.load import FactSpec
-from evals.scorers._support import claim_keys, names_in, normalise, numbers_in, word_key
+from evals.scorers._support import claim_keys, cut_from, names_in, normalise, numbers_in, word_key
 from evals.scorers._types import (
     DEFAULT_SCORER_SETTINGS,
     KEPT,
@@ -97,14 +97,12 @@ FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
 DUPLICATE_THRESHOLD = DEFAULT_SCORER_SETTINGS.duplicate_threshold
 """Cosine similarity at which two entries are near-duplicates."""
 
-
 _UNDERSCORE = re.compile(r"_+")
 
 CHANGE_MARKER = re.compile(
     r"\b(?:was|were|previously|formerly|former|used to|no longer|any ?more|instead|rather than|"
     r"not|now|old|new|switched|changed|moved|left|replaced|upgrade[sd]?|updated|sold|quit|stopped|"
-    r"preferred over|"
-    r"gave up|got rid of|retired|from\b.+\bto)\b"
+    r"preferred over|gave up|got rid of|retired|from\b.+\bto)\b"
     r"|->|→",
     re.I,
 )
@@ -113,13 +111,11 @@ mode, was dark mode", "moved from Lisbon to Porto", "sold the Honda; drives a Ki
 one, "Porto, Lisbon" keeps the stale side beside the current one. Underscores count as spaces
 (``old_text: Maya - new_text: Mia``)."""
 
-
 _NAMED_VALUE = re.compile(
     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
     r"april|june|july|august|september|october|november|december)s?\b",
     re.I,
 )
-
 
 _WEEKDAYS = frozenset(
     ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -344,8 +340,8 @@ def repeat_of(
             continue  # a line passed as not stale says something else than a stale one
         if normalise(other.entry.text) == text:
             return other, "same text"
-        if keys and len(text.split()) >= 3 and normalise(other.entry.text).startswith(text):
-            return other, "cut off: the start of that line"  # "I'm allergic to pen"
+        if keys and cut_from(text, other.entry.text):
+            return other, "cut off: part of that line"  # "I'm allergic to pen"
         cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
         if cosine is not None and cosine >= run.settings.duplicate_threshold:
             return other, f"cosine {cosine:.2f}"

@@ -51,7 +51,9 @@ __all__ = [
     "READ_PAST",
     "TOPIC",
     "TOPIC_WORDS",
+    "advice_read_into",
     "liking_read_into",
+    "should_keys",
     "states_nothing",
     "wanting_keys",
     "without_commentary",
@@ -85,6 +87,31 @@ def wanting_keys(user_texts: Iterable[str]) -> tuple[frozenset[str], ...]:
     """The keys (:func:`._support.user_keys`) of each statement in which the user says what
     they like or want (a request to edit the memory says only what to edit)."""
     return tuple(user_keys([text]) for text in statements(user_texts) if _wants(text))
+
+
+_ADVICE = re.compile(r"^\W*(?:the\s+user|user|you|they|i)\s+(?:should|ought\s+to|must)\b", re.I)
+"""A line that tells the user what to do ("The user should eat a balanced diet ...")."""
+_SHOULD = re.compile(r"\b(?:should|ought\s+to|must|need\s+to|have\s+to)\b", re.I)
+
+
+def should_keys(user_texts: Iterable[str]) -> tuple[frozenset[str], ...]:
+    """The keys of each statement in which the user says what they should or must do ("Should
+    I eat before a long run?" asks it, it does not say it)."""
+    return tuple(
+        user_keys([text])
+        for text in statements(user_texts)
+        if _SHOULD.search(text) and not text.rstrip().endswith("?")
+    )
+
+
+def advice_read_into(text: str, shoulds: Sequence[frozenset[str]], vouched: str = "") -> bool:
+    """``text`` tells the user what they should do, and no statement of theirs (from
+    :func:`should_keys`) nor the listed fact ``vouched`` says so of half its claim words: the
+    assistant's advice saved as memory (the protocol's ``invented``)."""
+    if not _ADVICE.search(text) or _SHOULD.search(vouched):
+        return False
+    keys = claim_keys(text)
+    return not any(2 * len(keys & theirs) >= len(keys) for theirs in shoulds)
 
 
 def liking_read_into(text: str, wanting: Sequence[frozenset[str]], vouched: str = "") -> bool:

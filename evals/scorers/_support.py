@@ -29,6 +29,7 @@ __all__ = [
     "Support",
     "claim_keys",
     "claim_words",
+    "cut_from",
     "names_in",
     "normalise",
     "numbers_in",
@@ -191,6 +192,13 @@ _NON_WORD = re.compile(r"[^\w\s]")
 def normalise(text: str) -> str:
     """Lower case, punctuation removed, whitespace collapsed."""
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
+
+
+def cut_from(text: str, line: str) -> bool:
+    """``text`` (normalised, three words or more) is ``line``'s start cut anywhere, or a run of
+    its words: that line again, worse ("I'm allergic to pen", "working from home")."""
+    whole = f" {normalise(line)} "
+    return len(text.split()) >= 3 and (whole.startswith(f" {text}") or f" {text} " in whole)
 
 
 def names_in(text: str) -> list[str]:

@@ -30,10 +30,10 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    label of a few content words without a single function word ("Kitchen lights repair"),
    made of the user's words; made up (rule 8's words test), it is ``invented``;
 8. ``invented``: fewer than half of its claim words said by the user (or of one of its
-   sentences: :func:`._support.unsaid_sentence`), or a name or number
-   they never used (:data:`._support.INVENTED_SHARE`), a role they never gave themselves
-   (:mod:`._identity`), a liking no message says (:mod:`._reading`), or (not a listed fact)
-   no one message holds half its claim words (:func:`._support.together_share`);
+   sentences: :func:`._support.unsaid_sentence`), or a name or number they never used
+   (:data:`._support.INVENTED_SHARE`), a role they never gave themselves (:mod:`._identity`),
+   a liking or advice no message says (:mod:`._reading`), or (not a listed fact) no one
+   message holds half its claim words (:func:`._support.together_share`);
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
@@ -69,7 +69,9 @@ from evals.scorers._reading import (
     FRAGMENT_WORDS,
     READ_PAST,
     TOPIC,
+    advice_read_into,
     liking_read_into,
+    should_keys,
     states_nothing,
     wanting_keys,
     without_commentary,
@@ -134,6 +136,8 @@ class _Said:
     """The same for the messages not marked transient (and hand edits)."""
     wanting: tuple[frozenset[str], ...] = ()
     """The keys of each statement in which the user says what they like or want."""
+    shoulds: tuple[frozenset[str], ...] = ()
+    """The keys of each statement in which the user says what they should do."""
 
 
 def _said(run: RunData) -> _Said:
@@ -150,6 +154,7 @@ def _said(run: RunData) -> _Said:
         tuple(user_keys(statements([text])) for text in run.user_texts),
         tuple(user_keys(statements([text])) for text in lasting),
         wanting_keys(run.user_texts),
+        should_keys(run.user_texts),
     )
 
 
@@ -206,6 +211,8 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
         return unsaid
     if liking_read_into(entry.text, said.wanting, vouched):
         return "a liking or interest the user never expressed"
+    if advice_read_into(entry.text, said.shoulds, vouched):
+        return "the assistant's advice: the user never said they should"
     role = unclaimed_role(entry.text, said.roles, vouched)
     if role is not None:
         return f"gives the user a role they never claimed: {role}"

@@ -151,6 +151,11 @@ def test_a_line_cut_off_part_way_is_a_repeat_of_the_line_it_starts(build_run: Bu
     assert "cut off" in cut.evidence
     _, short = _labels(build_run, ["Takes the 7:40 train to Leeds on weekdays", "Takes the"], said)
     assert "cut off" not in short.evidence
+    # A run of its words from the middle is the same line again, worse.
+    _, middle = _labels(
+        build_run, ["Takes the 7:40 train to Leeds on weekdays", "train to Leeds on weekdays"], said
+    )
+    assert middle.label == "repeat" and "cut off" in middle.evidence
 
 
 def test_a_fact_with_the_tools_guardrail_text_pasted_after_it_is_the_fact(

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from evals.scorers._reading import (
+    advice_read_into,
     liking_read_into,
+    should_keys,
     wanting_keys,
     without_commentary,
 )
@@ -56,3 +58,16 @@ def test_a_request_to_edit_the_memory_says_no_liking_of_what_it_names() -> None:
     # Outside a request about the memory, "please" still says what the user wants.
     asked = wanting_keys(["Please keep the climbing plans short."])
     assert not liking_read_into("Prefers climbing plans", asked)
+
+
+def test_advice_the_user_never_gave_themselves_is_read_into_the_line() -> None:
+    """ "The user should stretch before a ride" is the assistant's advice unless the user said
+    they should; asking "Should I stretch?" does not say it."""
+    asked = should_keys(["Should I stretch before a long ride?", "I ride to work every day."])
+    assert advice_read_into("The user should stretch before a long ride", asked)
+    theirs = should_keys(["I really should stretch before a long ride."])
+    assert not advice_read_into("The user should stretch before a long ride", theirs)
+    assert not advice_read_into("Stretches before a long ride", asked)  # no advice given
+    # A listed fact that says it vouches for it.
+    vouched = "The user must stretch before a long ride (physio's orders)"
+    assert not advice_read_into("The user should stretch before a long ride", asked, vouched)
