@@ -21,18 +21,21 @@ def _labels(
     return list(label_target(run.final, run).lines)
 
 
+def _second_repeats_first(build_run: BuildRun, lines: list[str], said: list[str]) -> LineLabel:
+    """Label ``lines`` (two); the first is kept as ``extra``, the second repeats it."""
+    first, second = _labels(build_run, lines, said)
+    assert first.label == "extra"
+    assert second.label == "repeat" and second.repeat_of == first.entry.line_start
+    return second
+
+
 def test_a_line_sharing_most_claim_words_of_an_earlier_one_is_its_repeat(
     build_run: BuildRun,
 ) -> None:
     """ "No cream sauces allowed" says again what the lactose line says, in other words."""
     said = ["I'm lactose intolerant, so no cream sauces please."]
-    first, second = _labels(
-        build_run,
-        ["I'm lactose intolerant, so no cream sauces please.", "No cream sauces allowed"],
-        said,
-    )
-    assert first.label == "extra"
-    assert second.label == "repeat" and second.repeat_of == first.entry.line_start
+    lines = ["I'm lactose intolerant, so no cream sauces please.", "No cream sauces allowed"]
+    second = _second_repeats_first(build_run, lines, said)
     assert "most claim words shared" in second.evidence
 
 
@@ -141,21 +144,13 @@ def test_a_line_cut_off_part_way_is_a_repeat_of_the_line_it_starts(build_run: Bu
     """ "Takes the 7:40 train to Lee" is the start of the Leeds line, cut: a repeat; two words
     cut are a fragment's business."""
     said = ["I take the 7:40 train to Leeds on weekdays."]
-    full, cut = _labels(
-        build_run,
-        ["Takes the 7:40 train to Leeds on weekdays", "Takes the 7:40 train to Lee"],
-        said,
-    )
-    assert full.label == "extra"
-    assert (cut.label, cut.repeat_of) == ("repeat", full.entry.line_start)
-    assert "cut off" in cut.evidence
+    lines = ["Takes the 7:40 train to Leeds on weekdays", "Takes the 7:40 train to Lee"]
+    assert "cut off" in _second_repeats_first(build_run, lines, said).evidence
     _, short = _labels(build_run, ["Takes the 7:40 train to Leeds on weekdays", "Takes the"], said)
     assert "cut off" not in short.evidence
     # A run of its words from the middle is the same line again, worse.
-    _, middle = _labels(
-        build_run, ["Takes the 7:40 train to Leeds on weekdays", "train to Leeds on weekdays"], said
-    )
-    assert middle.label == "repeat" and "cut off" in middle.evidence
+    lines = ["Takes the 7:40 train to Leeds on weekdays", "train to Leeds on weekdays"]
+    assert "cut off" in _second_repeats_first(build_run, lines, said).evidence
 
 
 def test_a_fact_with_the_tools_guardrail_text_pasted_after_it_is_the_fact(
