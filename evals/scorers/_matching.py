@@ -338,9 +338,10 @@ def repeat_of(
     for other, theirs in zip(earlier, uses, strict=True):
         if other.label in ("junk", "stale") or not other.entry.text:
             continue  # a line passed as not stale says something else than a stale one
-        if normalise(other.entry.text) == text:
+        other_text = normalise(other.entry.text)
+        if other_text == text:
             return other, "same text"
-        if keys and cut_from(text, other.entry.text):
+        if keys and cut_from(text, other_text):
             return other, "cut off: part of that line"  # "I'm allergic to pen"
         cosine = run.vectors.cosine(entry.text, other.entry.text) if run.vectors else None
         if cosine is not None and cosine >= run.settings.duplicate_threshold:

@@ -195,9 +195,9 @@ def normalise(text: str) -> str:
 
 
 def cut_from(text: str, line: str) -> bool:
-    """``text`` (normalised, three words or more) is ``line``'s start cut anywhere, or a run of
-    its words: that line again, worse ("I'm allergic to pen", "working from home")."""
-    whole = f" {normalise(line)} "
+    """``text`` (three words or more) is ``line``'s start cut anywhere, or a run of its words:
+    that line again, worse ("I'm allergic to pen", "working from home"); both normalised."""
+    whole = f" {line} "
     return len(text.split()) >= 3 and (whole.startswith(f" {text}") or f" {text} " in whole)
 
 

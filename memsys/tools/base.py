@@ -132,16 +132,18 @@ class ToolDefinition:
         }
 
 
-class Tool(Protocol):
+class _Executes(Protocol):
+    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
+        """Run with the model's parsed arguments; never raises for bad input."""
+        ...
+
+
+class Tool(_Executes, Protocol):
     """A tool the assistant can call."""
 
     @property
     def definition(self) -> ToolDefinition:
         """What the model sees."""
-        ...
-
-    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
-        """Run with the model's parsed arguments; never raises for bad input."""
         ...
 
 
@@ -159,16 +161,12 @@ class ToolSignature:
     """How long one call may run (see :attr:`ToolDefinition.timeout_seconds`)."""
 
 
-class ToolAction(Protocol):
+class ToolAction(_Executes, Protocol):
     """A tool's code: its signature and what it does, without the model's description."""
 
     @property
     def signature(self) -> ToolSignature:
         """Name, optional parameters, timeout."""
-        ...
-
-    def execute(self, arguments: Mapping[str, object]) -> ToolResult:
-        """Run with the model's parsed arguments; never raises for bad input."""
         ...
 
 
