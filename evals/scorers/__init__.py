@@ -22,7 +22,6 @@ from evals.scorers._matching import (
     keyword_match,
     match_entries,
     normalise,
-    values_conflict,
 )
 from evals.scorers._registry import (
     ScorerFn,
@@ -41,6 +40,7 @@ from evals.scorers._types import (
     TextVectors,
     parse_scorer_args,
 )
+from evals.scorers._values import values_conflict
 from evals.scorers.labels import FileLabels, LineLabel, label_target
 from evals.scorers.quality import QUALITY_FORMULA, composite_quality, quality_from_labels
 

@@ -9,9 +9,12 @@ Pure functions over entry texts (and the raw file, for bullets that parse to not
   response written out as text (``{"name": "weather", "arguments": ...}``, ``old_text: ...``,
   ``<tool_response>``, ``search_memory``), a line of memsys's own prompts ("## Projects
   (ongoing projects, tech stack details)"), a raw data literal (``{"mood": "good"}``), a
-  question ("What should I pack?"), a log of the conversation ("User asked about
-  penicillin", "The conversation segment mentions ...") and the name of a task the
-  assistant was given (``plan_first_week``);
+  question or a request for help ("What should I pack?", "The user is looking for tips for
+  their commute"), a log of the conversation ("User asked about penicillin", "The
+  conversation segment mentions ...") or of an edit to the memory ("The user changed the
+  memory entry about ...") and the name of a task the assistant was given
+  (``plan_first_week``);
+- :func:`loops`: a line saying a run of words twice (garbled);
 - :func:`junk_lines`: bullets that parse to no entry at all (``-``, ``- (empty)``);
 - :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Qwen, OneClaw, or a
   name the run's model-switch notices used). Names that are also ordinary words (Gemini
@@ -37,6 +40,7 @@ __all__ = [
     "content_words",
     "junk_lines",
     "junk_reason",
+    "loops",
     "model_name_in",
     "screenshot_overlap",
 ]
@@ -143,12 +147,16 @@ _QUESTION = re.compile(
     r"could|should|would|will|many|much|far|long|often)\b)(?!.*:)"
     # a request for help of the moment, saved as a line ("User requested: tips for commute")
     r"|^\W*(?:tips|advice|help|ideas|suggestions|recommend(?:ed|ations?)?)\s+"
-    r"(?:for|on|with|to|about|a|an|the)\b",
+    r"(?:for|on|with|to|about|a|an|the)\b"
+    # the same told of the user: "The user is looking for tips for their commute"
+    r"|^\W*(?:the\s+)?user\s+(?:is\s+|was\s+)?(?:looking|asking|asked|searching)\s+for\s+"
+    r"(?:some\s+|more\s+)?(?:tips|advice|help|ideas|suggestions|recommendations)\b",
     re.I,
 )
 """An entry that ends in a question mark, opens as a question ("how far is a half marathon",
 "What is VACUUM FULL") or asks for help ("tips for commute", "Help with campaign brief")
-asks; it does not state. (Not a label: "What is on the shopping list: milk".)"""
+asks; it does not state, nor does "The user is looking for tips for their commute". (Not a
+label: "What is on the shopping list: milk".)"""
 
 _TASK_NAME = re.compile(
     r"^\W*(?:plan|suggest|draft|write|create|make|find|get|check|help|generate|recommend|"
@@ -177,7 +185,9 @@ _CONVERSATION_LOG = re.compile(
     r"(?:\w+\s+){0,2}?(?:to|in|into|from|under)\s+(?:the\s+|their\s+)?(?:user'?s?\s+)?"
     r"(?:profile|notes|preferences|projects|interests|workflow|memory|memories)\s*\W*$"
     r"|^(?:the\s+)?(?:user'?s?\s+)?(?:profile|memory|notes|preferences)\s+(?:was\s+|has been\s+)?"
-    r"(?:updated|changed|corrected|cleared)\b",
+    r"(?:updated|changed|corrected|cleared)\b"
+    # an edit of the memory told as news: "The user changed the memory entry about tennis ..."
+    r"|^.*\bmemory\s+(?:entry|entries|file|item|items|record|records)\b",
     re.I,
 )
 """A log of the conversation, not what is true: what was asked ("User asked about
@@ -287,6 +297,23 @@ def _is_placeholder(text: str) -> bool:
         return True
     valued = _CONTAINER_LABEL.sub("", bare, count=1)
     return valued != bare and _is_placeholder(valued)
+
+
+LOOP_WORDS = 4
+"""A run of this many words said twice in one line is the model looping ("On-call rotation
+changes when the user requests: User requested: On-call rotation changes when ...")."""
+
+
+def loops(text: str) -> bool:
+    """The line says a run of :data:`LOOP_WORDS` words twice: garbled (checked last, for a
+    line that would be kept: a looping fact, stale line or repeat is still what it says)."""
+    words = [word.lower() for word in _WORD.findall(text)]
+    first: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - LOOP_WORDS + 1):
+        run = tuple(words[i : i + LOOP_WORDS])
+        if i - first.setdefault(run, i) >= LOOP_WORDS:
+            return True
+    return False
 
 
 def _is_chatter(text: str) -> bool:

@@ -70,6 +70,7 @@ from evals.scorers._types import (
     Target,
     TextVectors,
 )
+from evals.scorers._values import values_conflict
 from memsys.sections import MemoryEntry
 from memsys.subject import is_ending
 
@@ -88,8 +89,6 @@ __all__ = [
     "repeat_of",
     "repeats",
     "requests_held",
-    "values_conflict",
-    "values_in",
 ]
 
 FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
@@ -110,55 +109,6 @@ CHANGE_MARKER = re.compile(
 mode, was dark mode", "moved from Lisbon to Porto", "sold the Honda; drives a Kia"): without
 one, "Porto, Lisbon" keeps the stale side beside the current one. Underscores count as spaces
 (``old_text: Maya - new_text: Mia``)."""
-
-_NAMED_VALUE = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
-    r"april|june|july|august|september|october|november|december)s?\b",
-    re.I,
-)
-
-_WEEKDAYS = frozenset(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-)
-
-# How often, as one word each: a fact said to happen "every week" is not stated by a line
-# that leaves the week out ("clean promotional emails in my Gmail inbox"). A weekday names a
-# week's day, so it states "weekly" too ("every Monday at 9am" is weekly).
-_FREQUENCY = {
-    "daily": re.compile(
-        r"\b(?:daily|nightly|every ?day|each day|every (?:morning|evening|night)|per day|a day)\b",
-        re.I,
-    ),
-    "weekly": re.compile(r"\b(?:weekly|every week|each week|per week|a week)\b", re.I),
-    "monthly": re.compile(
-        r"\b(?:monthly|every month|each month|per month|a month|of the month)\b", re.I
-    ),
-    "yearly": re.compile(r"\b(?:yearly|annually|every year|each year|per year|a year)\b", re.I),
-}
-
-
-def _values(text: str) -> set[str]:
-    """The details a sentence pins down: its numbers (:func:`numbers_in`: ``9:00`` is ``9``),
-    weekday or month names (plural folded: "Mondays" is "monday") and how often
-    (:data:`_FREQUENCY`: "every week", "weekly" and a weekday are ``weekly``)."""
-    named = {m.lower().removesuffix("s") for m in _NAMED_VALUE.findall(text)}
-    often = {name for name, pattern in _FREQUENCY.items() if pattern.search(text)}
-    if named & _WEEKDAYS:
-        often.add("weekly")
-    return numbers_in(text) | named | often
-
-
-values_in = _values
-"""The numbers, weekdays and months a text states."""
-
-
-def values_conflict(fact: str, entry: str) -> bool:
-    """True when ``entry`` states values ``fact`` does not and lacks values ``fact`` states:
-    the same sentence about another number, day or month. Leaving details out is no conflict
-    ("changes weekly" against "changes every Monday at 9am"), nor is adding some ("Monday at
-    9am, in the team channel")."""
-    wanted, stated = _values(fact), _values(entry)
-    return bool(wanted - stated) and bool(stated - wanted)
 
 
 def keyword_match(spec: FactSpec, text: str) -> bool:

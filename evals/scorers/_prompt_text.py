@@ -9,11 +9,15 @@ from functools import cache
 from memsys.prompts import compaction_prompt, daily_summary_prompt
 from memsys.tools.descriptions import available_variants, load_variant
 
-__all__ = ["is_prompt_text"]
+__all__ = ["ECHO_WORDS", "echoes_prompt", "is_prompt_text"]
 
 _INSTRUCTION_WORDS = 4
 """A line of memsys's own instructions is recognised from this many words on."""
 
+
+ECHO_WORDS = 5
+"""A sentence holding a run of this many words of one of the tool descriptions' lines echoes
+the prompt ("This is a new stable user preference confirmed across 2+ conversations")."""
 
 _QUOTED = re.compile(r"\"[^\"]*\"")
 """A quoted example inside an instruction ('for example "User requested: Always answer in
@@ -71,3 +75,22 @@ def is_prompt_text(text: str) -> bool:
     if len(key.split()) < _INSTRUCTION_WORDS:
         return False
     return any(key in line or line in key for line in _instruction_lines())
+
+
+_RUN_WORD = re.compile(r"[\w+]+")
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _RUN_WORD.findall(text.lower())
+    return {tuple(words[i : i + ECHO_WORDS]) for i in range(len(words) - ECHO_WORDS + 1)}
+
+
+@cache
+def _instruction_runs() -> frozenset[tuple[str, ...]]:
+    return frozenset(run for line in _instruction_lines() for run in _runs(line))
+
+
+def echoes_prompt(sentence: str) -> bool:
+    """``sentence`` holds a run of :data:`ECHO_WORDS` words of memsys's own instructions: the
+    model pasting or paraphrasing its prompt after a line (commentary a reader reads past)."""
+    return not _runs(sentence).isdisjoint(_instruction_runs())

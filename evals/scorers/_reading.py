@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from evals.scorers._detect import _REQUEST_PREFIX, junk_reason
+from evals.scorers._prompt_text import echoes_prompt
 from evals.scorers._sections import cues_of
 from evals.scorers._support import (
     _FUNCTION_WORDS,
@@ -146,7 +147,7 @@ def without_commentary(text: str) -> str:
     sentences = _SENTENCES.split(text.strip())
     kept = sentences[:1]
     for sentence in sentences[1:]:
-        if _COMMENTARY.match(sentence):
+        if _COMMENTARY.match(sentence) or echoes_prompt(sentence):
             break
         if not junk_reason(sentence):
             kept.append(sentence)
@@ -210,7 +211,7 @@ def states_nothing(text: str) -> str | None:
         and (len(words) <= TOPIC_WORDS or (len(items) > 1 and longest <= TOPIC_WORDS))
         and not _VERB_FIRST.match(words[0])
         and not lower & _FUNCTION_WORDS
-        and not text.rstrip().endswith((".", "!"))
+        and (len(items) > 1 or not text.rstrip().endswith((".", "!")))  # a list ends as it may
         and text.isascii()
         and not cues_of(text)
     ):

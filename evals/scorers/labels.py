@@ -32,9 +32,11 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 8. ``invented``: fewer than half of its claim words said by the user (or of one of its
    sentences: :func:`._support.unsaid_sentence`), or a name or number they never used
    (:data:`._support.INVENTED_SHARE`), a role they never gave themselves (:mod:`._identity`),
-   a liking or advice no message says (:mod:`._reading`), or (not a listed fact) no one
+   a liking or advice no message says (:mod:`._reading`), how often where no message says
+   it ("Daily backups" for "every second Sunday"), or (not a listed fact) no one
    message holds half its claim words (:func:`._support.together_share`);
-9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it.
+9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it,
+   unless it loops (a run of words said twice, :func:`._detect.loops`): then ``junk``.
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
 without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the
@@ -45,16 +47,17 @@ elsewhere by its own words: :mod:`._sections`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from evals.scenario import FactSpec
 from evals.scorers._detect import (
     junk_lines,
     junk_reason,
+    loops,
     model_name_in,
     screenshot_overlap,
 )
-from evals.scorers._identity import self_description_keys, unclaimed_name, unclaimed_role
+from evals.scorers._identity import unclaimed_name, unclaimed_role
 from evals.scorers._matching import (
     REWORDED_COSINE,
     SHARED_COSINE,
@@ -63,7 +66,6 @@ from evals.scorers._matching import (
     normalise,
     repeat_of,
     requests_held,
-    values_in,
 )
 from evals.scorers._reading import (
     FRAGMENT_WORDS,
@@ -71,18 +73,16 @@ from evals.scorers._reading import (
     TOPIC,
     advice_read_into,
     liking_read_into,
-    should_keys,
     states_nothing,
-    wanting_keys,
     without_commentary,
 )
+from evals.scorers._said import Said, said_by_user
 from evals.scorers._sections import misfiled_where
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
     claim_words,
     names_in,
-    statements,
     support,
     together_share,
     unsaid_sentence,
@@ -90,6 +90,7 @@ from evals.scorers._support import (
     word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
+from evals.scorers._values import often_in, values_in
 from memsys.sections import MemoryEntry, parse_entries
 from memsys.subject import is_ending, is_passing
 
@@ -110,6 +111,8 @@ __all__ = [
 
 MOMENT = "a remark about the moment"
 """How a ``noise`` line's evidence opens when the line is a remark about the moment."""
+GARBLED = "garbled: a run of words said twice within the line"
+"""A ``junk`` line's evidence when it would be kept but loops (:func:`._detect.loops`)."""
 
 TRANSIENT_SHARE = 0.5
 """A line derives from transient turns when at least this share of its claim words was said
@@ -121,50 +124,13 @@ def _carries_values(spec: FactSpec, text: str) -> bool:
     return values_in(spec.fact) <= values_in(text)
 
 
-@dataclass(frozen=True)
-class _Said:
-    """The keys of what the user said: in every turn, and outside transient turns."""
-
-    every: frozenset[str]
-    lasting: frozenset[str]
-    transient: bool
-    roles: frozenset[str] = frozenset()
-    """Keys of the user's self-descriptions (:mod:`._identity`)."""
-    each: tuple[frozenset[str], ...] = ()
-    """The keys of each message (and hand edit) apart."""
-    each_lasting: tuple[frozenset[str], ...] = ()
-    """The same for the messages not marked transient (and hand edits)."""
-    wanting: tuple[frozenset[str], ...] = ()
-    """The keys of each statement in which the user says what they like or want."""
-    shoulds: tuple[frozenset[str], ...] = ()
-    """The keys of each statement in which the user says what they should do."""
-
-
-def _said(run: RunData) -> _Said:
-    transient = [text for text, kind in run.user_turns if kind == "transient"]
-    lasting = list(run.user_texts)
-    for text in transient:
-        if text in lasting:
-            lasting.remove(text)
-    return _Said(
-        user_keys(statements(run.user_texts)),
-        user_keys(statements(lasting)),
-        bool(transient),
-        self_description_keys(run.user_texts),
-        tuple(user_keys(statements([text])) for text in run.user_texts),
-        tuple(user_keys(statements([text])) for text in lasting),
-        wanting_keys(run.user_texts),
-        should_keys(run.user_texts),
-    )
-
-
 _SCREENSHOT = re.compile(
     r"\bscreen[\s-]?(?:shot|grab|capture)s?(?:\s+(?:shows?|showed|of))?\b", re.I
 )
 _SHOT = word_key("screenshot")
 
 
-def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str | None:
+def _noise(entry: MemoryEntry, target: Target, run: RunData, said: Said) -> str | None:
     threshold = run.settings.fact_threshold
     ending = is_ending(entry.text)
     for spec in target.expect.forbid:
@@ -188,7 +154,7 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: _Said) -> str
     return None
 
 
-def _unsaid(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
+def _unsaid(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
     """Why the entry's words were not the user's (``vouched``'s count as said), or None."""
     keys = said.every | user_keys([vouched]) if vouched else said.every
     found = support(entry.text, keys)
@@ -203,7 +169,7 @@ def _unsaid(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
     return f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
 
 
-def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
+def _invented(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
     """Why the entry states what the user never said (``vouched``: an expected fact's text,
     whose words count as said), or None."""
     unsaid = _unsaid(entry, said, vouched)
@@ -213,6 +179,9 @@ def _invented(entry: MemoryEntry, said: _Said, vouched: str = "") -> str | None:
         return "a liking or interest the user never expressed"
     if advice_read_into(entry.text, said.shoulds, vouched):
         return "the assistant's advice: the user never said they should"
+    often = often_in(entry.text, outright=True) - said.often - often_in(vouched)
+    if often:  # "Daily deployment" for "every second Thursday": a detail made up
+        return f"says how often the user never did: {', '.join(sorted(often))}"
     role = unclaimed_role(entry.text, said.roles, vouched)
     if role is not None:
         return f"gives the user a role they never claimed: {role}"
@@ -282,7 +251,7 @@ def _reads_past(text: str, core: str) -> bool:
 
 
 def _label(
-    entry: MemoryEntry, target: Target, run: RunData, said: _Said, done: list[LineLabel]
+    entry: MemoryEntry, target: Target, run: RunData, said: Said, done: list[LineLabel]
 ) -> LineLabel:
     reason = junk_reason(entry.text)
     core = without_commentary(entry.text)
@@ -355,6 +324,8 @@ def _label(
             return LineLabel(entry, "noise", "said together only in transient turns")  # no extra
     if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
+    if loops(entry.text):
+        return LineLabel(entry, "junk", GARBLED)
     return LineLabel(
         entry, "extra", "grounded, not expected", misfiled=misfiled_where(entry.text, entry.section)
     )
@@ -386,7 +357,7 @@ def label_target(target: Target, run: RunData) -> FileLabels:
 
 
 def _label_target(target: Target, run: RunData) -> FileLabels:
-    said = _said(run)
+    said = said_by_user(run)
     done: list[LineLabel] = []
     for entry in target.entries:
         done.append(_label(entry, target, run, said, done))

@@ -194,3 +194,78 @@ def test_a_line_about_a_shared_screenshot_is_noise_unless_it_shows_something_els
     shown, elsewhere = label_target(run.final, run).lines
     assert (shown.label, shown.evidence) == ("noise", "about a screenshot")
     assert elsewhere.label == "invented"
+
+
+# Rules of the fifth session of 2026-12-03, read from fresh blind-labelled files 258-287
+# after they were measured (each the protocol's; each test fails without its rule).
+
+
+def test_a_line_telling_of_an_edit_to_a_memory_entry_is_junk(build_run: BuildRun) -> None:
+    """The protocol's log of what was done to the memory, told as news of the user."""
+    said = ["Please change my memory entry about tennis lessons to padel lessons."]
+    line = "The user changed the memory entry about tennis lessons to padel lessons."
+    [label] = _labels(build_run, [line], said)
+    assert label.label == "junk" and label.evidence == "conversation log"
+
+
+def test_a_request_for_tips_told_of_the_user_is_junk(build_run: BuildRun) -> None:
+    """ "User requested: tips for commute" and "The user is looking for tips for their
+    commute" are one request for help of the moment."""
+    said = ["I'm looking for tips for my commute, it takes ages."]
+    [label] = _labels(build_run, ["The user is looking for tips for their commute"], said)
+    assert label.label == "junk" and label.evidence == "question"
+    [label] = _labels(build_run, ["The user is looking for a flat near their commute"], said)
+    assert label.label != "junk"
+
+
+def test_a_line_that_loops_is_junk_unless_it_states_a_fact(build_run: BuildRun) -> None:
+    """A run of words said twice in one line is garbled: struck where it would be kept; a
+    listed fact said twice in one line is still that fact."""
+    said = ["The on-call rotation changes when the user requests it, every Monday at 9am."]
+    looping = (
+        "On-call rotation changes when the user requests: User requested: On-call rotation "
+        "changes when the user requests: On-call rotation changes when the us"
+    )
+    [label] = _labels(build_run, [looping], said)
+    assert label.label == "junk" and label.evidence.startswith("garbled")
+    peanuts = {"remember": [{"fact": "The user is allergic to peanuts", "keywords": [["peanut"]]}]}
+    twice = "I am allergic to peanuts. I am allergic to peanuts."
+    [label] = _labels(build_run, [twice], ["I'm allergic to peanuts."], peanuts)
+    assert label.label == "fact"
+
+
+def test_a_sentence_echoing_the_tools_prompt_is_read_past(build_run: BuildRun) -> None:
+    """A run of five words of a tool description after a line is the prompt pasted or
+    paraphrased, not something the user said: the line is judged without it."""
+    puppy = {
+        "remember": [
+            {
+                "fact": "The user's puppy is a beagle called Biscuit",
+                "keywords": [["biscuit"], ["beagle"]],
+            }
+        ]
+    }
+    said = ["We just adopted a beagle puppy called Biscuit!"]
+    line = (
+        "We just adopted a beagle puppy called Biscuit! This is a new stable user preference "
+        "confirmed across 2+ conversations."
+    )
+    [label] = _labels(build_run, [line], said, puppy)
+    assert label.label == "fact" and "commentary after it read past" in label.evidence
+
+
+def test_a_topic_list_ending_in_a_full_stop_is_still_a_topic_list(build_run: BuildRun) -> None:
+    said = ["I go to the climbing gym after my shifts in medical care."]
+    [label] = _labels(build_run, ["climbing gym, medical care."], said)
+    assert label.label == "junk" and label.evidence.startswith("a topic")
+
+
+def test_how_often_the_user_never_said_is_invented(build_run: BuildRun) -> None:
+    """ "Daily deployment" for a release every second Thursday adds a detail, as a made-up
+    number does; said as "every day", it is grounded."""
+    fortnightly = ["We deploy the app to the Play Store every second Thursday."]
+    [label] = _labels(build_run, ["Daily deployment to Play Store"], fortnightly)
+    assert label.label == "invented" and "how often" in label.evidence
+    daily = ["We deploy the app to the Play Store every day."]
+    [label] = _labels(build_run, ["Daily deployment to Play Store"], daily)
+    assert label.label == "extra"
