@@ -30,6 +30,7 @@ from evals.scorers._registry import (
     registered_scorers,
     scorer,
 )
+from evals.scorers._support import values_conflict
 from evals.scorers._types import (
     DEFAULT_SCORER_SETTINGS,
     RunData,
@@ -40,7 +41,6 @@ from evals.scorers._types import (
     TextVectors,
     parse_scorer_args,
 )
-from evals.scorers._values import values_conflict
 from evals.scorers.labels import FileLabels, LineLabel, label_target
 from evals.scorers.quality import QUALITY_FORMULA, composite_quality, quality_from_labels
 

@@ -61,7 +61,15 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from evals.scenario.load import FactSpec
-from evals.scorers._support import claim_keys, cut_from, names_in, normalise, numbers_in, word_key
+from evals.scorers._support import (
+    claim_keys,
+    cut_from,
+    names_in,
+    normalise,
+    numbers_in,
+    values_conflict,
+    word_key,
+)
 from evals.scorers._types import (
     DEFAULT_SCORER_SETTINGS,
     KEPT,
@@ -70,7 +78,6 @@ from evals.scorers._types import (
     Target,
     TextVectors,
 )
-from evals.scorers._values import values_conflict
 from memsys.sections import MemoryEntry
 from memsys.subject import is_ending
 

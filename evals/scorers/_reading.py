@@ -7,8 +7,9 @@
   into a plain question", ``invented``. The words are closed classes of English.
 - **Commentary after a line** (:func:`without_commentary`): a sentence that talks about the
   line instead of the user ("This content is injected into the system prompt ...", the
-  tool's guardrail text pasted after a fact; "This is a great way to capture ...", "This
-  information is crucial ...", the model's comment: it and all after it), or one that is
+  tool's guardrail text pasted after a fact, or any sentence holding a run of five words of
+  the tools' own text; "This is a great way to capture ...", "This information is crucial
+  ...", the model's comment: it and all after it), or one that is
   junk on its own (a question, the assistant's chatter: that sentence). A reader reads past
   them and judges the rest.
 
@@ -21,21 +22,28 @@ as saying nothing:
 - a **topic label**: three to :data:`TOPIC_WORDS` content words with not one function word
   (article, preposition, pronoun, auxiliary), no verb first, no number, no ``label: value``,
   no placing word and no full stop ("Kitchen lights repair", "[rent due date]", "gas safety
-  certificate, boiler"), or a comma list of such topics however long ("plumbing, leak
+  certificate, boiler"), or a comma list of such topics however long, full stop or not
+  ("plumbing, leak
   detection, pressure relief valve replacement"; a hyphenated word is one word, so "on-call"
   holds no "on"): the model filed a subject, not what is true about it. English only
   (the function words are English): a line with any letter outside ASCII ("Erdnüsse", 猫) is
   never judged by it.
 
 Both are checked only after a line failed to be an expected fact, a repeat or noise.
+
+What the user said, as the label rules compare a line with it (:func:`said_by_user`): the
+keys of every turn, of the lasting ones, of each message apart, of the statements of liking
+and of what they should do, their self-descriptions and how often anything happens.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from evals.scorers._detect import _REQUEST_PREFIX, junk_reason
+from evals.scorers._identity import self_description_keys
 from evals.scorers._prompt_text import echoes_prompt
 from evals.scorers._sections import cues_of
 from evals.scorers._support import (
@@ -43,17 +51,21 @@ from evals.scorers._support import (
     claim_keys,
     claim_words,
     numbers_in,
+    often_in,
     statements,
     user_keys,
 )
+from evals.scorers._types import RunData
 
 __all__ = [
     "FRAGMENT_WORDS",
     "READ_PAST",
     "TOPIC",
     "TOPIC_WORDS",
+    "Said",
     "advice_read_into",
     "liking_read_into",
+    "said_by_user",
     "should_keys",
     "states_nothing",
     "wanting_keys",
@@ -217,3 +229,44 @@ def states_nothing(text: str) -> str | None:
     ):
         return TOPIC
     return None
+
+
+@dataclass(frozen=True)
+class Said:
+    """The keys of what the user said: in every turn, and outside transient turns."""
+
+    every: frozenset[str]
+    lasting: frozenset[str]
+    transient: bool
+    roles: frozenset[str] = frozenset()
+    """Keys of the user's self-descriptions (:mod:`._identity`)."""
+    each: tuple[frozenset[str], ...] = ()
+    """The keys of each message (and hand edit) apart."""
+    each_lasting: tuple[frozenset[str], ...] = ()
+    """The same for the messages not marked transient (and hand edits)."""
+    wanting: tuple[frozenset[str], ...] = ()
+    """The keys of each statement in which the user says what they like or want."""
+    shoulds: tuple[frozenset[str], ...] = ()
+    """The keys of each statement in which the user says what they should do."""
+    often: frozenset[str] = frozenset()
+    """How often anything happens, by what the user said (:func:`._values.often_in`)."""
+
+
+def said_by_user(run: RunData) -> Said:
+    """What the user of ``run`` said, as the label rules read it."""
+    transient = [text for text, kind in run.user_turns if kind == "transient"]
+    lasting = list(run.user_texts)
+    for text in transient:
+        if text in lasting:
+            lasting.remove(text)
+    return Said(
+        user_keys(statements(run.user_texts)),
+        user_keys(statements(lasting)),
+        bool(transient),
+        self_description_keys(run.user_texts),
+        tuple(user_keys(statements([text])) for text in run.user_texts),
+        tuple(user_keys(statements([text])) for text in lasting),
+        wanting_keys(run.user_texts),
+        should_keys(run.user_texts),
+        frozenset(often for text in run.user_texts for often in often_in(text)),
+    )

@@ -71,26 +71,28 @@ from evals.scorers._reading import (
     FRAGMENT_WORDS,
     READ_PAST,
     TOPIC,
+    Said,
     advice_read_into,
     liking_read_into,
+    said_by_user,
     states_nothing,
     without_commentary,
 )
-from evals.scorers._said import Said, said_by_user
 from evals.scorers._sections import misfiled_where
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
     claim_words,
     names_in,
+    often_in,
     support,
     together_share,
     unsaid_sentence,
     user_keys,
+    values_in,
     word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
-from evals.scorers._values import often_in, values_in
 from memsys.sections import MemoryEntry, parse_entries
 from memsys.subject import is_ending, is_passing
 

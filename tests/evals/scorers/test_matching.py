@@ -12,7 +12,7 @@ from evals.scorers import (
     normalise,
     values_conflict,
 )
-from evals.scorers._values import values_in
+from evals.scorers._support import values_in
 from memsys.search.embedder import Embedder
 from memsys.sections import MemoryEntry
 
