@@ -26,7 +26,7 @@ from evals.scenario import (
     UserEvent,
 )
 from evals.scenario.load import Expectations
-from evals.scorers._reading import without_commentary
+from evals.scorers._reading import lasting_texts, without_commentary
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
@@ -136,7 +136,8 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
 
 def texts_to_embed(run: RunData) -> list[str]:
     """Every entry text and fact text of ``run``, each once, in a stable order; an entry
-    with commentary after it also without it (the labels judge it so)."""
+    with commentary after it also without it (the labels judge it so); what the user said
+    outside transient turns (:func:`._reading.lasting_texts`)."""
     texts: dict[str, None] = {}
     for target in run.targets:
         for entry in target.entries:
@@ -148,6 +149,7 @@ def texts_to_embed(run: RunData) -> list[str]:
             specs += [pair.stale, pair.current]
         for spec in specs:
             texts[spec.fact] = None
+    texts.update(dict.fromkeys(lasting_texts(run)))  # what an ``extra`` line must mean
     return list(texts)
 
 

@@ -64,6 +64,7 @@ __all__ = [
     "TOPIC_WORDS",
     "Said",
     "advice_read_into",
+    "lasting_texts",
     "liking_read_into",
     "said_by_user",
     "should_keys",
@@ -250,6 +251,22 @@ class Said:
     """The keys of each statement in which the user says what they should do."""
     often: frozenset[str] = frozenset()
     """How often anything happens, by what the user said (:func:`._values.often_in`)."""
+    lasting_texts: tuple[str, ...] = ()
+    """The lasting messages and their statements (:func:`lasting_texts`)."""
+    other_script: bool = False
+    """The user wrote letters outside ASCII (another language): an English embedding cannot
+    say what a line means against them."""
+
+
+def lasting_texts(run: RunData) -> tuple[str, ...]:
+    """What the user said outside turns marked transient (and hand edits), each message whole
+    and each of its statements, in order, each once: what a kept line must mean."""
+    transient = [text for text, kind in run.user_turns if kind == "transient"]
+    lasting = list(run.user_texts)
+    for text in transient:
+        if text in lasting:
+            lasting.remove(text)
+    return tuple(dict.fromkeys([*lasting, *statements(lasting)]))
 
 
 def said_by_user(run: RunData) -> Said:
@@ -269,4 +286,6 @@ def said_by_user(run: RunData) -> Said:
         wanting_keys(run.user_texts),
         should_keys(run.user_texts),
         frozenset(often for text in run.user_texts for often in often_in(text)),
+        lasting_texts(run),
+        any(ch.isalpha() and not ch.isascii() for text in run.user_texts for ch in text),
     )

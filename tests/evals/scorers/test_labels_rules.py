@@ -269,3 +269,21 @@ def test_how_often_the_user_never_said_is_invented(build_run: BuildRun) -> None:
     daily = ["We deploy the app to the Play Store every day."]
     [label] = _labels(build_run, ["Daily deployment to Play Store"], daily)
     assert label.label == "extra"
+
+
+def test_a_line_whose_words_were_said_but_not_its_meaning_is_invented(
+    build_run: BuildRun,
+) -> None:
+    """ "Worked on projects" takes its words from "I worked late on the Nimbus project
+    again" and says nothing the user said (cosine 0.43 with the real MiniLM); "Commute time:
+    40 minutes" says what "My commute takes about 40 minutes each way" does (0.80)."""
+    said = [
+        "I worked late on the Nimbus project again.",
+        "My commute takes about 40 minutes each way.",
+    ]
+    vague, commute = _labels(build_run, ["Worked on projects", "Commute time: 40 minutes"], said)
+    assert vague.label == "invented" and "its meaning was not" in vague.evidence
+    assert commute.label == "extra"
+    # Words in another script: the English embedding cannot judge meaning, so it does not.
+    [vague] = _labels(build_run, ["Worked on projects"], [*said, "Grüße aus Wien!"])
+    assert vague.label == "extra"
