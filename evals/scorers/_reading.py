@@ -23,9 +23,9 @@ as saying nothing:
   (article, preposition, pronoun, auxiliary), no verb first, no number, no ``label: value``,
   no placing word and no full stop ("Kitchen lights repair", "[rent due date]", "gas safety
   certificate, boiler"), or a comma list of such topics however long, full stop or not
-  ("plumbing, leak
-  detection, pressure relief valve replacement"; a hyphenated word is one word, so "on-call"
-  holds no "on"): the model filed a subject, not what is true about it. English only
+  ("plumbing, leak detection, pressure relief valve replacement"; a hyphenated word is one
+  word, so "on-call" holds no "on"): the model filed a subject, not what is true about it.
+  English only
   (the function words are English): a line with any letter outside ASCII ("Erdnüsse", 猫) is
   never judged by it.
 
@@ -250,7 +250,7 @@ class Said:
     shoulds: tuple[frozenset[str], ...] = ()
     """The keys of each statement in which the user says what they should do."""
     often: frozenset[str] = frozenset()
-    """How often anything happens, by what the user said (:func:`._values.often_in`)."""
+    """How often anything happens, by what the user said (:func:`._support.often_in`)."""
     lasting_texts: tuple[str, ...] = ()
     """The lasting messages and their statements (:func:`lasting_texts`)."""
     other_script: bool = False
@@ -258,28 +258,30 @@ class Said:
     say what a line means against them."""
 
 
+def _lasting(run: RunData) -> list[str]:
+    """The user's texts (messages and hand edits) less the turns marked transient."""
+    lasting = list(run.user_texts)
+    for text, kind in run.user_turns:
+        if kind == "transient" and text in lasting:
+            lasting.remove(text)
+    return lasting
+
+
 def lasting_texts(run: RunData) -> tuple[str, ...]:
     """What the user said outside turns marked transient (and hand edits), each message whole
     and each of its statements, in order, each once: what a kept line must mean."""
-    transient = [text for text, kind in run.user_turns if kind == "transient"]
-    lasting = list(run.user_texts)
-    for text in transient:
-        if text in lasting:
-            lasting.remove(text)
+    lasting = _lasting(run)
     return tuple(dict.fromkeys([*lasting, *statements(lasting)]))
 
 
 def said_by_user(run: RunData) -> Said:
     """What the user of ``run`` said, as the label rules read it."""
-    transient = [text for text, kind in run.user_turns if kind == "transient"]
-    lasting = list(run.user_texts)
-    for text in transient:
-        if text in lasting:
-            lasting.remove(text)
+    transient = any(kind == "transient" for _, kind in run.user_turns)
+    lasting = _lasting(run)
     return Said(
         user_keys(statements(run.user_texts)),
         user_keys(statements(lasting)),
-        bool(transient),
+        transient,
         self_description_keys(run.user_texts),
         tuple(user_keys(statements([text])) for text in run.user_texts),
         tuple(user_keys(statements([text])) for text in lasting),
