@@ -278,9 +278,10 @@ def said_by_user(run: RunData) -> Said:
     """What the user of ``run`` said, as the label rules read it."""
     transient = any(kind == "transient" for _, kind in run.user_turns)
     lasting = _lasting(run)
+    lasting_statements = statements(lasting)
     return Said(
         user_keys(statements(run.user_texts)),
-        user_keys(statements(lasting)),
+        user_keys(lasting_statements),
         transient,
         self_description_keys(run.user_texts),
         tuple(user_keys(statements([text])) for text in run.user_texts),
@@ -288,6 +289,6 @@ def said_by_user(run: RunData) -> Said:
         wanting_keys(run.user_texts),
         should_keys(run.user_texts),
         frozenset(often for text in run.user_texts for often in often_in(text)),
-        lasting_texts(run),
+        tuple(dict.fromkeys([*lasting, *lasting_statements])),
         any(ch.isalpha() and not ch.isascii() for text in run.user_texts for ch in text),
     )

@@ -321,30 +321,35 @@ _WEEKDAYS = frozenset(
     ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 )
 
+_OUTRIGHT = {
+    "daily": r"daily|nightly|every ?day|each day",
+    "weekly": r"weekly|every week|each week",
+    "monthly": r"monthly|every month|each month",
+    "yearly": r"yearly|annually|every year|each year",
+}
+"""How often, said outright ("Daily deployment to Play Store")."""
+_IN_PASSING = {
+    "daily": r"every (?:morning|evening|night)|per day|a day",
+    "weekly": r"per week|a week",
+    "monthly": r"per month|a month|of the month",
+    "yearly": r"per year|a year",
+}
+"""How often, said in passing ("twice a week"): a value wherever values are compared, but not
+a line's claim of a frequency the user never gave ("in a month" claims none)."""
+
+
+def _patterns(*words: dict[str, str]) -> dict[str, re.Pattern[str]]:
+    return {
+        name: re.compile(r"\b(?:" + "|".join(w[name] for w in words) + r")\b", re.I)
+        for name in words[0]
+    }
+
+
 # How often, as one word each: a fact said to happen "every week" is not stated by a line
 # that leaves the week out ("clean promotional emails in my Gmail inbox"). A weekday names a
 # week's day, so it states "weekly" too ("every Monday at 9am" is weekly).
-_FREQUENCY = {
-    "daily": re.compile(
-        r"\b(?:daily|nightly|every ?day|each day|every (?:morning|evening|night)|per day|a day)\b",
-        re.I,
-    ),
-    "weekly": re.compile(r"\b(?:weekly|every week|each week|per week|a week)\b", re.I),
-    "monthly": re.compile(
-        r"\b(?:monthly|every month|each month|per month|a month|of the month)\b", re.I
-    ),
-    "yearly": re.compile(r"\b(?:yearly|annually|every year|each year|per year|a year)\b", re.I),
-}
-
-
-_SAYS_HOW_OFTEN = {
-    "daily": re.compile(r"\b(?:daily|nightly|every ?day|each day)\b", re.I),
-    "weekly": re.compile(r"\b(?:weekly|every week|each week)\b", re.I),
-    "monthly": re.compile(r"\b(?:monthly|every month|each month)\b", re.I),
-    "yearly": re.compile(r"\b(?:yearly|annually|every year|each year)\b", re.I),
-}
-"""How often, said outright ("Daily deployment to Play Store"): not "a day", "a month" ("in
-a month" says no frequency), which :data:`_FREQUENCY` reads in what the user said."""
+_FREQUENCY = _patterns(_OUTRIGHT, _IN_PASSING)
+_SAYS_HOW_OFTEN = _patterns(_OUTRIGHT)
 
 
 def often_in(text: str, *, outright: bool = False) -> set[str]:
