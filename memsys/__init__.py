@@ -6,7 +6,6 @@ triggers of FEAT-013, FEAT-023, FEAT-049 and RFC-049. It never imports ``evals``
 
 from memsys.clock import Clock, ManualClock, SystemClock
 from memsys.errors import BackupNameError, MemEvalError, MemoryFileError, UnknownNameError
-from memsys.longterm import LongTermMemoryManager
 from memsys.manager import ChangeListener, MemoryManager
 from memsys.sections import (
     HEADER,
@@ -28,7 +27,6 @@ __all__ = [
     "Category",
     "ChangeListener",
     "Clock",
-    "LongTermMemoryManager",
     "ManualClock",
     "MemEvalError",
     "MemoryEntry",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from memsys._safe_files import read_input_text
+from memsys._inputs_outputs import read_input_text
 from memsys.errors import InputFileError
 
 if TYPE_CHECKING:

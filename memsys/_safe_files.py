@@ -1,40 +1,53 @@
-"""Memory files are what they claim: regular files inside the memory directory.
+"""Memory files are what they claim, and every write of one is atomic.
 
 A symlink (MEMORY.md -> /etc/passwd), a directory, a FIFO or a device where a memory file
 should be is refused with an error naming it, before anything is read or written. Reads open
 with ``O_NOFOLLOW`` and check the opened descriptor, so the file cannot be swapped for a link
-between the check and the read. Write failures (full disk, read-only directory) become a
+between the check and the read. Writes replace the file through a temp file and a rename
+(:func:`atomic_write_bytes`): a reader sees the old content or the new, never a mix, and a
+killed writer leaves the old file. Write failures (full disk, read-only directory) become a
 :class:`MemoryFileError` that says the file on disk is unchanged.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import os
+import re
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
-from memsys._atomic import atomic_write_bytes, is_temp_file_of
 from memsys.errors import MemoryFileError
 
 __all__ = [
+    "MAX_MEMORY_FILE_BYTES",
+    "TEMP_SUFFIX",
+    "atomic_write_bytes",
+    "atomic_write_text",
     "check_directory",
-    "check_output_dir",
-    "check_output_path",
     "check_replaceable",
     "check_writable",
     "describe_kind",
-    "portable_path",
-    "read_input_text",
+    "fsync_enabled",
+    "is_temp_file_of",
+    "read_memory_text",
     "read_regular_bytes",
     "read_regular_text",
     "remove_stale_temp_files",
-    "sqlite_refused",
+    "temp_prefix",
+    "without_fsync",
     "write_bytes",
-    "write_output",
+    "write_memory_text",
     "write_text",
 ]
+
+# FEAT-013 expects MEMORY.md < 50 KB; a file 100x that is not memory, it is an accident,
+# and loading it into every prompt would be worse than refusing it.
+MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -195,6 +208,34 @@ def write_bytes(path: Path, data: bytes) -> None:
         ) from exc
 
 
+def read_memory_text(path: Path) -> str | None:
+    """A memory file's text (MEMORY.md, a daily log), without the leading byte-order mark
+    some editors add; None when it does not exist.
+
+    Raises:
+        MemoryFileError: not a regular file, over MAX_MEMORY_FILE_BYTES, not UTF-8, or
+            unreadable.
+    """
+    text = read_regular_text(path, MAX_MEMORY_FILE_BYTES)
+    return None if text is None else text.removeprefix("\ufeff")
+
+
+def write_memory_text(path: Path, content: str) -> None:
+    """Replace a memory file atomically (its permission bits kept), refusing content over
+    MAX_MEMORY_FILE_BYTES.
+
+    Raises:
+        MemoryFileError: not a regular file, the content too large or not valid Unicode, or
+            the write failed; the file on disk is unchanged.
+    """
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_MEMORY_FILE_BYTES:
+        raise MemoryFileError(
+            path, f"new content is {size:,} bytes, over the {MAX_MEMORY_FILE_BYTES:,} limit"
+        )
+    write_text(path, content)
+
+
 def remove_stale_temp_files(directory: Path) -> list[str]:
     """Delete temp files a killed writer left in ``directory``; returns their names.
 
@@ -227,116 +268,105 @@ def _target_of(name: str) -> str | None:
     return stem[0] if len(stem) == 3 else None
 
 
-def check_output_path(path: Path) -> None:
-    """Raise unless ``path`` may be written: missing or a regular file, inside a real
-    directory (neither the file nor its directory a symbolic link), checked before writing.
+# -- atomic replacement -------------------------------------------------------------------
 
-    The one check for what memeval writes besides memory files: the search index, run
-    outputs (results, report, cells, ``runs/latest``), cassettes and their labels.
+_FSYNC: contextvars.ContextVar[bool] = contextvars.ContextVar("memsys_fsync", default=True)
+
+
+@contextlib.contextmanager
+def without_fsync() -> Iterator[None]:
+    """Within the block, writes stay atomic (temp file, rename) but skip the fsyncs.
+
+    For throwaway memory directories only, such as a scenario run's: an fsync costs about
+    10 ms here, and a run writes MEMORY.md, logs, prefs and backups dozens of times, while
+    surviving a power cut is not what a simulated run checks.
     """
-    parent = path.parent
+    token = _FSYNC.set(False)
     try:
-        parent_mode = os.lstat(parent).st_mode
-    except FileNotFoundError:
-        parent_mode = stat.S_IFDIR
-    if not stat.S_ISDIR(parent_mode):
-        raise MemoryFileError(
-            parent,
-            f"is {describe_kind(parent, parent_mode)}, not a directory; {path.name} was not "
-            "written through it. Replace it with a real directory and retry",
-        )
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISREG(mode):
-        raise MemoryFileError(
-            path,
-            f"is {describe_kind(path, mode)}, not a regular file, so it was not written "
-            "(nothing is written through a link). Remove it and retry",
-        )
+        yield
+    finally:
+        _FSYNC.reset(token)
 
 
-def check_output_dir(path: Path, tail: Path | None = None) -> None:
-    """Raise unless directory ``path`` may be replaced or written into: missing or a real
-    directory, never a symbolic link, checked before anything is removed or written. When
-    ``path`` ends with ``tail`` (a run cell's ``scenario/model/policy/variant/repeat-N``),
-    every directory of that tail is checked too: a link anywhere in it would have the cell's
-    old directory deleted, and the new one written, outside the run directory.
-    """
-    levels = 1
-    if tail is not None and tail.parts and path.parts[-len(tail.parts) :] == tail.parts:
-        levels = len(tail.parts)
-    current = path
-    for _ in range(levels):
-        try:
-            mode = os.lstat(current).st_mode
-        except FileNotFoundError:
-            mode = stat.S_IFDIR
-        if not stat.S_ISDIR(mode):
-            raise MemoryFileError(
-                current,
-                f"is {describe_kind(current, mode)}, not a directory; nothing was removed or "
-                f"written through it (the run writes {path}). Remove it and retry",
-            )
-        current = current.parent
+def fsync_enabled() -> bool:
+    """False inside :func:`without_fsync` (SQLite stores then skip their syncs too)."""
+    return _FSYNC.get()
 
 
-def write_output(path: Path, data: bytes | str) -> None:
-    """Check ``path`` (:func:`check_output_path`), then replace it atomically."""
-    check_output_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        write_text(path, data)
-    else:
-        write_bytes(path, data)
+TEMP_SUFFIX = ".tmp"
+# tempfile.mkstemp's random part: 8 characters of [a-z0-9_].
+_RANDOM_PART = re.compile(r"^[a-z0-9_]{8}$")
 
 
-def read_input_text(path: Path, max_bytes: int, *, pipes: bool = True) -> str:
-    """The UTF-8 text of an input the user named (scenario, variant, baseline, queries,
-    cassette), read with the size limit applied while reading, never after: at most
-    ``max_bytes + 1`` bytes are read. A regular file, or (with ``pipes``) a pipe the user
-    named on purpose; a device (``/dev/zero``), directory or socket is refused before
-    anything is read. Without ``pipes`` a FIFO is refused too, and opening it never blocks.
+def temp_prefix(path: Path) -> str:
+    """Prefix of the temp files :func:`atomic_write_text` makes for ``path``."""
+    return f".{path.name}."
+
+
+def is_temp_file_of(name: str, target_name: str) -> bool:
+    """True when ``name`` is a temp file :func:`atomic_write_text` made for ``target_name``."""
+    prefix = f".{target_name}."
+    if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
+        return False
+    return bool(_RANDOM_PART.match(name[len(prefix) : -len(TEMP_SUFFIX)]))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` as UTF-8 to ``path`` with :func:`atomic_write_bytes`.
 
     Raises:
-        OSError: unreadable, not a regular file (or pipe), or over ``max_bytes`` (the
-            message says which).
-        UnicodeDecodeError: not UTF-8.
+        UnicodeEncodeError: ``text`` holds an unpaired surrogate; nothing was written.
+        OSError: the directory is read-only, the disk is full...; the old file is unchanged.
     """
-    flags = os.O_RDONLY | os.O_CLOEXEC | (0 if pipes else os.O_NONBLOCK)
-    fd = os.open(path, flags)
-    info = os.fstat(fd)
-    if not (stat.S_ISREG(info.st_mode) or (pipes and stat.S_ISFIFO(info.st_mode))):
-        os.close(fd)
-        kind = describe_kind(path, info.st_mode)
-        raise OSError(errno.EINVAL, f"is {kind}, not a regular file; nothing was read")
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise OSError(errno.EFBIG, f"is over the {max_bytes:,}-byte limit (reading stopped there)")
-    return data.decode("utf-8")
+    atomic_write_bytes(path, text.encode("utf-8"))  # fails before any file is touched
 
 
-_SQLITE_REFUSALS = frozenset({3, 8, 10, 13, 14})
-# SQLite's primary result codes for the operating system saying no: SQLITE_PERM,
-# SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN (no file handle left).
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same directory, fsync, then rename.
+
+    The rename is atomic on POSIX, so killing the process at any point leaves either the
+    previous file or the complete new one (plus, after a kill, a ``.NAME.XXXXXXXX.tmp`` that
+    the next open cleans). The directory is fsynced so the rename survives a power cut too.
+    A file that already exists keeps its permission bits and, where allowed, its owner; a
+    new one is private (0600).
+
+    Raises:
+        OSError: the directory is read-only, the disk is full...; the old file is unchanged.
+            The error names ``path`` when the system named no file.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        previous: os.stat_result | None = os.lstat(path)
+    except FileNotFoundError:
+        previous = None
+    fd, tmp_name = tempfile.mkstemp(prefix=temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if previous is not None and stat.S_ISREG(previous.st_mode):
+                _keep_mode_and_owner(handle.fileno(), previous)
+            handle.write(data)
+            handle.flush()
+            if _FSYNC.get():
+                os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException as exc:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(path)  # a failed write() names no file: name the one we wrote
+        raise
+    if not _FSYNC.get():
+        return
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
-def sqlite_refused(exc: BaseException) -> bool:
-    """True when ``exc`` is SQLite passing on the operating system's refusal (full disk,
-    read-only file, permission, no file handle left), not a fault of the database."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(code, int) and code & 0xFF in _SQLITE_REFUSALS
-
-
-def portable_path(path: Path) -> str:
-    """``path`` as a record that travels names it (a trace, a cassette label): relative to
-    the working directory or, for a file of the installed memsys, to its parent
-    (``memsys/tools/descriptions/...``); else as given. The same on every machine and
-    checkout, and no home directory in a shared file."""
-    resolved = path.resolve()
-    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
-        if resolved.is_relative_to(root):
-            return str(resolved.relative_to(root))
-    return str(path)
+def _keep_mode_and_owner(fd: int, previous: os.stat_result) -> None:
+    os.fchmod(fd, stat.S_IMODE(previous.st_mode))
+    if (previous.st_uid, previous.st_gid) != (os.geteuid(), os.getegid()):
+        # Only root may give a file away; anyone else keeps their own ownership.
+        with contextlib.suppress(PermissionError):
+            os.fchown(fd, previous.st_uid, previous.st_gid)

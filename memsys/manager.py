@@ -3,9 +3,12 @@ compactor, the harness and the CLI read and change a memory directory.
 
 Every change notifies the registered listeners (the search index re-indexes the file);
 a listener failure is logged and never fails the write (FEAT-023: "indexing failure is
-logged but does not cause tool failure"). The files themselves (:mod:`memsys.storage`) and
-the MEMORY.md operations (:mod:`memsys.longterm`) are the manager's own: callers use its
-methods, so every write passes the place that tells the listeners.
+logged but does not cause tool failure"). The manager reads and writes MEMORY.md and the
+daily logs itself, each write under the directory's lock (:mod:`memsys._dirlock`, across
+processes and threads) and atomic (:mod:`memsys._safe_files`); the edits are pure functions
+of the text (:mod:`memsys.sections`); the directory's layout and backups are its storage's
+(:mod:`memsys.storage`). Callers use its methods, so every write passes the place that tells
+the listeners.
 """
 
 from __future__ import annotations
@@ -18,10 +21,18 @@ from datetime import date
 from pathlib import Path
 from typing import Protocol
 
+from memsys import sections
 from memsys._burst_guard import DeletionGuard, GuardedTurn
 from memsys._dirlock import DirLock
+from memsys._safe_files import (
+    MAX_MEMORY_FILE_BYTES,
+    check_directory,
+    read_memory_text,
+    read_regular_text,
+    write_memory_text,
+)
 from memsys.clock import Clock
-from memsys.longterm import LongTermMemoryManager
+from memsys.errors import EntryFormatError
 from memsys.storage import MAX_BACKUPS, BackupCheck, MemoryFileStorage
 
 __all__ = ["ChangeListener", "MemoryManager", "MemoryRewrite"]
@@ -61,7 +72,6 @@ class MemoryManager:
 
     def __init__(self, memory_dir: Path, clock: Clock) -> None:
         self._storage = MemoryFileStorage(memory_dir, clock)
-        self._longterm = LongTermMemoryManager(self._storage)
         self._listeners: list[ChangeListener] = []
         self.guard = DeletionGuard()
         """Per-turn guard against mass deletion (:mod:`memsys._burst_guard`)."""
@@ -83,8 +93,10 @@ class MemoryManager:
 
     @property
     def lock(self) -> DirLock:
-        """The directory's write lock, shared by every manager of it in the process."""
-        return self._longterm.lock
+        """The directory's write lock, shared by every manager of it in the process: held by
+        every write, and by compaction for its whole read-model-write cycle (RFC-049 error
+        scenario 6), so saves and updates -- from any process -- wait for it."""
+        return self._storage.lock
 
     def add_listener(self, listener: ChangeListener) -> None:
         """Register ``listener`` for change notifications."""
@@ -99,19 +111,34 @@ class MemoryManager:
                 log.warning("re-indexing %s failed; search may be stale", path, exc_info=True)
 
     def read_long_term_memory(self) -> str:
-        """MEMORY.md's content ("" when missing)."""
-        return self._longterm.read_memory()
+        """MEMORY.md's content ("" when missing).
+
+        Raises:
+            MemoryFileError: not a regular file, too large, not UTF-8, or unreadable.
+        """
+        return read_memory_text(self.memory_file) or ""
 
     def read_sections(self) -> dict[str, str]:
         """MEMORY.md parsed by section (RFC-049 ``readSections``)."""
-        return self._longterm.read_sections()
+        return sections.parse_sections(self.read_long_term_memory())
 
     def save_to_long_term_memory(self, content: str, section: str | None = None) -> None:
-        """Append ``content`` (FEAT-023), or add it under ``section`` (RFC-049 3B)."""
-        if section is None:
-            self._longterm.append_memory(content)
-        else:
-            self._longterm.append_to_section(content, section)
+        """Append ``content`` at the end (FEAT-023: never overwrites), or add it as a bullet
+        under ``section`` (RFC-049 3B ``appendToSection``).
+
+        Raises:
+            EntryFormatError: ``content`` is not one line, or starts like a header.
+        """
+        problem = sections.entry_problem(content.strip())
+        if problem is not None:
+            raise EntryFormatError(problem)
+        with self.lock:
+            existing = read_memory_text(self.memory_file)
+            if section is None:
+                updated = sections.append_entry(existing, content)
+            else:
+                updated = sections.append_to_section(existing, section, content)
+            write_memory_text(self.memory_file, updated)
         self.notify_changed(self.memory_file)
 
     def begin_turn(self, user_text: str) -> None:
@@ -150,20 +177,40 @@ class MemoryManager:
         return refusal
 
     def update_long_term_memory(self, old_text: str, new_text: str) -> int:
-        """Replace or delete an entry; returns the match count (1 means it was applied)."""
-        matches = self._longterm.replace_entry(old_text, new_text)
-        if matches == 1:
-            self.notify_changed(self.memory_file)
-        return matches
+        """Replace ``old_text`` by ``new_text`` (an empty one deletes it); returns how many
+        times ``old_text`` occurs, the file changing only when it is exactly once (RFC-049 2C:
+        trimmed, matched exactly; :func:`sections.replace_entry`).
+
+        Raises:
+            EntryFormatError: the match spans lines or lies in a header, or the edit would
+                add a line or change a line's kind (see :func:`sections.edit_problem`).
+        """
+        with self.lock:
+            content = read_memory_text(self.memory_file)
+            if content is None:
+                return 0
+            target = old_text.strip()
+            matches = sections.count_occurrences(content, target)
+            if matches != 1:
+                return matches
+            replacement = new_text.strip()
+            problem = sections.edit_problem(content, target, replacement)
+            if problem is not None:
+                raise EntryFormatError(problem)
+            updated = sections.replace_entry(content, target, replacement)
+            write_memory_text(self.memory_file, updated)
+        self.notify_changed(self.memory_file)
+        return 1
 
     def write_long_term_memory(self, content: str) -> None:
         """Replace MEMORY.md whole (a manual edit)."""
-        self._longterm.write_memory(content)
+        with self.lock:
+            write_memory_text(self.memory_file, content)
         self.notify_changed(self.memory_file)
 
     def restore_from_backup(self, name: str) -> bool:
         """Restore MEMORY.md from backup ``name`` (see MemoryFileStorage)."""
-        with self._longterm.lock:
+        with self.lock:
             restored = self._storage.restore_from_backup(name)
         if restored:
             self.notify_changed(self.memory_file)
@@ -182,7 +229,7 @@ class MemoryManager:
         Raises:
             MemoryFileError: the backup or the write failed; MEMORY.md is unchanged.
         """
-        with self._longterm.lock:
+        with self.lock:
             content = self.read_long_term_memory()
             made = self._storage.make_backup()
             rewrite = MemoryRewrite(
@@ -191,7 +238,7 @@ class MemoryManager:
             yield rewrite
             if rewrite.replacement is None:
                 return
-            self._longterm.write_memory(rewrite.replacement)
+            write_memory_text(self.memory_file, rewrite.replacement)
             kept = rewrite.backup
             rewrite.pruned += tuple(self._storage.prune_old_backups(MAX_BACKUPS, keep=kept))
         self.notify_changed(self.memory_file)
@@ -222,14 +269,18 @@ class MemoryManager:
         Raises:
             MemoryFileError, OSError: the log could not be written (it is unchanged).
         """
-        self._storage.append_daily_log(day, text)
         path = self._storage.daily_log_path(day)
+        with self.lock:  # earlier entries are never modified
+            existing = self.read_daily_log(day) or ""
+            separator = "\n" if existing and not existing.endswith("\n") else ""
+            write_memory_text(path, existing + separator + text.rstrip("\n") + "\n")
         self.notify_changed(path)
         return path
 
     def read_daily_log(self, day: date) -> str | None:
         """The daily log of ``day``, or None."""
-        return self._storage.read_daily_log(day)
+        check_directory(self._storage.daily_dir)
+        return read_regular_text(self._storage.daily_log_path(day), MAX_MEMORY_FILE_BYTES)
 
     def daily_log_path(self, day: date) -> Path:
         """Path of the daily log of ``day``."""

@@ -14,15 +14,18 @@ __all__ = [
     "LineKind",
     "MemoryEntry",
     "Section",
+    "append_entry",
     "append_to_section",
     "build_structured_memory",
     "category_for_section",
+    "count_occurrences",
     "edit_problem",
     "entry_problem",
     "line_kind",
     "one_line_entry",
     "parse_entries",
     "parse_sections",
+    "replace_entry",
     "section_for_category",
     "visible_line",
 ]
@@ -270,6 +273,40 @@ def append_to_section(content: str | None, section: str, entry: str) -> str:
     lines.insert(insert_at, _bullet(entry))
     text = "\n".join(lines)
     return text if text.endswith("\n") else text + "\n"
+
+
+def append_entry(content: str | None, entry: str) -> str:
+    """``content`` with ``entry`` as its last line, after a blank line (FEAT-023: an append
+    never overwrites)."""
+    entry = entry.strip()
+    return f"{content.rstrip()}\n\n{entry}\n" if content and content.strip() else f"{entry}\n"
+
+
+def count_occurrences(text: str, target: str) -> int:
+    """Non-overlapping occurrences of ``target`` in ``text`` (RFC-049 ``countOccurrences``)."""
+    return text.count(target) if target else 0
+
+
+_EXCESS_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def replace_entry(content: str, target: str, replacement: str) -> str:
+    """``content`` with its one occurrence of ``target`` replaced (RFC-049 2C). An empty
+    ``replacement`` deletes it, collapses runs of blank lines and trims the file; a line the
+    deletion leaves an empty bullet or blank goes too (the RFC's comment says "remove the
+    line(s)", its code leaves "- ")."""
+    if replacement:
+        return content.replace(target, replacement)
+    start = content.index(target)
+    line_start = content.rfind("\n", 0, start) + 1
+    line_end = content.find("\n", start + len(target))
+    line_end = len(content) if line_end < 0 else line_end
+    rest = content[line_start:start] + content[start + len(target) : line_end]
+    if rest.strip() in ("", "-", "*", "+"):
+        removed = content[:line_start] + content[line_end + 1 :]
+    else:
+        removed = content[:start] + content[start + len(target) :]
+    return _EXCESS_BLANK_LINES.sub("\n\n", removed).strip() + "\n"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""MemoryFileStorage: the files of one memory directory (RFC-049 3D, FEAT-013 storage rules).
+"""MemoryFileStorage: one memory directory's layout, lock and backups (RFC-049 3D, FEAT-013
+storage rules). :class:`memsys.manager.MemoryManager` reads and writes MEMORY.md and the daily
+logs; this module keeps where they are, and the backups.
 
 Layout::
 
@@ -28,17 +30,19 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from memsys._atomic import without_fsync
 from memsys._backups import BACKUP_NAME, next_backup_name, our_backups, read_ledger, write_ledger
 from memsys._dirlock import DirLock, dir_lock
 from memsys._safe_files import (
+    MAX_MEMORY_FILE_BYTES,
     check_directory,
     check_replaceable,
+    read_memory_text,
     read_regular_bytes,
     read_regular_text,
     remove_stale_temp_files,
+    without_fsync,
     write_bytes,
-    write_text,
+    write_memory_text,
 )
 from memsys.clock import Clock, ManualClock
 from memsys.errors import BackupNameError, MemoryFileError
@@ -61,9 +65,6 @@ MEMORY_FILE_NAME = "MEMORY.md"
 MAX_BACKUPS = 5
 BACKUP_PREFIX = "MEMORY_backup_"
 BACKUP_SUFFIX = ".md"
-# FEAT-013 expects MEMORY.md < 50 KB; a file 100x that is not memory, it is an accident,
-# and loading it into every prompt would be worse than refusing it.
-MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
 _TIMESTAMP_FORMAT = "%Y-%m-%d_%H-%M-%S"
 
 
@@ -90,7 +91,7 @@ class BackupCheck:
 
 
 class MemoryFileStorage:
-    """Reads and writes the files of one memory directory.
+    """The layout, write lock and backups of one memory directory.
 
     Opening one finishes what writers killed mid-write left: their temp files are removed
     and backups pruned to MAX_BACKUPS (unless another writer holds the lock right now; then
@@ -114,49 +115,11 @@ class MemoryFileStorage:
         """Directory of the daily logs."""
         return self.memory_dir / "daily"
 
-    # -- MEMORY.md ---------------------------------------------------------------------------
-
-    def read_memory_file(self) -> str | None:
-        """Content of MEMORY.md (without a leading byte-order mark some editors add), or
-        None when it does not exist.
-
-        Raises:
-            MemoryFileError: not a regular file, too large, not UTF-8, or unreadable.
-        """
-        text = read_regular_text(self.memory_file, MAX_MEMORY_FILE_BYTES)
-        return None if text is None else text.removeprefix("\ufeff")
-
-    def write_memory_file(self, content: str) -> None:
-        """Replace MEMORY.md atomically (its permission bits are kept).
-
-        Raises:
-            MemoryFileError: MEMORY.md is not a regular file, the content is too large or
-                not valid Unicode, or the write failed; MEMORY.md is unchanged.
-        """
-        self._check_size(self.memory_file, content)
-        with self.lock:
-            write_text(self.memory_file, content)
-
     # -- daily logs --------------------------------------------------------------------------
 
     def daily_log_path(self, day: date) -> Path:
         """Path of the daily log of ``day``."""
         return self.daily_dir / f"{day.isoformat()}.md"
-
-    def read_daily_log(self, day: date) -> str | None:
-        """Content of the daily log of ``day``, or None."""
-        check_directory(self.daily_dir)
-        return read_regular_text(self.daily_log_path(day), MAX_MEMORY_FILE_BYTES)
-
-    def append_daily_log(self, day: date, text: str) -> None:
-        """Append ``text`` to the daily log of ``day``; earlier entries are never modified."""
-        path = self.daily_log_path(day)
-        with self.lock:
-            existing = self.read_daily_log(day) or ""
-            separator = "\n" if existing and not existing.endswith("\n") else ""
-            new = existing + separator + text.rstrip("\n") + "\n"
-            self._check_size(path, new)
-            write_text(path, new)
 
     def list_daily_logs(self) -> list[Path]:
         """Daily log files, oldest first."""
@@ -243,7 +206,7 @@ class MemoryFileStorage:
                 (target / name).write_text(text, encoding="utf-8")
                 write_ledger(target, [name])  # a backup of ours there too: no "not ours" warning
                 copy = MemoryFileStorage(target, ManualClock(self.clock.now()))
-                ok = copy.restore_from_backup(name) and copy.read_memory_file() == text
+                ok = copy.restore_from_backup(name) and read_memory_text(copy.memory_file) == text
                 checks.append(BackupCheck(name, len(text), ok))
         return checks
 
@@ -280,7 +243,7 @@ class MemoryFileStorage:
             if current is not None and current.strip() and current != content.encode():
                 saved = self.create_backup()
                 log.info("restore: kept the replaced MEMORY.md as %s", saved)
-            self.write_memory_file(content)
+            write_memory_text(self.memory_file, content)
             self.prune_old_backups()
         return True
 
@@ -305,14 +268,6 @@ class MemoryFileStorage:
             self.lock.release()
         if removed:
             log.info("removed %d temp file(s) of interrupted writes: %s", len(removed), removed)
-
-    @staticmethod
-    def _check_size(path: Path, content: str) -> None:
-        size = len(content.encode("utf-8", "surrogatepass"))
-        if size > MAX_MEMORY_FILE_BYTES:
-            raise MemoryFileError(
-                path, f"new content is {size:,} bytes, over the {MAX_MEMORY_FILE_BYTES:,} limit"
-            )
 
 
 def _is_iso_date(text: str) -> bool:

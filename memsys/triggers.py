@@ -24,10 +24,10 @@ from datetime import date
 from pathlib import Path
 from typing import Protocol
 
-from memsys._atomic import atomic_write_text
 from memsys._dirlock import dir_lock
+from memsys._inputs_outputs import read_input_text
 from memsys._parse_limits import ParseLimits, parse_json
-from memsys._safe_files import read_input_text
+from memsys._safe_files import atomic_write_text
 from memsys.clock import Clock
 from memsys.compaction import CompactionOutcome, CompactionResult, MemoryCompactor
 from memsys.dailylog import DailyLogWriter

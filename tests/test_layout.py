@@ -159,9 +159,9 @@ def test_the_package_graph_has_no_cycle() -> None:
         ("from evals.scenario import _safe_yaml\n", "private module of 'scenario'"),
         ("import evals\n", "front door"),
         ("from evals.nowhere import x\n", "in no stage"),
-        ("from memsys._safe_files import write_output\n", "private module of memsys"),
+        ("from memsys._inputs_outputs import write_output\n", "private module of memsys"),
         ("def f():\n    from memsys.llm._http import HTTPConfig\n", "private module of memsys"),
-        ("from memsys import _atomic\n", "private module of memsys"),
+        ("from memsys import _safe_files\n", "private module of memsys"),
     ],
 )
 def test_a_misplaced_import_is_caught(source: str, complaint: str) -> None:

@@ -91,10 +91,10 @@ def test_the_cycle_check_finds_a_cycle_through_a_function_level_import(tmp_path:
     assert cycles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
 
 
-THE_FILES = ("storage", "_storage", "longterm", "_longterm")
-"""Attributes that hold a memory directory's files or its MEMORY.md operations."""
-OPENERS = {"memsys/manager.py", "memsys/longterm.py"}
-"""The modules that own them: the manager, and the MEMORY.md operations it wraps."""
+THE_FILES = ("storage", "_storage")
+"""Attributes that hold a memory directory's files (its layout, lock and backups)."""
+OPENERS = {"memsys/manager.py"}
+"""The module that owns them: the manager, the one door to the memory files."""
 
 
 def _file_attributes(path: Path) -> list[str]:

@@ -109,7 +109,7 @@ class WalkProfiler:
             self.variant_calls.append(module)
 
     def _file_write(self, frame: FrameType, module: str, values: tuple[object, ...]) -> None:
-        if module != "memsys._atomic" or frame.f_code.co_name != "atomic_write_bytes":
+        if module != "memsys._safe_files" or frame.f_code.co_name != "atomic_write_bytes":
             return
         target = next((v for v in values if isinstance(v, Path)), None)
         if target is None:
@@ -156,7 +156,8 @@ class WalkProfiler:
         ]
         for kind in ("MEMORY.md", "daily log"):
             stacks = self.file_stacks.get(kind, [])
-            deepest = max(stacks, key=_changes, default=[])
+            # the longest stack; of two as long, the one through more modules
+            deepest = max(stacks, key=lambda s: (_changes(s), len(_unique(s))), default=[])
             found.append(Walk(f"day → {kind}", _changes(deepest), _unique(deepest)))
         edges = {(a, b) for a, b in self.report_edges if a and a != b}
         modules = _unique([m for edge in self.report_edges for m in edge if m])

@@ -25,9 +25,9 @@ from typing import ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from memsys._atomic import fsync_enabled
 from memsys._dirlock import dir_lock
-from memsys._safe_files import sqlite_refused
+from memsys._inputs_outputs import sqlite_refused
+from memsys._safe_files import fsync_enabled
 from memsys.errors import MemoryFileError
 
 __all__ = ["StoreStatus", "StoredMemory", "UnifiedStore", "Vector", "lexical_terms"]
@@ -173,7 +173,7 @@ class UnifiedStore:
 
     def _open(self, path: Path) -> None:
         if not fsync_enabled():
-            # A throwaway run directory (memsys._atomic.without_fsync): a commit's fsync
+            # A throwaway run directory (memsys._safe_files.without_fsync): a commit's fsync
             # cost ~10 ms, a thousand times a run (issue 29). Still atomic per commit.
             self._db.execute("PRAGMA synchronous = OFF")
         self._db.executescript(_SCHEMA)

@@ -34,7 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 from memsys._dirlock import dir_lock
-from memsys._safe_files import check_directory, check_output_path, sqlite_refused
+from memsys._inputs_outputs import check_output_path, sqlite_refused
+from memsys._safe_files import check_directory
 from memsys.errors import IndexCorruptError, MemoryFileError
 from memsys.search.chunking import Chunk, chunk_id, source_date, text_hash
 

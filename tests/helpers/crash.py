@@ -1,6 +1,6 @@
 """Crash a writer at any atomic write, as a killed process would.
 
-:func:`crash_at` swaps the ``os`` module that :mod:`memsys._atomic` sees for a stand-in that
+:func:`crash_at` swaps the ``os`` module that :mod:`memsys._safe_files` sees for a stand-in that
 dies at the n-th write: before the data is synced (leaving a temp file cut anywhere), just
 before the rename, or just after it. A dead process cleans nothing up, so after the crash
 the stand-in unlinks nothing; locks and descriptors are released as the kernel would.
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from enum import StrEnum
 from types import ModuleType
 
-import memsys._atomic as atomic_module
+import memsys._safe_files as atomic_module
 
 __all__ = ["CrashPoint", "SimulatedCrash", "crash_at"]
 

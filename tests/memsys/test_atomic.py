@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from memsys._atomic import atomic_write_text, without_fsync
+from memsys._safe_files import atomic_write_text, without_fsync
 
 WRITER = """
 import sys
 from pathlib import Path
-from memsys._atomic import atomic_write_text
+from memsys._safe_files import atomic_write_text
 path = Path(sys.argv[1])
 i = 0
 while True:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memsys._backups import LEDGER_NAME, backup_key
+from memsys._safe_files import write_memory_text
 from memsys.storage import MAX_BACKUPS, MemoryFileStorage
 
 START = datetime(2026, 3, 2, 14, 30, 0)
@@ -30,7 +31,7 @@ class SteppingClock:
 
 
 def _backup(storage: MemoryFileStorage, text: str) -> str:
-    storage.write_memory_file(text)
+    write_memory_text(storage.memory_file, text)
     made = storage.make_backup()
     assert made is not None
     return made.name

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from memsys._safe_files import read_memory_text, write_memory_text
 from memsys.clock import ManualClock
 from memsys.errors import MemoryFileError
 from memsys.manager import MemoryManager
@@ -66,12 +67,12 @@ def test_backup_symlink_is_not_restored(
     memory_dir: Path, outside: Path, clock: ManualClock
 ) -> None:
     storage = MemoryFileStorage(memory_dir, clock)
-    storage.write_memory_file("- keep me\n")
+    write_memory_text(storage.memory_file, "- keep me\n")
     name = "MEMORY_backup_2026-03-01_10-00-00.md"
     (memory_dir / name).symlink_to(outside)
     with pytest.raises(MemoryFileError, match="symbolic link"):
         storage.restore_from_backup(name)
-    assert storage.read_memory_file() == "- keep me\n"
+    assert read_memory_text(storage.memory_file) == "- keep me\n"
     assert outside.read_text() == SECRET
 
 
@@ -79,16 +80,17 @@ def test_daily_log_symlink_and_daily_dir_symlink_are_refused(
     memory_dir: Path, outside: Path, clock: ManualClock
 ) -> None:
     storage = MemoryFileStorage(memory_dir, clock)
+    manager = MemoryManager(memory_dir, clock)
     day = date(2026, 3, 2)
     storage.daily_dir.mkdir()
     storage.daily_log_path(day).symlink_to(outside)
     with pytest.raises(MemoryFileError, match=r"2026-03-02\.md: is a symbolic link"):
-        storage.append_daily_log(day, "- a line")
+        manager.append_daily_log(day, "- a line")
     storage.daily_log_path(day).unlink()
     storage.daily_dir.rmdir()
     storage.daily_dir.symlink_to(outside.parent)
     with pytest.raises(MemoryFileError, match="daily: is a symbolic link"):
-        storage.append_daily_log(day, "- a line")
+        manager.append_daily_log(day, "- a line")
     assert sorted(p.name for p in outside.parent.iterdir()) == ["passwd"]
     assert outside.read_text() == SECRET
 
@@ -102,9 +104,9 @@ def test_non_regular_memory_file_is_refused_without_blocking(
     storage = MemoryFileStorage(memory_dir, clock)
     expected = "named pipe" if kind == "fifo" else "a directory"
     with pytest.raises(MemoryFileError, match=expected):
-        storage.read_memory_file()
+        read_memory_text(storage.memory_file)
     with pytest.raises(MemoryFileError, match=expected):
-        storage.write_memory_file("- x\n")
+        write_memory_text(storage.memory_file, "- x\n")
 
 
 def test_rewrites_keep_the_file_mode(memory_dir: Path, clock: ManualClock) -> None:
@@ -168,13 +170,14 @@ import sys
 from pathlib import Path
 from memsys.clock import ManualClock
 from memsys.storage import MemoryFileStorage
+from memsys._safe_files import write_memory_text
 from datetime import datetime
 storage = MemoryFileStorage(Path(sys.argv[1]), ManualClock(datetime(2026, 3, 2)))
 print("ready", flush=True)
 i = 0
 while True:
     i += 1
-    storage.write_memory_file("ab"[i % 2] * 3_000_000 + "\\n")
+    write_memory_text(storage.memory_file, "ab"[i % 2] * 3_000_000 + "\\n")
 """
 
 
@@ -182,7 +185,7 @@ def test_writers_killed_mid_write_leave_a_whole_file_and_no_temp_after_reopen(
     memory_dir: Path, clock: ManualClock
 ) -> None:
     """Issue 12: 250 kills left 47 .MEMORY.md.*.tmp files (25 MB) that nothing cleaned."""
-    MemoryFileStorage(memory_dir, clock).write_memory_file("a" * 3_000_000 + "\n")
+    write_memory_text(MemoryFileStorage(memory_dir, clock).memory_file, "a" * 3_000_000 + "\n")
     leftovers: list[str] = []
     for attempt in range(40):
         proc = subprocess.Popen(
@@ -201,7 +204,7 @@ def test_writers_killed_mid_write_leave_a_whole_file_and_no_temp_after_reopen(
     assert leftovers, "no kill landed inside a write; the test proved nothing"
     storage = MemoryFileStorage(memory_dir, clock)
     assert [p for p in os.listdir(memory_dir) if p.endswith(".tmp")] == []
-    content = storage.read_memory_file()
+    content = read_memory_text(storage.memory_file)
     assert content is not None and content.strip() in ("a" * 3_000_000, "b" * 3_000_000)
 
 
@@ -209,19 +212,19 @@ def test_backup_in_a_read_only_directory_is_a_clear_error(
     memory_dir: Path, clock: ManualClock
 ) -> None:
     storage = MemoryFileStorage(memory_dir, clock)
-    storage.write_memory_file("- keep me\n")
+    write_memory_text(storage.memory_file, "- keep me\n")
     with read_only_dir(memory_dir):
         with pytest.raises(MemoryFileError) as err:
             storage.create_backup()
         assert "MEMORY_backup_2026-03-02_14-30-00.md: cannot be written" in str(err.value)
         assert "unchanged" in str(err.value)
-    assert storage.list_backups() == [] and storage.read_memory_file() == "- keep me\n"
+    assert storage.list_backups() == [] and read_memory_text(storage.memory_file) == "- keep me\n"
 
 
 def test_restore_on_a_full_disk_is_a_clear_error_and_changes_nothing(memory_dir: Path) -> None:
     """A write that hits the disk limit (EFBIG under RLIMIT_FSIZE, as ENOSPC on a full disk)."""
     storage = MemoryFileStorage(memory_dir, ManualClock(START_TIME))
-    storage.write_memory_file("- current\n")
+    write_memory_text(storage.memory_file, "- current\n")
     backup = memory_dir / "MEMORY_backup_2026-03-01_10-00-00.md"
     backup.write_text("- restored " + "x" * 100_000 + "\n")
     code = (
@@ -235,5 +238,5 @@ def test_restore_on_a_full_disk_is_a_clear_error_and_changes_nothing(memory_dir:
     done = run_python(code, str(memory_dir), backup.name, file_size_limit=50_000)
     assert done.returncode == 0, done.stderr
     assert "MEMORY.md: cannot be written: File too large" in done.stdout
-    assert storage.read_memory_file() == "- current\n"
+    assert read_memory_text(storage.memory_file) == "- current\n"
     assert [p for p in os.listdir(memory_dir) if p.endswith(".tmp")] == []

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from memsys._safe_files import read_memory_text, write_memory_text
 from memsys.clock import ManualClock
 from memsys.errors import BackupNameError, MemoryFileError
+from memsys.manager import MemoryManager
 from memsys.storage import MAX_MEMORY_FILE_BYTES, MemoryFileStorage
 
 
@@ -21,7 +23,7 @@ def storage(tmp_path: Path, clock: ManualClock) -> MemoryFileStorage:
 def make_backups(storage: MemoryFileStorage, clock: ManualClock, n: int) -> list[str]:
     names = []
     for i in range(n):
-        storage.write_memory_file(f"# Long-term Memory\n- version {i}\n")
+        write_memory_text(storage.memory_file, f"# Long-term Memory\n- version {i}\n")
         name = storage.create_backup()
         assert name is not None
         names.append(name)
@@ -30,14 +32,14 @@ def make_backups(storage: MemoryFileStorage, clock: ManualClock, n: int) -> list
 
 
 def test_create_backup_copies_memory_with_timestamped_name(storage: MemoryFileStorage) -> None:
-    storage.write_memory_file("- Prefers dark mode\n")
+    write_memory_text(storage.memory_file, "- Prefers dark mode\n")
     name = storage.create_backup()
     assert name == "MEMORY_backup_2026-03-02_14-30-00.md"
     assert (storage.memory_dir / name).read_text() == "- Prefers dark mode\n"
 
 
 def test_create_backup_of_blank_memory_returns_none(storage: MemoryFileStorage) -> None:
-    storage.write_memory_file("  \n\n")
+    write_memory_text(storage.memory_file, "  \n\n")
     assert storage.create_backup() is None
     assert storage.list_backups() == []
 
@@ -47,9 +49,9 @@ def test_create_backup_without_memory_file_returns_none(storage: MemoryFileStora
 
 
 def test_two_backups_in_the_same_second_do_not_overwrite(storage: MemoryFileStorage) -> None:
-    storage.write_memory_file("first\n")
+    write_memory_text(storage.memory_file, "first\n")
     first = storage.create_backup()
-    storage.write_memory_file("second\n")
+    write_memory_text(storage.memory_file, "second\n")
     second = storage.create_backup()
     assert first != second
     assert second == "MEMORY_backup_2026-03-02_14-30-00_2.md"
@@ -94,7 +96,7 @@ def test_five_later_named_files_we_did_not_write_are_neither_counted_nor_pruned(
     forged = [f"MEMORY_backup_2099-01-01_{hour}-00-00.md" for hour in range(10, 15)]
     for name in forged:
         (storage.memory_dir / name).write_text(f"- copied in {name}\n")
-    storage.write_memory_file("- the only copy of this\n")
+    write_memory_text(storage.memory_file, "- the only copy of this\n")
     made = storage.make_backup()
     assert made is not None and made.pruned == ()
     assert made.name == "MEMORY_backup_2099-01-01_14-00-00_2.md"  # after the newest name
@@ -110,7 +112,7 @@ def test_restore_leaves_at_most_five_backups(
     names = make_backups(storage, clock, 5)
     for i in range(4):
         clock.advance(timedelta(minutes=1))
-        storage.write_memory_file(f"- edited {i}\n")
+        write_memory_text(storage.memory_file, f"- edited {i}\n")
         assert storage.restore_from_backup(storage.list_backups()[-1])
         assert len(storage.list_backups()) == 5
     newest = storage.memory_dir / storage.list_backups()[0]
@@ -128,16 +130,16 @@ def test_restore_from_valid_backup_overwrites_memory(
     storage: MemoryFileStorage, clock: ManualClock
 ) -> None:
     names = make_backups(storage, clock, 2)
-    storage.write_memory_file("broken by a bad compaction\n")
+    write_memory_text(storage.memory_file, "broken by a bad compaction\n")
     assert storage.restore_from_backup(names[0]) is True
-    assert storage.read_memory_file() == "# Long-term Memory\n- version 0\n"
+    assert read_memory_text(storage.memory_file) == "# Long-term Memory\n- version 0\n"
 
 
 def test_restore_keeps_the_replaced_content_as_a_backup(
     storage: MemoryFileStorage, clock: ManualClock
 ) -> None:
     names = make_backups(storage, clock, 1)
-    storage.write_memory_file("content the user still wants\n")
+    write_memory_text(storage.memory_file, "content the user still wants\n")
     assert storage.restore_from_backup(names[0])
     kept = [n for n in storage.list_backups() if n not in names]
     assert len(kept) == 1
@@ -145,16 +147,16 @@ def test_restore_keeps_the_replaced_content_as_a_backup(
 
 
 def test_restore_from_missing_backup_returns_false(storage: MemoryFileStorage) -> None:
-    storage.write_memory_file("keep me\n")
+    write_memory_text(storage.memory_file, "keep me\n")
     assert storage.restore_from_backup("MEMORY_backup_2020-01-01_00-00-00.md") is False
-    assert storage.read_memory_file() == "keep me\n"
+    assert read_memory_text(storage.memory_file) == "keep me\n"
 
 
 def test_restore_from_blank_backup_returns_false(storage: MemoryFileStorage) -> None:
-    storage.write_memory_file("keep me\n")
+    write_memory_text(storage.memory_file, "keep me\n")
     (storage.memory_dir / "MEMORY_backup_2020-01-01_00-00-00.md").write_text("\n")
     assert storage.restore_from_backup("MEMORY_backup_2020-01-01_00-00-00.md") is False
-    assert storage.read_memory_file() == "keep me\n"
+    assert read_memory_text(storage.memory_file) == "keep me\n"
 
 
 @pytest.mark.parametrize(
@@ -171,17 +173,17 @@ def test_restore_from_blank_backup_returns_false(storage: MemoryFileStorage) -> 
 def test_backup_names_outside_the_backup_set_are_rejected(
     storage: MemoryFileStorage, name: str
 ) -> None:
-    storage.write_memory_file("keep me\n")
+    write_memory_text(storage.memory_file, "keep me\n")
     with pytest.raises(BackupNameError, match="is not a backup of"):
         storage.restore_from_backup(name)
-    assert storage.read_memory_file() == "keep me\n"
+    assert read_memory_text(storage.memory_file) == "keep me\n"
 
 
 def test_unreadable_memory_file_raises_naming_the_file(storage: MemoryFileStorage) -> None:
     storage.memory_dir.mkdir(parents=True, exist_ok=True)
     storage.memory_file.write_bytes(b"- ok\n\xff\xfe broken\n")
     with pytest.raises(MemoryFileError) as err:
-        storage.read_memory_file()
+        read_memory_text(storage.memory_file)
     assert str(storage.memory_file) in str(err.value)
     assert "UTF-8" in str(err.value)
     assert storage.memory_file.read_bytes() == b"- ok\n\xff\xfe broken\n"
@@ -191,16 +193,19 @@ def test_huge_memory_file_is_refused_not_truncated(storage: MemoryFileStorage) -
     storage.memory_dir.mkdir(parents=True, exist_ok=True)
     storage.memory_file.write_bytes(b"x" * (MAX_MEMORY_FILE_BYTES + 1))
     with pytest.raises(MemoryFileError, match="limit"):
-        storage.read_memory_file()
+        read_memory_text(storage.memory_file)
     assert storage.memory_file.stat().st_size == MAX_MEMORY_FILE_BYTES + 1
 
 
-def test_daily_log_appends_and_never_rewrites(storage: MemoryFileStorage) -> None:
+def test_daily_log_appends_and_never_rewrites(
+    storage: MemoryFileStorage, clock: ManualClock
+) -> None:
     day = date(2026, 3, 2)
-    storage.append_daily_log(day, "- discussed the API design")
-    storage.append_daily_log(day, "- decided on JWT with RS256")
+    manager = MemoryManager(storage.memory_dir, clock)
+    manager.append_daily_log(day, "- discussed the API design")
+    manager.append_daily_log(day, "- decided on JWT with RS256")
     assert (
-        storage.read_daily_log(day) == "- discussed the API design\n- decided on JWT with RS256\n"
+        manager.read_daily_log(day) == "- discussed the API design\n- decided on JWT with RS256\n"
     )
     assert storage.list_daily_logs() == [storage.memory_dir / "daily" / "2026-03-02.md"]
 
@@ -210,7 +215,7 @@ def test_a_hand_edited_byte_order_mark_is_not_part_of_the_content(
 ) -> None:
     storage.memory_dir.mkdir(parents=True, exist_ok=True)
     storage.memory_file.write_bytes(b"\xef\xbb\xbf## Preferences\n- tea\n")
-    assert storage.read_memory_file() == "## Preferences\n- tea\n"
+    assert read_memory_text(storage.memory_file) == "## Preferences\n- tea\n"
 
 
 def test_restore_over_an_unreadable_memory_file_keeps_its_bytes_as_a_backup(
@@ -222,5 +227,5 @@ def test_restore_over_an_unreadable_memory_file_keeps_its_bytes_as_a_backup(
     broken = b"- half a multi-byte character \xe2\x82"
     storage.memory_file.write_bytes(broken)
     assert storage.restore_from_backup(names[0])
-    assert storage.read_memory_file() == "# Long-term Memory\n- version 0\n"
+    assert read_memory_text(storage.memory_file) == "# Long-term Memory\n- version 0\n"
     assert (storage.memory_dir / storage.list_backups()[0]).read_bytes() == broken

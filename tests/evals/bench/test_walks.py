@@ -32,7 +32,7 @@ def test_a_day_walk_runs_from_the_engine_through_the_manager_to_the_atomic_write
 ) -> None:
     walk = walks[name]
     assert walk.modules[0] == "evals.run.engine"
-    assert walk.modules[-1] == "memsys._atomic"
+    assert walk.modules[-1] == "memsys._safe_files"
     assert "memsys.manager" in walk.modules  # the one door to the memory files
     assert walk.hops == len(walk.modules) - 1  # a stack: each module entered once
 

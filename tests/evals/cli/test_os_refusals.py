@@ -20,7 +20,7 @@ import pytest
 
 from evals.cli._common import EXIT_OS_REFUSED, os_error_line
 from evals.cli.main import _BriefFormatter
-from memsys._atomic import atomic_write_bytes
+from memsys._safe_files import atomic_write_bytes
 from tests.helpers.filesystem import REPO, read_only_dir, with_file_size_limit
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "MEMEVAL_NOW": "2026-03-02T14:30:00"}
@@ -212,7 +212,7 @@ def test_a_logged_exception_is_one_line_without_verbose() -> None:
 def test_an_atomic_write_that_fails_names_its_file(tmp_path: Path) -> None:
     target = tmp_path / "results.csv"
     code = (
-        "import sys; from pathlib import Path; from memsys._atomic import atomic_write_bytes\n"
+        "import sys; from pathlib import Path; from memsys._safe_files import atomic_write_bytes\n"
         "try:\n    atomic_write_bytes(Path(sys.argv[1]), b'x' * 100_000)\n"
         "except OSError as exc:\n    print(exc.errno, exc.filename)\n"
     )

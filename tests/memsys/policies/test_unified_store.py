@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memsys._atomic import without_fsync
+from memsys._safe_files import without_fsync
 from memsys.policies._unified_store import StoreStatus, UnifiedStore
 
 NOW = datetime(2026, 3, 2, 9, 0)
