@@ -57,3 +57,20 @@ def test_the_command_prints_the_walks_as_json(capsys: pytest.CaptureFixture[str]
         "day → daily log",
         "trace → report",
     ]
+
+
+BEFORE_ISSUE_39 = {
+    "variant → request": 11,
+    "day → MEMORY.md": 10,
+    "day → daily log": 6,
+    "trace → report": 59,
+}
+"""Modules each walk crossed at 10e3408, before issue 39's first change, measured with the
+same command (reports/walks-before.md)."""
+
+
+@pytest.mark.parametrize("name", list(BEFORE_ISSUE_39))
+def test_every_walk_crosses_fewer_modules_than_before_issue_39(
+    walks: dict[str, Walk], name: str
+) -> None:
+    assert len(walks[name].modules) < BEFORE_ISSUE_39[name], walks[name].modules
