@@ -185,9 +185,10 @@ TOPIC_WORDS = 6
 _WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 """Words, a hyphenated compound or a possessive one word ("on-call", "week's"): the "on" of
 "on-call rotation schedule" is no function word that makes a topic a statement."""
-_VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^su]s|\w+ed|has|does|goes)$")
+_VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^siu]s|\w+ed|has|does|goes)$")
 """A first word that reads as a verb ("Works night shifts", "Prefers dark mode", "Started
-pottery classes"): the line says something of the user, so it is no topic label."""
+pottery classes"): the line says something of the user, so it is no topic label. A word
+ending in "-is" ("tennis", "analysis") is a noun."""
 
 
 _FRAMING_ONLY = "states nothing: only framing words (user, requested, key projects...)"

@@ -15,7 +15,9 @@ from evals.scorers._reading import states_nothing
      # A hyphenated word is one word ("on-call" holds no function word "on"), and a list of
      # topics is a topic label however many items it has.
      "[on-call rotation schedule]", "Next week's work",
-     "plumbing, leak detection, pressure relief valve replacement"],
+     "plumbing, leak detection, pressure relief valve replacement",
+     # A first word ending in "-is" is a noun, not a verb like "Works" ("tennis", "analysis").
+     "tennis lessons, padel lessons", "Crisis planning, budgets"],
 )  # fmt: skip
 def test_a_fragment_or_a_topic_states_nothing(line: str) -> None:
     assert states_nothing(line)
