@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from memsys.sections import (
     HEADER,
     STANDARD_SECTIONS,
     LineKind,
+    append_entry,
     append_to_section,
     build_structured_memory,
     edit_problem,
@@ -17,6 +18,7 @@ from memsys.sections import (
     line_kind,
     parse_entries,
     parse_sections,
+    replace_entry,
     section_for_category,
 )
 
@@ -159,3 +161,33 @@ def test_append_to_section_neutralises_line_breaks_and_headers() -> None:
     assert text.splitlines().count("## Preferences") == 1
     assert "- a ## Preferences - b" in text
     assert "- \\# hash" in append_to_section(text, "Notes", "# hash")
+
+
+_LINE = st.text(st.characters(codec="ascii", categories=("L", "N", "Zs")), min_size=1, max_size=30)
+
+
+@given(st.lists(_LINE, max_size=6), _LINE)
+def test_an_append_keeps_the_file_and_ends_with_the_entry(lines: list[str], entry: str) -> None:
+    """FEAT-023: an append never overwrites; the entry is the file's last line."""
+    content = "\n".join(lines)
+    updated = append_entry(content, entry)
+    assert updated.endswith(entry.strip() + "\n")
+    assert updated.startswith(content.rstrip())
+
+
+@given(st.lists(_LINE, min_size=1, max_size=6), st.data())
+def test_deleting_a_bullet_removes_its_line_and_leaves_no_run_of_blank_lines(
+    lines: list[str], data: st.DataObject
+) -> None:
+    """RFC-049 2C: an empty replacement deletes the entry; its line goes when nothing else is
+    left on it, and runs of blank lines collapse."""
+    bullets = [f"- {line.strip() or 'x'} {n}" for n, line in enumerate(lines)]
+    doomed = data.draw(st.sampled_from(bullets))
+    content = "## Notes\n" + "\n\n\n".join(bullets) + "\n"
+    assume(content.count(doomed[2:]) == 1)  # the manager edits only an entry found once
+    updated = replace_entry(content, doomed[2:], "")
+    assert doomed not in updated.splitlines()
+    assert "\n\n\n" not in updated and updated.endswith("\n")
+    assert [b for b in bullets if b != doomed] == [
+        line for line in updated.splitlines() if line.startswith("- ")
+    ]
