@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-from memsys._safe_files import describe_kind, write_bytes, write_text
+from memsys._safe_files import describe_kind, lstat_mode, write_bytes, write_text
 from memsys.errors import MemoryFileError
 
 __all__ = [
@@ -33,21 +33,15 @@ def check_output_path(path: Path) -> None:
     outputs (results, report, cells, ``runs/latest``), cassettes and their labels.
     """
     parent = path.parent
-    try:
-        parent_mode = os.lstat(parent).st_mode
-    except FileNotFoundError:
-        parent_mode = stat.S_IFDIR
-    if not stat.S_ISDIR(parent_mode):
+    parent_mode = lstat_mode(parent)
+    if parent_mode is not None and not stat.S_ISDIR(parent_mode):
         raise MemoryFileError(
             parent,
             f"is {describe_kind(parent, parent_mode)}, not a directory; {path.name} was not "
             "written through it. Replace it with a real directory and retry",
         )
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISREG(mode):
+    mode = lstat_mode(path)
+    if mode is not None and not stat.S_ISREG(mode):
         raise MemoryFileError(
             path,
             f"is {describe_kind(path, mode)}, not a regular file, so it was not written "
@@ -67,11 +61,8 @@ def check_output_dir(path: Path, tail: Path | None = None) -> None:
         levels = len(tail.parts)
     current = path
     for _ in range(levels):
-        try:
-            mode = os.lstat(current).st_mode
-        except FileNotFoundError:
-            mode = stat.S_IFDIR
-        if not stat.S_ISDIR(mode):
+        mode = lstat_mode(current)
+        if mode is not None and not stat.S_ISDIR(mode):
             raise MemoryFileError(
                 current,
                 f"is {describe_kind(current, mode)}, not a directory; nothing was removed or "

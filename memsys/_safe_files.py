@@ -34,6 +34,7 @@ __all__ = [
     "describe_kind",
     "fsync_enabled",
     "is_temp_file_of",
+    "lstat_mode",
     "read_memory_text",
     "read_regular_bytes",
     "read_regular_text",
@@ -68,6 +69,14 @@ def describe_kind(path: Path, mode: int) -> str:
     return kind
 
 
+def lstat_mode(path: Path) -> int | None:
+    """``path``'s mode, the link's own when it is one; None when nothing is there."""
+    try:
+        return os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+
+
 def _refuse(path: Path, mode: int, action: str) -> MemoryFileError:
     return MemoryFileError(
         path,
@@ -96,11 +105,9 @@ def check_writable(path: Path) -> None:
     atomic rename would replace a read-only file anyway (its mode copied, so the bypass would
     not even show).
     """
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+    mode = lstat_mode(path)
+    writable = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+    if mode is not None and stat.S_ISREG(mode) and not mode & writable:
         raise MemoryFileError(
             path,
             f"is read-only (mode {stat.S_IMODE(mode):o}), so it was not rewritten; the file "
@@ -110,11 +117,8 @@ def check_writable(path: Path) -> None:
 
 def check_directory(path: Path) -> None:
     """Raise when ``path`` exists but is not a real directory (a symlink leads outside)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISDIR(mode):
+    mode = lstat_mode(path)
+    if mode is not None and not stat.S_ISDIR(mode):
         raise MemoryFileError(
             path,
             f"is {describe_kind(path, mode)}, not a directory inside the memory directory; "
