@@ -21,6 +21,7 @@ from memsys.safe_io import ParseLimits, parse_json, read_input_text, write_outpu
 
 __all__ = [
     "LABEL_SCHEMA_VERSION",
+    "Branch",
     "CassetteLabel",
     "ServerTimings",
     "label_path",
@@ -32,9 +33,10 @@ __all__ = [
 
 LABEL_SCHEMA_VERSION = 1
 _MAX_LABEL_BYTES = 64 << 10
-"""A label is under 1 KB; a bigger one was not written by us."""
+"""A label is under 2 KB; a bigger one was not written by us."""
 _LABEL_LIMITS = ParseLimits(max_bytes=_MAX_LABEL_BYTES, max_nodes=10_000, max_depth=4)
-"""A label is one object of scalars, a list of flags and the timings object."""
+"""A label is one object of scalars, a list of flags, the timings object and a list of
+branch objects."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,23 @@ class ServerTimings:
 
 
 @dataclass(frozen=True)
+class Branch:
+    """The same cell recorded on another kind of CPU, kept in the same cassette
+    (:mod:`evals.cassettes.branches`): its first ``shared`` calls are the cassette's first
+    interactions, the rest are interactions ``start`` to ``stop`` (not included)."""
+
+    cpu: str
+    """The kind of CPU it was recorded on (``x86_64-avx512``)."""
+    shared: int
+    """Calls it shares with the first recording, from the start."""
+    start: int
+    stop: int
+    """Its own interactions."""
+    recorded_on: str
+    """ISO date of its recording."""
+
+
+@dataclass(frozen=True)
 class CassetteLabel:
     """What produced a cassette, stored beside it as ``<cassette>.meta.json``."""
 
@@ -140,6 +159,9 @@ class CassetteLabel:
     given, relative to where the recording ran): the default run replays the cell with it
     while the file is there."""
 
+    branches: tuple[Branch, ...] = ()
+    """Recordings of the cell on other kinds of CPU, kept beside the first one."""
+
     @property
     def recording_seconds(self) -> float | None:
         """Seconds a whole recording of the cell takes: every call x seconds per call, if
@@ -171,6 +193,7 @@ class CassetteLabel:
     def __post_init__(self) -> None:
         object.__setattr__(self, "base_url", _public_url(self.base_url))
         object.__setattr__(self, "server_flags", tuple(self.server_flags))
+        object.__setattr__(self, "branches", tuple(self.branches))
 
 
 def _public_url(url: str) -> str:
@@ -209,6 +232,7 @@ def read_label(cassette: Path) -> CassetteLabel | None:
                 **data,
                 "kind": ModelKind(data["kind"]),
                 "timings": ServerTimings(**timings) if timings is not None else None,
+                "branches": tuple(Branch(**b) for b in data.get("branches", ())),
             }
         )
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -224,6 +248,8 @@ def write_label(cassette: Path, label: CassetteLabel) -> None:
     data["kind"] = label.kind.value
     if data.get("timings") is None:
         data.pop("timings", None)  # labels without timings keep their old shape
+    if not data.get("branches"):
+        data.pop("branches", None)
     for optional in ("replayed_calls", "diverged_at", "variant_file", "max_tokens"):
         if data.get(optional) is None:
             data.pop(optional, None)

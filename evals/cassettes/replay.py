@@ -34,6 +34,7 @@ from evals.cassettes._failures import failed_calls_error, max_failed_share, refu
 from evals.cassettes._file import SafePersister
 from evals.cassettes._match import IndexedCassette, json_body, nearest_diff, request_key
 from evals.cassettes._scrub import SECRET_RESPONSE_HEADERS, failure_of, scrub_response
+from evals.cassettes.branches import played_one_branch
 from evals.cassettes.cache import CachingCassette, HeldPersister, ResponsePool, divergence
 from evals.cassettes.drift import what_changed
 from evals.cassettes.labels import CassetteLabel, label_path, read_label, write_label
@@ -228,7 +229,7 @@ def use_cassette(
         raise _miss(exc, session, rerecord_command) from None
     if persister.save_error is not None:
         raise persister.save_error
-    if play_all and not recording and not cassette.all_played:
+    if play_all and not recording and not played_one_branch(cassette, read_label(path)):
         raise _unplayed(cassette, session, rerecord_command)
     if not recording:
         return

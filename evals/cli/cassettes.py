@@ -1,4 +1,5 @@
-"""``memeval cassettes list|check``: inspect the recorded cassettes, offline."""
+"""``memeval cassettes list|check|stale|branch``: inspect the recorded cassettes, offline, and
+keep another CPU's recording of a cell beside the first."""
 
 from __future__ import annotations
 
@@ -153,6 +154,20 @@ def _stale(args: argparse.Namespace) -> int:
     return EXIT_FAIL if stale else EXIT_OK
 
 
+def _branch(args: argparse.Namespace) -> int:
+    """Append ``--from``'s calls, from where they differ, to the cassette as a branch."""
+    from evals.cassettes.branches import add_branch, cpu_kind
+
+    cpu = args.cpu or cpu_kind()
+    branch = add_branch(Path(args.cassette), Path(args.recording), cpu)
+    print(
+        f"{args.cassette}: branch for {branch.cpu} kept: shares its first {branch.shared} "
+        f"calls, then {branch.stop - branch.start} of its own (interactions "
+        f"{branch.start + 1}-{branch.stop})"
+    )
+    return EXIT_OK
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``cassettes list``, ``cassettes check`` and ``cassettes stale``."""
     parser = sub.add_parser(
@@ -195,6 +210,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     stale.add_argument("--scenarios", default="scenarios", help="scenario directory")
     stale.add_argument("--out", default="runs/stale-check", help="where the replays run")
     stale.set_defaults(handler=_stale)
+    branch = actions.add_parser(
+        "branch",
+        help="keep another CPU's recording of a cell in its cassette, as a branch",
+        description="The embedding's floats differ a little between kinds of CPU (AVX2, "
+        "AVX-512), enough to reorder near-tied memories, so a cell recorded on one may not "
+        "replay on another. Given CASSETTE and RECORDING, the same cell recorded on this kind "
+        "of CPU (memeval record --stale in a copy of the repository), this appends "
+        "RECORDING's calls from the first one that differs and lists them in the label: each "
+        "machine's replay then finds its own calls and must make all of one branch's. Exit "
+        "2 when RECORDING is no finished recording of the same model or adds nothing.",
+    )
+    branch.add_argument("cassette", help="the committed cassette of the cell")
+    branch.add_argument("recording", help="the same cell recorded on this kind of CPU")
+    branch.add_argument("--cpu", help="the kind of CPU RECORDING was made on (default: this one)")
+    branch.set_defaults(handler=_branch)
     for action in (listing, check, stale):
         action.add_argument(
             "--root",

@@ -10,58 +10,24 @@ from pathlib import Path
 import pytest
 
 from evals.cassettes import (
-    CassetteLabel,
     CassetteMissError,
     CassetteMode,
     ResponsePool,
     describe,
     read_cassette,
-    read_label,
-    step,
     use_cassette,
 )
-from memsys.llm import OPENAI_COMPATIBLE, ChatRequest, Message, OpenAIChatClient, Role
 from tests.helpers.fake_server_process import served_requests, start_fake_server
-
-MODEL = "openai-compatible/fake"
-SHA = "0" * 64
+from tests.helpers.recorded_chats import MODEL, SHA
+from tests.helpers.recorded_chats import chat_label as _label
+from tests.helpers.recorded_chats import converse as _conversation
+from tests.helpers.recorded_chats import record_chat as _record
+from tests.helpers.recorded_chats import replays_chat as _replays
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     yield from start_fake_server(tmp_path)
-
-
-def _label(base_url: str) -> CassetteLabel:
-    return CassetteLabel(MODEL, base_url, "2026-03-02", model_sha256=SHA, text_tool_calls=False)
-
-
-def _conversation(base_url: str, questions: list[str]) -> None:
-    """One call per question, each carrying every earlier question (as a chat history does)."""
-    model = OpenAIChatClient("fake", OPENAI_COMPATIBLE, base_url=base_url)
-    history: list[Message] = []
-    for number, question in enumerate(questions, start=1):
-        history.append(Message(Role.USER, question))
-        with step(f"day 1 #{number} user"):
-            reply = model.complete(ChatRequest(tuple(history)))
-        history.append(Message(Role.ASSISTANT, reply.text))
-
-
-def _record(
-    path: Path, base_url: str, questions: list[str], pool: ResponsePool | None = None
-) -> CassetteLabel | None:
-    with use_cassette(path, CassetteMode.MISSING, label=_label(base_url), pool=pool):
-        _conversation(base_url, questions)
-    return read_label(path)
-
-
-def _replays(path: Path, questions: list[str]) -> bool:
-    try:
-        with use_cassette(path, CassetteMode.REPLAY, play_all=True):
-            _conversation("http://replay.invalid/v1", questions)
-    except CassetteMissError:
-        return False
-    return True
 
 
 OLD = ["Hi, I'm Ana.", "I keep bees.", "What should I plant?", "Thanks!"]
