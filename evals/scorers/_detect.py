@@ -200,19 +200,34 @@ luck"), what a segment of it covered
 is using the assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
 
 
-_LOGGED_REQUEST = re.compile(
-    r"^\W*(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:\w+ly\s+)?(?:asked|wanted|requested)\s+"
-    r"(?:me\s+|the assistant\s+)?to\s+(?:remember|note)\s+"
-    r"(?:the|their|his|her|its|a|an)\s+(?P<what>[^\d]+)$",
-    re.I,
+_LOGGED: tuple[re.Pattern[str], ...] = (
+    # a request to keep something ("The user has requested to remember the rotation schedule")
+    re.compile(
+        r"^\W*(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:\w+ly\s+)?(?:asked|wanted|requested)\s+"
+        r"(?:me\s+|the assistant\s+)?to\s+(?:remember|note)\s+"
+        r"(?:the|their|his|her|its|a|an)\s+(?P<what>[^\d]+)$",
+        re.I,
+    ),
+    # what was kept ("remembered Biscuit's vet clinic", "Saved the shift pattern")
+    re.compile(
+        r"^\W*(?i:remembered|saved|noted|stored)\s+"
+        r"(?:(?:the|their|his|her|its|my|your)\s+|[A-Z][\w-]*['’]s\s+)(?P<what>[^\d]+?)\W*$"
+    ),
+    # that something changed ("The user changed the standup time for next week")
+    re.compile(
+        r"^\W*(?:(?:the\s+)?user\s+|i\s+)?(?:has\s+|have\s+)?(?:changed|updated|modified|adjusted)"
+        r"\s+(?:the|their|his|her|its|my)\s+(?P<what>(?:(?!\b(?:to|from|into|with|as)\b)[^\d])+?)\W*$",
+        re.I,
+    ),
 )
-"""A request to keep something logged with what to keep but not its value ("The user has
-requested to remember the rotation schedule for the team"): no number, no name after the
-first word."""
+"""A request to keep something, what was kept, or that something changed, logged without
+the value: no number and, after an owner's name ("Biscuit's"), no name. "Remembered Milo, my
+cat", "Remembered the venue is Aston Hall" and "Changed the default model to Claude Haiku"
+name theirs."""
 
 
 def _logged_request(text: str) -> bool:
-    found = _LOGGED_REQUEST.match(text)
+    found = next((m for pattern in _LOGGED if (m := pattern.match(text))), None)
     return found is not None and not any(w[:1].isupper() for w in found["what"].split())
 
 

@@ -92,6 +92,8 @@ __all__ = [
     "expected_facts",
     "keyword_match",
     "match_entries",
+    "name_alone",
+    "names_only",
     "normalise",
     "repeat_of",
     "repeats",
@@ -351,3 +353,23 @@ def requests_held(
                 break
         found.append((text, holder))
     return tuple(found)
+
+
+def _name_keys(spec: FactSpec) -> frozenset[str]:
+    return claim_keys(" ".join(names_in(spec.fact)))
+
+
+def names_only(text: str, spec: FactSpec) -> bool:
+    """All ``text`` shares with the fact's claim words are the fact's names: it mentions
+    what the fact is about ("Biscuit woke them up three times last night" for "has a beagle
+    puppy called Biscuit") without saying the fact."""
+    shared = claim_keys(text) & claim_keys(spec.fact)
+    return bool(shared) and shared <= _name_keys(spec)
+
+
+def name_alone(text: str, spec: FactSpec) -> bool:
+    """``text``'s claim words are only names the fact uses ("Munich", "NorthLightPrints"): a
+    name says nothing of what is true of it (the protocol's bare word that does not say the
+    fact)."""
+    keys = claim_keys(text)
+    return bool(keys) and keys <= _name_keys(spec)

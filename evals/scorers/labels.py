@@ -51,7 +51,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from evals.scenario import FactSpec
+from evals.scenario import FactSpec, ForbidSpec
 from evals.scorers._detect import (
     junk_lines,
     junk_reason,
@@ -65,6 +65,8 @@ from evals.scorers._matching import (
     SHARED_COSINE,
     expected_facts,
     match_entries,
+    name_alone,
+    names_only,
     normalise,
     repeat_of,
     requests_held,
@@ -85,7 +87,6 @@ from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
     claim_words,
-    names_in,
     often_in,
     support,
     together_share,
@@ -142,14 +143,23 @@ _SCREENSHOT = re.compile(
 _SHOT = word_key("screenshot")
 
 
-def _noise(entry: MemoryEntry, target: Target, run: RunData, said: Said) -> str | None:
-    threshold = run.settings.fact_threshold
+def _forbidden(entry: MemoryEntry, target: Target, run: RunData) -> ForbidSpec | None:
+    """The forbidden fact the entry states, or None."""
     ending = is_ending(entry.text)
     for spec in target.expect.forbid:
         if ending and not is_ending(spec.fact):
             continue  # "No longer has a cat" says the opposite of "has a cat"
-        if match_entries(spec, [entry], run.vectors, threshold=threshold, same_values=False):
-            return f"forbidden ({spec.kind}): {spec.fact}"
+        if match_entries(
+            spec, [entry], run.vectors, threshold=run.settings.fact_threshold, same_values=False
+        ):
+            return spec
+    return None
+
+
+def _noise(entry: MemoryEntry, target: Target, run: RunData, said: Said) -> str | None:
+    forbidden = _forbidden(entry, target, run)
+    if forbidden is not None:
+        return f"forbidden ({forbidden.kind}): {forbidden.fact}"
     caption = screenshot_overlap(entry.text, run.screenshots)
     if caption:
         return f"screenshot details: {caption[:80]}"
@@ -258,14 +268,6 @@ def _meaning_unsaid(entry: MemoryEntry, run: RunData, said: Said) -> float | Non
     return best if best is not None and best < GROUNDED_COSINE else None
 
 
-def _name_alone(text: str, spec: FactSpec) -> bool:
-    """``text``'s claim words are only names the fact uses ("Munich", "NorthLightPrints"): a
-    name says nothing of what is true of it (the protocol's bare word that does not say the
-    fact)."""
-    keys = claim_keys(text)
-    return bool(keys) and keys <= claim_keys(" ".join(names_in(spec.fact)))
-
-
 def _reads_past(text: str, core: str) -> bool:
     """``core`` (``text`` less its commentary) is a line of its own to judge: shorter, with a
     word in it ("1." before a pasted prompt line has none) and not junk itself."""
@@ -294,9 +296,13 @@ def _label(
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
     facts = _facts(entry, target, run) or _bare_word(entry, target)
+    if facts and _forbidden(entry, target, run) is not None:
+        # A line about what is not to be kept that only names a listed fact's subject is
+        # the forbidden thing, not the fact.
+        facts = [(spec, how) for spec, how in facts if not names_only(entry.text, spec)]
     stateless = states_nothing(entry.text)
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
-        facts = [(spec, how) for spec, how in facts if not _name_alone(entry.text, spec)]
+        facts = [(spec, how) for spec, how in facts if not name_alone(entry.text, spec)]
     elif stateless == TOPIC and "," in entry.text:
         facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
     if run.user_texts:

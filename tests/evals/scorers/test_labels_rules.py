@@ -76,6 +76,31 @@ def test_a_name_alone_does_not_state_the_fact_that_names_it(build_run: BuildRun)
     assert line.label == "fact"
 
 
+def test_a_line_about_a_forbidden_thing_naming_only_a_facts_name_is_that_thing(
+    build_run: BuildRun,
+) -> None:
+    """ "Biscuit woke them up three times last night" names the puppy of a listed fact and
+    says the transient remark: noise. A line saying the fact too is the fact."""
+    puppy = {
+        "remember": [
+            {"fact": "The user has a beagle puppy called Biscuit", "keywords": [["biscuit"]]}
+        ],
+        "forbid": [
+            {
+                "fact": "The user is exhausted after a broken night",
+                "kind": "transient",
+                "keywords": [["exhausted", "woke", "tired"]],
+            }
+        ],
+    }
+    said = ["We just adopted a beagle puppy called Biscuit!", "Biscuit woke us three times."]
+    [line] = _labels(build_run, ["Biscuit woke them up three times last night"], said, puppy)
+    assert line.label == "noise" and "forbidden (transient)" in line.evidence
+    both = ["Has a beagle puppy called Biscuit, who woke them three times last night"]
+    [line] = _labels(build_run, both, said, puppy)
+    assert line.label == "fact"
+
+
 def test_an_ending_is_not_the_forbidden_fact_it_negates(build_run: BuildRun) -> None:
     cat = {
         "remember": [],
