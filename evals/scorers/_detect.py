@@ -16,11 +16,7 @@ Pure functions over entry texts (and the raw file, for bullets that parse to not
   (``plan_first_week``);
 - :func:`loops`: a line saying a run of words twice (garbled);
 - :func:`junk_lines`: bullets that parse to no entry at all (``-``, ``- (empty)``);
-- :func:`model_name_in`: a model or AI-product name (Claude, GPT-4o, Qwen, OneClaw, or a
-  name the run's model-switch notices used). Names that are also ordinary words (Gemini
-  the star sign, a llama, the mistral wind, an O-1 visa, a haiku, a sonnet, an opus) count
-  only as a model: beside "model", "LLM", "AI", "Claude" or "GPT", or followed by a
-  version, size or tier ("Gemini 2.5 Pro", "Llama 3", "Mistral 7B");
+- :func:`model_name_in` (from :mod:`._identity`): a model or AI-product name;
 - :func:`screenshot_overlap`: an entry made of a screenshot's details (most of its content
   words appear in one caption and its message, at least two of them).
 """
@@ -28,8 +24,9 @@ Pure functions over entry texts (and the raw file, for bullets that parse to not
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
+from evals.scorers._identity import AI_PRODUCT_WORDS, model_name_in
 from evals.scorers._prompt_text import is_prompt_text
 
 __all__ = [
@@ -213,6 +210,12 @@ _LOGGED: tuple[re.Pattern[str], ...] = (
         r"^\W*(?i:remembered|saved|noted|stored)\s+"
         r"(?:(?:the|their|his|her|its|my|your)\s+|[A-Z][\w-]*['’]s\s+)(?P<what>[^\d]+?)\W*$"
     ),
+    # that something was decided ("Decision made on framework for billing service")
+    re.compile(
+        r"^\W*(?:a\s+)?decision\s+(?:was\s+)?(?:made|taken|reached)\s+(?:on|about|regarding)\s+"
+        r"(?:(?:the|a|an|their|his|her|its|my)\s+)?(?P<what>[^\d]+?)\W*$",
+        re.I,
+    ),
     # that something changed ("The user changed the standup time for next week")
     re.compile(
         r"^\W*(?:(?:the\s+)?user\s+|i\s+)?(?:has\s+|have\s+)?(?:changed|updated|modified|adjusted)"
@@ -257,24 +260,6 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
 )
 """The assistant talking, not a fact about the user."""
 
-AI_PRODUCT_WORDS = re.compile(
-    r"\b(claude|chatgpt|gpt-?\d[\w.-]*|o[134]-mini|mixtral|qwen[\w.-]*|deepseek|oneclaw)\b", re.I
-)
-"""Names that are models or AI products in any sentence. (Not "Gemma", a first name, nor
-tools the user may really use, such as Copilot: a run's own switch notices add the names it
-used.)"""
-
-_AMBIGUOUS_FAMILY = re.compile(r"\b(gemini|llama|mistral|o[134])\b", re.I)
-"""Model families whose names are also words: models with :data:`_MODEL_CONTEXT` or a
-:data:`_MODEL_SUFFIX`."""
-_TIER = re.compile(r"\b(haiku|sonnet|opus)\b", re.I)
-"""Claude's tiers, also poetry and music words: models only with :data:`_MODEL_CONTEXT`
-("Sonnet 18" and "opus 21" are a poem and a catalogue number)."""
-_MODEL_CONTEXT = re.compile(r"\b(?:models?|llms?|ai|claude|gpt-?\d[\w.-]*|chatbot)\b", re.I)
-_MODEL_SUFFIX = re.compile(
-    r"^[\s-]*(?:\d[\w.]*|pro|flash|ultra|nano|mini|instruct|turbo|large|small)\b", re.I
-)
-"""What follows a model family's name and not the word: a version, a size or a tier."""
 _EMPTY_BULLET = re.compile(r"^\s*[-*+]\s*(\(.*\))?\s*$")
 _WORD = re.compile(r"[^\W_]+", re.U)
 _STOP = frozenset(
@@ -369,25 +354,6 @@ def junk_lines(memory_md: str) -> list[tuple[int, str]]:
         for number, line in enumerate(memory_md.splitlines(), start=1)
         if _EMPTY_BULLET.match(line)
     ]
-
-
-def model_name_in(text: str, run_names: Iterable[str] = ()) -> str | None:
-    """The model or AI-product name ``text`` mentions, or None."""
-    lowered = text.lower()
-    for name in run_names:
-        if name and re.search(rf"\b{re.escape(name.lower())}\b", lowered):
-            return name
-    found = AI_PRODUCT_WORDS.search(text)
-    if found:
-        return found.group(0)
-    in_context = _MODEL_CONTEXT.search(text) is not None
-    for family in _AMBIGUOUS_FAMILY.finditer(text):
-        if in_context or _MODEL_SUFFIX.match(text[family.end() :]):
-            return family.group(0)
-    tier = _TIER.search(text)
-    if tier and in_context:
-        return tier.group(0)
-    return None
 
 
 def content_words(text: str) -> set[str]:

@@ -9,6 +9,12 @@ stricter: a line that *assigns a role* (``Profession: X``, ``[job: X]``, ``works
 is invented unless every claim word of X appears in one of the user's own self-descriptions
 ("I'm a ...", "I work as ...", "my job is ...").
 
+A model's name is not the user's either: :func:`model_name_in` finds a model or AI-product
+name (Claude, GPT-4o, Qwen, OneClaw, or a name the run's model-switch notices used). Names
+that are also ordinary words (Gemini the star sign, a llama, the mistral wind, an O-1 visa, a
+haiku, a sonnet, an opus) count only as a model: beside "model", "LLM", "AI", "Claude" or
+"GPT", or followed by a version, size or tier ("Gemini 2.5 Pro", "Llama 3", "Mistral 7B").
+
 A name is the same kind of claim: ``[name: Biscuit]`` fills the template's name slot with
 the puppy's name. It is invented unless the user gave the name as theirs ("my name is ...",
 "call me ...", "I'm ..."); a listed fact does not vouch for it, since the fact names the
@@ -23,8 +29,10 @@ from collections.abc import Iterable
 from evals.scorers._support import claim_words
 
 __all__ = [
+    "AI_PRODUCT_WORDS",
     "claimed_name",
     "claimed_role",
+    "model_name_in",
     "self_description_keys",
     "unclaimed_name",
     "unclaimed_role",
@@ -32,7 +40,8 @@ __all__ = [
 
 _ROLE = re.compile(
     r"\b(?:(?:profession|occupation|job(?:\s+title)?|role|career|professional)\s*:"
-    r"|(?:works?|working|employed)\s+as|(?:profession|occupation|job|career)\s+is)"
+    r"|(?:works?|working|employed)\s+as|(?:profession|occupation|job|career)\s+is"
+    r"|^\W*(?:i'?m|i\s+am|(?:the\s+)?user\s+is)(?=\s+an?\s+[\w\s-]{0,30}?(?:er|or|ist|ian|ant|ent)\b))"
     r"\s*(?:an?\s+)?(?P<role>[^\W\d_][^,;:\[\]().]{0,60})",
     re.I,
 )
@@ -125,3 +134,42 @@ def unclaimed_name(text: str, self_keys: frozenset[str]) -> str | None:
         return None
     words = {_key(w) for w in claim_words(name)}
     return name if words and not words <= self_keys else None
+
+
+AI_PRODUCT_WORDS = re.compile(
+    r"\b(claude|chatgpt|gpt-?\d[\w.-]*|o[134]-mini|mixtral|qwen[\w.-]*|deepseek|oneclaw)\b", re.I
+)
+"""Names that are models or AI products in any sentence. (Not "Gemma", a first name, nor
+tools the user may really use, such as Copilot: a run's own switch notices add the names it
+used.)"""
+
+_AMBIGUOUS_FAMILY = re.compile(r"\b(gemini|llama|mistral|o[134])\b", re.I)
+"""Model families whose names are also words: models with :data:`_MODEL_CONTEXT` or a
+:data:`_MODEL_SUFFIX`."""
+_TIER = re.compile(r"\b(haiku|sonnet|opus)\b", re.I)
+"""Claude's tiers, also poetry and music words: models only with :data:`_MODEL_CONTEXT`
+("Sonnet 18" and "opus 21" are a poem and a catalogue number)."""
+_MODEL_CONTEXT = re.compile(r"\b(?:models?|llms?|ai|claude|gpt-?\d[\w.-]*|chatbot)\b", re.I)
+_MODEL_SUFFIX = re.compile(
+    r"^[\s-]*(?:\d[\w.]*|pro|flash|ultra|nano|mini|instruct|turbo|large|small)\b", re.I
+)
+"""What follows a model family's name and not the word: a version, a size or a tier."""
+
+
+def model_name_in(text: str, run_names: Iterable[str] = ()) -> str | None:
+    """The model or AI-product name ``text`` mentions, or None."""
+    lowered = text.lower()
+    for name in run_names:
+        if name and re.search(rf"\b{re.escape(name.lower())}\b", lowered):
+            return name
+    found = AI_PRODUCT_WORDS.search(text)
+    if found:
+        return found.group(0)
+    in_context = _MODEL_CONTEXT.search(text) is not None
+    for family in _AMBIGUOUS_FAMILY.finditer(text):
+        if in_context or _MODEL_SUFFIX.match(text[family.end() :]):
+            return family.group(0)
+    tier = _TIER.search(text)
+    if tier and in_context:
+        return tier.group(0)
+    return None

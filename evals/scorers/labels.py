@@ -3,9 +3,8 @@
 :func:`label_target` gives every entry of a MEMORY.md state (and every bullet that parses to
 nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that holds wins:
 
-1. ``junk``: a placeholder, ``None``, a template slot, pasted prompt or tool text, the
-   assistant's own words, a question (:func:`~evals.scorers._detect.junk_reason`), or an
-   empty bullet;
+1. ``junk``: a placeholder, a template slot, pasted prompt or tool text, the assistant's own
+   words, a question, a log (:func:`~evals.scorers._detect.junk_reason`), an empty bullet;
 2. ``model_name``: names a model or AI product;
 3. ``stale``: states the stale side of an expected contradiction (which one is the evidence);
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
@@ -14,7 +13,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    said); a line stating several credits each; the first line stating a fact in full is
    credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment
    states a fact only made of the fact's own words, when the fact has no values and the
-   fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not);
+   fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not),
+   nor a line about a ``forbid`` item that only names what the fact is about;
 5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
    same words or claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" /
    "Night shifts");
@@ -41,9 +41,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    :data:`GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
-without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the
-others struck; a kept line may be ``misfiled`` (outside its spec's sections, or placed
-elsewhere by its own words: :mod:`._sections`).
+without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the others
+struck; a kept line may be ``misfiled`` (outside its spec's sections, or by its own words).
 """
 
 from __future__ import annotations

@@ -177,6 +177,8 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("The user changed the default model to Claude Haiku", None),
         ("The user updated their preferences to include metric units", None),
         ("Updated the Q4 marketing budget to 40k", None),
+        ("User requested: decision made on framework for billing service.", "conversation log"),
+        ("Decision made on FastAPI for the billing service", None),
         ("```markdown", "placeholder"),
         ("Discussed logical replication with the new Postgres version", "conversation log"),
     ],

@@ -24,6 +24,18 @@ def test_the_role_a_line_gives_the_user() -> None:
     assert claimed_role("New career: ML engineer at Globex") == "ML engineer"
     assert claimed_role("Prefers short answers") is None
     assert claimed_role("New job, professional development") is None
+    # "I'm a X" and "The user is a X" give a role when X names a job (2026-12-04).
+    assert claimed_role("I'm a software developer with a background in mobile apps") == (
+        "software developer"
+    )
+    assert claimed_role("The user is a backend engineer at a logistics startup") == (
+        "backend engineer"
+    )
+    assert claimed_role("I am a big fan of jazz") is None
+    assert claimed_role("I'm allergic to shellfish") is None
+    said = self_description_keys(["I'm a mobile developer at a healthcare startup."])
+    assert unclaimed_role("I'm a software developer", said) == "software developer"
+    assert unclaimed_role("I am a mobile developer at a healthcare startup.", said) is None
 
 
 def test_a_role_needs_the_users_own_self_description() -> None:
