@@ -202,7 +202,8 @@ def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace
             f"expected ~{progress.eta_seconds() / 60:.0f} min from earlier recordings"
         )
         mode = CassetteMode.RERECORD if args.rerecord else CassetteMode.MISSING
-        recorder = CellRecorder(mode, server.details.model_sha256)
+        branch = getattr(args, "branch", False)
+        recorder = CellRecorder(mode, server.details.model_sha256, keep_branch=branch)
         outcomes = record_cells(
             todo,
             server.base_url,
@@ -335,6 +336,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "changed in it. Without --policy/--variant/--repeat: every finished cell of the "
         "scenarios (extra variants, variant files, repeats), of --model or of every local "
         "model that has one, model after model",
+    )
+    parser.add_argument(
+        "--branch",
+        action="store_true",
+        help="keep each finished cell's recording as it is and add this run's calls, from "
+        "where they differ, as this kind of CPU's branch (with --stale: cells that replay "
+        "on the CPU they were recorded on but not on this one; see memeval cassettes branch)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="record at most N cells, then stop")
     parser.add_argument(

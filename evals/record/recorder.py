@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evals.cassettes import DEFAULT_ROOT, CassetteMode, ResponsePool
-from evals.errors import CassetteMissError
+from evals.errors import CassetteMissError, UsageError
 from evals.record.recording import PlannedCell, RecordingDetails
 from evals.scenario import load_scenario
 from memsys.safe_io import ParseLimits, load_input
@@ -144,6 +146,9 @@ class CellRecorder:
     """The served weights' hash: the pool holds recordings of these weights only."""
     root: Path = DEFAULT_ROOT
     """Where the cassettes are."""
+    keep_branch: bool = False
+    """Keep a finished cell's recording as it is and add this run's calls, from where they
+    differ, as this CPU's branch (:mod:`evals.cassettes.branches`), instead of replacing it."""
 
     def __call__(self, planned: PlannedCell, base_url: str, out: Path, hosted: bool) -> None:
         """Record ``planned`` against ``base_url``; run directories go under ``out``."""
@@ -164,7 +169,39 @@ class CellRecorder:
         pool = None
         if self.mode is CassetteMode.MISSING:
             pool = ResponsePool.for_model(self.root, planned.cell.model, self.model_sha256)
-        run_cell(spec, True, self.mode, options, pool)
+        if not self.keep_branch:
+            run_cell(spec, True, self.mode, options, pool)
+            return
+        with kept_as_branch(planned.cell.cassette_path(self.root)):
+            run_cell(spec, True, self.mode, options, pool)
+
+
+@contextlib.contextmanager
+def kept_as_branch(path: Path) -> Iterator[None]:
+    """Record into ``path`` inside; then put the finished recording that was there back and
+    add the new one's calls as this CPU's branch (nothing when it made a branch's calls).
+    A cell with no finished recording is recorded as usual; a failed recording leaves the
+    old one in place (a recording is written only when the cell completes)."""
+    from evals.cassettes.branches import add_branch, cpu_kind
+    from evals.cassettes.labels import label_path, read_label
+
+    if read_label(path) is None:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="memeval-branch-") as tmp:
+        old, new = Path(tmp) / "old" / path.name, Path(tmp) / "new" / path.name
+        for folder in (old.parent, new.parent):
+            folder.mkdir()
+        for source, target in ((path, old), (label_path(path), label_path(old))):
+            shutil.copy2(source, target)
+        yield
+        for source, target in ((path, new), (label_path(path), label_path(new))):
+            shutil.move(source, target)
+        for source, target in ((old, path), (label_path(old), label_path(path))):
+            shutil.move(source, target)
+        # A run that made the calls of a recorded branch adds nothing (UsageError says so).
+        with contextlib.suppress(UsageError):
+            add_branch(path, new, cpu_kind())
 
 
 class LoadWatch:

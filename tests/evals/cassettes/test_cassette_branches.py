@@ -15,6 +15,7 @@ from evals.cassettes.branches import add_branch, branch_calls, cpu_kind
 from evals.cassettes.labels import Branch, label_path, write_label
 from evals.cli.main import main
 from evals.errors import UsageError
+from evals.record.recorder import kept_as_branch
 from tests.helpers.fake_server_process import served_requests, start_fake_server
 from tests.helpers.recorded_chats import record_chat, replays_chat
 
@@ -129,3 +130,43 @@ def test_the_command_keeps_the_branch_and_says_what_it_kept(
     assert replays_chat(committed, OTHER_CPU)
     assert main(["cassettes", "branch", str(committed), str(recording)]) == 2
     assert "same calls as a branch" in capsys.readouterr().err
+
+
+def test_recording_with_branch_keeps_the_first_recording_and_adds_this_cpus_calls(
+    tmp_path: Path, server: tuple[str, Path]
+) -> None:
+    """`memeval record --branch`: the cache run records from the divergence, and the
+    committed recording stays whole beside it."""
+    base_url, _ = server
+    path = tmp_path / "cell.yaml"
+    record_chat(path, base_url, FIRST_CPU)
+    first = path.read_bytes()
+    recorded, _ = read_cassette(path)
+
+    with kept_as_branch(path):
+        record_chat(path, base_url, FIRST_CPU)  # replays whole: no branch to add
+    assert path.read_bytes() == first
+
+    with kept_as_branch(path):
+        record_chat(path, base_url, OTHER_CPU)
+    label = read_label(path)
+    assert label is not None and [(b.shared, b.start, b.stop) for b in label.branches] == [
+        (2, 4, 6)
+    ]
+    assert read_cassette(path)[0][:4] == recorded  # the first recording, as it was
+    assert replays_chat(path, FIRST_CPU) and replays_chat(path, OTHER_CPU)
+
+
+def test_recording_with_branch_records_a_new_cell_plainly_and_keeps_the_old_on_failure(
+    tmp_path: Path, server: tuple[str, Path]
+) -> None:
+    base_url, _ = server
+    fresh = tmp_path / "fresh.yaml"
+    with kept_as_branch(fresh):
+        record_chat(fresh, base_url, FIRST_CPU)
+    label = read_label(fresh)
+    assert label is not None and label.branches == ()
+    before = fresh.read_bytes(), label_path(fresh).read_bytes()
+    with pytest.raises(RuntimeError, match="server gone"), kept_as_branch(fresh):
+        raise RuntimeError("server gone")
+    assert (fresh.read_bytes(), label_path(fresh).read_bytes()) == before
