@@ -108,6 +108,7 @@ class CassetteInfo:
             "recorded_on": self.label.recorded_on if self.label else None,
             "base_url": self.label.base_url if self.label else None,
             "interactions": self.interactions,
+            "branches": [b.cpu for b in self.label.branches] if self.label else [],
             "record_minutes": self.record_minutes,
             "seconds_per_call": self.label.seconds_per_call if self.label else None,
             "replayed_calls": self.label.replayed_calls if self.label else None,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.cassettes import read_cassette, read_label
+from evals.cassettes import describe, read_cassette, read_label
 from evals.cassettes.branches import add_branch, branch_calls, cpu_kind
 from evals.cassettes.labels import Branch, label_path, write_label
 from evals.cli.main import main
@@ -55,6 +55,7 @@ def test_a_branch_replays_on_either_cpu_and_only_as_a_whole(
     label = read_label(committed)
     assert label is not None and label.branches == (branch,)
     assert branch_calls(label, 6) == [[0, 1, 2, 3], [0, 1, 4, 5]]
+    assert describe(committed, committed.parent).to_json()["branches"] == ["x86_64-avx512"]
     assert replays_chat(committed, FIRST_CPU)
     assert replays_chat(committed, OTHER_CPU)
     # A run that stops early made part of a branch: a miss, as before.
