@@ -39,6 +39,7 @@ __all__ = [
     "CellRecorder",
     "LoadWatch",
     "RecordingServer",
+    "kept_as_branch",
     "recording_server",
     "replays",
     "spec_of",
