@@ -66,8 +66,6 @@ def branch_calls(label: CassetteLabel | None, interactions: int) -> list[list[in
 def played_one_branch(cassette: Any, label: CassetteLabel | None) -> bool:
     """The replay made exactly the calls of one branch (by request, as matched: a request
     recorded in two branches may have been answered from either)."""
-    if cassette.all_played:
-        return True
     keys = [request_key(request) for request in cassette.requests]
     played = Counter(keys[i] for i in range(len(keys)) if cassette.play_counts[i])
     return any(
@@ -98,12 +96,13 @@ def add_branch(cassette: Path, recording: Path, cpu: str) -> Branch:
             f"{recording}: recorded with {theirs.model}, not {label.model} (or other weights)"
         )
     mine, recorded = (_interactions(path) for path in (cassette, recording))
-    mine_keys = [request_key(r) for r in _requests(mine)]
-    new_keys = [request_key(r) for r in _requests(recorded)]
-    for calls in branch_calls(label, len(mine)):
-        if Counter(mine_keys[i] for i in calls) == Counter(new_keys):
-            raise UsageError(f"{recording}: makes the same calls as a branch of {cassette}")
-    first_calls = branch_calls(label, len(mine))[0]
+    requests = _requests([*mine, *recorded])
+    mine_keys = [request_key(r) for r in requests[: len(mine)]]
+    new_keys = [request_key(r) for r in requests[len(mine) :]]
+    calls = branch_calls(label, len(mine))
+    if any(Counter(mine_keys[i] for i in branch) == Counter(new_keys) for branch in calls):
+        raise UsageError(f"{recording}: makes the same calls as a branch of {cassette}")
+    first_calls = calls[0]
     shared = 0
     while (
         shared < min(len(first_calls), len(recorded))
@@ -117,7 +116,7 @@ def add_branch(cassette: Path, recording: Path, cpu: str) -> Branch:
     persister.save_cassette(
         cassette,
         {
-            "requests": _requests(merged),
+            "requests": [*requests[: len(mine)], *requests[len(mine) + shared :]],
             "responses": [compat.convert_to_bytes(i["response"]) for i in merged],
         },
         yamlserializer,

@@ -229,7 +229,8 @@ def use_cassette(
         raise _miss(exc, session, rerecord_command) from None
     if persister.save_error is not None:
         raise persister.save_error
-    if play_all and not recording and not played_one_branch(cassette, read_label(path)):
+    played = cassette.all_played or played_one_branch(cassette, read_label(path))
+    if play_all and not recording and not played:
         raise _unplayed(cassette, session, rerecord_command)
     if not recording:
         return

@@ -155,7 +155,7 @@ def _stale(args: argparse.Namespace) -> int:
 
 
 def _branch(args: argparse.Namespace) -> int:
-    """Append ``--from``'s calls, from where they differ, to the cassette as a branch."""
+    """Append RECORDING's calls, from where they differ, to CASSETTE as a branch."""
     from evals.cassettes.branches import add_branch, cpu_kind
 
     cpu = args.cpu or cpu_kind()
@@ -169,7 +169,7 @@ def _branch(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``cassettes list``, ``cassettes check`` and ``cassettes stale``."""
+    """Add ``cassettes list``, ``check``, ``stale`` and ``branch``."""
     parser = sub.add_parser(
         "cassettes",
         help=command_help("cassettes"),

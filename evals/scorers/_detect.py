@@ -26,11 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from evals.scorers._identity import AI_PRODUCT_WORDS, model_name_in
+from evals.scorers._identity import model_name_in
 from evals.scorers._prompt_text import is_prompt_text
 
 __all__ = [
-    "AI_PRODUCT_WORDS",
     "CHATTER_PATTERNS",
     "JUNK_RULES",
     "PLACEHOLDER_TEXTS",
@@ -223,10 +222,10 @@ _LOGGED: tuple[re.Pattern[str], ...] = (
         re.I,
     ),
 )
-"""A request to keep something, what was kept, or that something changed, logged without
-the value: no number and, after an owner's name ("Biscuit's"), no name. "Remembered Milo, my
-cat", "Remembered the venue is Aston Hall" and "Changed the default model to Claude Haiku"
-name theirs."""
+"""A request to keep something, what was kept, what was decided or that something changed,
+logged without the value: no number and, after an owner's name ("Biscuit's"), no name.
+"Remembered Milo, my cat", "Remembered the venue is Aston Hall" and "Changed the default
+model to Claude Haiku" name theirs."""
 
 
 def _logged_request(text: str) -> bool:
