@@ -331,9 +331,12 @@ def _superseded(text: str, target: Target) -> bool:
 def requests_held(
     run: RunData, target: Target, lines: Sequence[LineLabel]
 ) -> tuple[tuple[str, int | None], ...]:
-    """Each ``request`` turn still standing and the kept line holding it: the line credited
-    with an expected fact the turn states, or one holding at least half (and at least two)
-    of its claim words (after an instruction ending in a colon: "Merk dir bitte: ...")."""
+    """Each ``request`` turn still standing that is not a listed fact, and the kept line
+    holding it: one holding at least half (and at least two) of its claim words (after an
+    instruction ending in a colon: "Merk dir bitte: ..."). A request that states a listed
+    fact ("Remember that the fundraiser is on October 10th") is that fact, one thing to
+    remember: recall counts it once, as the fact (until 2026-12-04 it counted twice, so a
+    file missing it lost twice)."""
     found: list[tuple[str, int | None]] = []
     kept = [line for line in lines if line.label in KEPT]
     asked: set[str] = set()
@@ -341,14 +344,15 @@ def requests_held(
         if kind != "request" or _superseded(text, target) or normalise(text) in asked:
             continue  # a request said again word for word is still one request
         asked.add(normalise(text))
-        specs = {spec.fact for spec, _ in expected_facts(target) if keyword_match(spec, text)}
+        if any(keyword_match(spec, text) for spec, _ in expected_facts(target)):
+            continue
         content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
         wanted = claim_keys(content) - _ASKING
         holder = None
         for line in kept:
             shared = wanted & claim_keys(line.entry.text)
             enough = len(shared) * 2 >= len(wanted) and len(shared) >= min(2, len(wanted))
-            if specs.intersection(line.facts) or (wanted and enough):
+            if wanted and enough:
                 holder = line.entry.line_start
                 break
         found.append((text, holder))

@@ -11,9 +11,11 @@ nothing else::
 
 Expected facts are the ``remember`` facts and the current sides of the contradictions, each
 once; a fact is credited only by a line labelled as that fact (carrying its values).
-Requests are the user turns the scenario marks ``request``; one is held when a kept line
-holds at least half its claim words. Kept lines are those labelled ``fact`` or ``extra``;
-every other label (stale, noise, junk, model name, invented, repeat) is a line to strike.
+Requests are the user turns the scenario marks ``request`` that are not a listed fact (one
+that is, "Remember that my exam is on 6 December", is that fact, counted once); one is held
+when a kept line holds at least half its claim words. Kept lines are those labelled
+``fact`` or ``extra``; every other label (stale, noise, junk, model name, invented, repeat)
+is a line to strike.
 Lines counts every entry and every empty bullet (0 lines: P = 1). A kept line in the wrong
 section is kept (a reader finds it and keeps it; ``wrong_section`` reports it): until issue
 38 it counted half, and on the reader-labelled files' tuning part counting it whole follows

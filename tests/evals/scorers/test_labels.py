@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -136,14 +137,32 @@ def test_a_fuller_later_wording_takes_the_credit_from_one_without_the_values(
 def test_a_request_said_twice_in_the_same_words_is_one_request(build_run: BuildRun) -> None:
     """The protocol's grading rule: the user repeating a request asks for one thing, so a
     file missing it misses one request, not two; a request in other words is another."""
-    request = "Remember that I'm allergic to shellfish."
-    twice = [SAID[2], SAID[2]]
-    reworded = {"type": "user", "user": "Please remember my shellfish allergy.", "turn": "request"}
+    request = "Remember to answer in British English."
+    said = ("event", {"type": "user", "user": request, "turn": "request"})
+    reworded = {"type": "user", "user": "Please remember: British spelling.", "turn": "request"}
     memory = "# Long-term Memory\n\n## Notes\n- Prefers light mode in all apps\n"
-    run = build_run(memory, WEEK_EXPECT, records=twice)
+    run = build_run(memory, WEEK_EXPECT, records=[said, said])
     assert [text for text, _ in label_target(run.final, run).requests] == [request]
-    run = build_run(memory, WEEK_EXPECT, records=[*twice, ("event", reworded)])
+    run = build_run(memory, WEEK_EXPECT, records=[said, said, ("event", reworded)])
     assert len(label_target(run.final, run).requests) == 2
+
+
+def test_a_request_that_states_a_listed_fact_is_that_fact_counted_once(
+    build_run: BuildRun,
+) -> None:
+    """ "Remember that I'm allergic to shellfish" asks to keep a listed fact: one thing to
+    remember, so a file without it misses one of three, not two of four."""
+    memory = (
+        "# Long-term Memory\n\n## User Profile\n- Backend engineer at a logistics startup\n"
+        "- Prefers light mode in all apps\n"
+    )
+    run = build_run(memory, WEEK_EXPECT, records=[SAID[2]])
+    labels = label_target(run.final, run)
+    assert labels.requests == ()
+    quality = next(s for s in score_run(run) if s.name == "quality")
+    assert quality.metrics["recall"] == pytest.approx(2 / 3)
+    kept = build_run(memory + "- Allergic to shellfish\n", WEEK_EXPECT, records=[SAID[2]])
+    assert next(s for s in score_run(kept) if s.name == "quality").metrics["recall"] == 1.0
 
 
 def test_an_unlisted_line_put_together_from_different_messages_is_invented(
