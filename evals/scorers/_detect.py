@@ -204,9 +204,9 @@ _LOGGED: tuple[re.Pattern[str], ...] = (
         r"(?:the|their|his|her|its|a|an)\s+(?P<what>[^\d]+)$",
         re.I,
     ),
-    # what was kept ("remembered Biscuit's vet clinic", "Saved the shift pattern")
+    # what was kept ("remembered Biscuit's vet clinic", "The user saved the shift pattern")
     re.compile(
-        r"^\W*(?i:remembered|saved|noted|stored)\s+"
+        r"^\W*(?i:(?:the\s+)?user\s+)?(?i:remembered|saved|noted|stored)\s+"
         r"(?:(?:the|their|his|her|its|my|your)\s+|[A-Z][\w-]*['’]s\s+)(?P<what>[^\d]+?)\W*$"
     ),
     # that something was decided ("Decision made on framework for billing service")

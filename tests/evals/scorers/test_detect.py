@@ -168,6 +168,8 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         # What was kept, or that something changed, logged without the value (2026-12-04)
         ("User requested: remembered Biscuit's vet clinic", "conversation log"),
         ("Saved the shift pattern", "conversation log"),
+        ("The user remembered the rent due date", "conversation log"),
+        ("The user remembered the rent is due on the 1st", None),
         ("The user changed the standup time for next week", "conversation log"),
         ("The user updated their preferences", "conversation log"),
         ("Remembered Milo, my cat.", None),
