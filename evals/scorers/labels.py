@@ -38,7 +38,7 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it,
    unless it loops (a run of words said twice, :func:`._detect.loops`: ``junk``) or its
    meaning is near nothing the user said outside transient turns (cosine below
-   :data:`GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
+   :data:`._grounding.GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
 without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the others
@@ -58,7 +58,7 @@ from evals.scorers._detect import (
     model_name_in,
     screenshot_overlap,
 )
-from evals.scorers._identity import unclaimed_name, unclaimed_role
+from evals.scorers._grounding import UNMEANT, invented_why, meaning_unsaid, unsaid_why
 from evals.scorers._matching import (
     REWORDED_COSINE,
     SHARED_COSINE,
@@ -75,8 +75,6 @@ from evals.scorers._reading import (
     READ_PAST,
     TOPIC,
     Said,
-    advice_read_into,
-    liking_read_into,
     said_by_user,
     states_nothing,
     without_commentary,
@@ -86,10 +84,8 @@ from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
     claim_words,
-    often_in,
     support,
     together_share,
-    unsaid_sentence,
     user_keys,
     values_in,
     word_key,
@@ -117,14 +113,6 @@ MOMENT = "a remark about the moment"
 """How a ``noise`` line's evidence opens when the line is a remark about the moment."""
 GARBLED = "garbled: a run of words said twice within the line"
 """A ``junk`` line's evidence when it would be kept but loops (:func:`._detect.loops`)."""
-
-GROUNDED_COSINE = 0.5
-"""An unlisted line whose words were said must also mean something the user said: cosine at
-least this with one lasting message or statement, or it is ``invented``. Chosen on the tuning
-part of the reader-labelled files: at 0.5 six of the seven tuning lines it moves go to the
-reader's side; at 0.7 (the fact threshold) eleven of fifteen, the four others true lines
-("40 minutes commute") called made up (``reports/reader-agreement.md``)."""
-UNMEANT = "its words were said, its meaning was not"
 
 TRANSIENT_SHARE = 0.5
 """A line derives from transient turns when at least this share of its claim words was said
@@ -175,47 +163,6 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: Said) -> str 
     return None
 
 
-def _unsaid(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
-    """Why the entry's words were not the user's (``vouched``'s count as said), or None."""
-    keys = said.every | user_keys([vouched]) if vouched else said.every
-    found = support(entry.text, keys)
-    made_up = found.unsupported_names + found.unsupported_numbers
-    if found.share >= INVENTED_SHARE and not made_up:
-        clause = unsaid_sentence(entry.text, keys)
-        if clause is None:
-            return None
-        found, made_up = clause, ()
-    why = ", ".join(made_up or found.unsupported[:4])
-    said_words = len(found.words) - len(found.unsupported)
-    return f"{said_words} of {len(found.words)} claim words said by the user (never said: {why})"
-
-
-def _invented(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
-    """Why the entry states what the user never said (``vouched``: an expected fact's text,
-    whose words count as said), or None."""
-    unsaid = _unsaid(entry, said, vouched)
-    if unsaid:
-        return unsaid
-    if liking_read_into(entry.text, said.wanting, vouched):
-        return "a liking or interest the user never expressed"
-    if advice_read_into(entry.text, said.shoulds, vouched):
-        return "the assistant's advice: the user never said they should"
-    often = often_in(entry.text, outright=True) - said.often - often_in(vouched)
-    if often:  # "Daily deployment" for "every second Thursday": a detail made up
-        return f"says how often the user never did: {', '.join(sorted(often))}"
-    role = unclaimed_role(entry.text, said.roles, vouched)
-    if role is not None:
-        return f"gives the user a role they never claimed: {role}"
-    name = unclaimed_name(entry.text, said.roles)
-    if name is not None:
-        return f"gives the user a name they never gave as theirs: {name}"
-    if not vouched:  # a listed fact's words are vouched for, wherever they were said
-        together = together_share(entry.text, said.each)
-        if together < INVENTED_SHARE:
-            return f"said apart: no one message holds half its claim words ({together:.0%})"
-    return None
-
-
 def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
     """The stale side of a contradiction the entry states, or None."""
     for pair in target.expect.contradictions:
@@ -254,17 +201,6 @@ def _bare_word(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]
         if keys and keys <= claim_keys(spec.fact) and not values_in(spec.fact):
             return [(spec, "bare word for the fact")]
     return []
-
-
-def _meaning_unsaid(entry: MemoryEntry, run: RunData, said: Said) -> float | None:
-    """The line's cosine with the nearest thing the user said outside transient turns, when
-    below :data:`GROUNDED_COSINE` (its words said, its meaning not); else None. Not judged
-    without vectors, or when the user wrote in another script (the embedding is English)."""
-    if run.vectors is None or said.other_script:
-        return None
-    near = [run.vectors.cosine(entry.text, text) for text in said.lasting_texts]
-    best = max((c for c in near if c is not None), default=None)
-    return best if best is not None and best < GROUNDED_COSINE else None
 
 
 def _reads_past(text: str, core: str) -> bool:
@@ -306,7 +242,7 @@ def _label(
         facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
     if run.user_texts:
         # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
-        facts = [(spec, how) for spec, how in facts if not _invented(entry, said, spec.fact)]
+        facts = [(spec, how) for spec, how in facts if not invented_why(entry, said, spec.fact)]
     credited = {fact: d for d in done for fact in d.facts}
     new = [(spec, how) for spec, how in facts if spec.fact not in credited]
     if new:
@@ -338,14 +274,14 @@ def _label(
     if noise:
         return LineLabel(entry, "noise", noise)
     if stateless:
-        unsaid = _unsaid(entry, said) if run.user_texts else None
+        unsaid = unsaid_why(entry, said) if run.user_texts else None
         if unsaid:  # a made-up topic list: the protocol's invented, not a fragment of theirs
             return LineLabel(entry, "invented", f"states nothing the user said: {unsaid}")
         return LineLabel(entry, "junk", stateless)
     if _SCREENSHOT.search(entry.text) and not run.screenshots and _SHOT not in said.every:
         return LineLabel(entry, "invented", "speaks of a screenshot; none was shared")
     if run.user_texts:
-        invented = _invented(entry, said)
+        invented = invented_why(entry, said)
         if invented:
             return LineLabel(entry, "invented", invented)
         if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
@@ -354,7 +290,7 @@ def _label(
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     if loops(entry.text):
         return LineLabel(entry, "junk", GARBLED)
-    unmeant = _meaning_unsaid(entry, run, said)
+    unmeant = meaning_unsaid(entry, run, said)
     if unmeant is not None:
         return LineLabel(entry, "invented", f"{UNMEANT}: nearest at cosine {unmeant:.2f}")
     return LineLabel(
