@@ -339,12 +339,13 @@ def requests_held(
     file missing it lost twice)."""
     found: list[tuple[str, int | None]] = []
     kept = [line for line in lines if line.label in KEPT]
+    listed = [spec for spec, _ in expected_facts(target)]
     asked: set[str] = set()
     for text, kind in run.user_turns:
         if kind != "request" or _superseded(text, target) or normalise(text) in asked:
             continue  # a request said again word for word is still one request
         asked.add(normalise(text))
-        if any(keyword_match(spec, text) for spec, _ in expected_facts(target)):
+        if any(keyword_match(spec, text) for spec in listed):
             continue
         content = text.split(":", 1)[1] if len(text.split(":", 1)[0].split()) <= 4 else text
         wanted = claim_keys(content) - _ASKING
