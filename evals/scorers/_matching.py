@@ -98,6 +98,7 @@ __all__ = [
     "repeat_of",
     "repeats",
     "requests_held",
+    "topic_alone",
 ]
 
 FACT_THRESHOLD = DEFAULT_SCORER_SETTINGS.fact_threshold
@@ -378,3 +379,14 @@ def name_alone(text: str, spec: FactSpec) -> bool:
     fact)."""
     keys = claim_keys(text)
     return bool(keys) and keys <= _name_keys(spec)
+
+
+_ATTRIBUTE_FACT = re.compile(r"The user (?:is|prefers|wants|likes|loves|enjoys|uses)\b")
+
+
+def topic_alone(spec: FactSpec) -> bool:
+    """A fragment of this fact's words names its topic, not the fact: an English fact that
+    says what the user does or has, or what is true of something else ("writes poetry", "The
+    user's accountant is Priya Shah": "poetry", "Accountant"), where the bare word of one that
+    says what the user is or likes ("Teacher", "window seats") says it."""
+    return spec.fact.startswith("The ") and not _ATTRIBUTE_FACT.match(spec.fact)

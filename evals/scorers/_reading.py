@@ -144,7 +144,9 @@ _COMMENTARY = re.compile(
     r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?(?:way|idea|step)\b",
     re.I,
 )
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|,\s+(?=(?:can|could|would|will) you\b[^,.!]*\?$)", re.I)
+"""Sentence ends, and the comma before a request that ends the line ("Mia starts school in
+September, can you help me plan her first week?": a statement saved with a question)."""
 
 READ_PAST = frozenset({"question", "assistant chatter", "prompt text"})
 """Junk reasons a reader reads past when the line goes on to state something: the line is

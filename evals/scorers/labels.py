@@ -13,8 +13,10 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    said); a line stating several credits each; the first line stating a fact in full is
    credited, a later one is a ``repeat`` of it (``docs/reader-protocol.md``); a fragment
    states a fact only made of the fact's own words, when the fact has no values and the
-   fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not),
-   nor a line about a ``forbid`` item that only names what the fact is about;
+   fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not)
+   nor the topic of a fact saying what the user does or has ("Poetry" for "writes poetry"),
+   nor a line about a ``forbid`` item that only names what the fact is about; a role line
+   ("[profession: QA engineer]") states a "The user is a ..." fact whose words it holds;
 5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
    same words or claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" /
    "Night shifts");
@@ -59,7 +61,9 @@ from evals.scorers._detect import (
     screenshot_overlap,
 )
 from evals.scorers._grounding import UNMEANT, invented_why, meaning_unsaid, unsaid_why
+from evals.scorers._identity import claimed_role
 from evals.scorers._matching import (
+    CHANGE_MARKER,
     REWORDED_COSINE,
     SHARED_COSINE,
     expected_facts,
@@ -69,6 +73,7 @@ from evals.scorers._matching import (
     normalise,
     repeat_of,
     requests_held,
+    topic_alone,
 )
 from evals.scorers._reading import (
     FRAGMENT_WORDS,
@@ -203,6 +208,19 @@ def _bare_word(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]
     return []
 
 
+def _role_line(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]:
+    """The listed "The user is a X ..." fact a role line names ("[profession: QA engineer]"
+    for "The user is a QA engineer testing payment apps"): the protocol's job line without
+    the employer is the fact."""
+    role = claimed_role(entry.text)
+    keys = claim_keys(role or "")
+    for spec, _ in expected_facts(target):
+        is_role = spec.fact.startswith("The user is") and not values_in(spec.fact)
+        if keys and is_role and keys <= claim_keys(spec.fact):
+            return [(spec, "role line for the fact")]
+    return []
+
+
 def _reads_past(text: str, core: str) -> bool:
     """``core`` (``text`` less its commentary) is a line of its own to judge: shorter, with a
     word in it ("1." before a pasted prompt line has none) and not junk itself."""
@@ -230,14 +248,16 @@ def _label(
     stale = _stale(entry, target, run)
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
-    facts = _facts(entry, target, run) or _bare_word(entry, target)
+    facts = _facts(entry, target, run) or _bare_word(entry, target) or _role_line(entry, target)
     if facts and _forbidden(entry, target, run) is not None:
         # A line about what is not to be kept that only names a listed fact's subject is
         # the forbidden thing, not the fact.
         facts = [(spec, how) for spec, how in facts if not names_only(entry.text, spec)]
     stateless = states_nothing(entry.text)
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
-        facts = [(spec, how) for spec, how in facts if not name_alone(entry.text, spec)]
+        topic = not CHANGE_MARKER.search(entry.text)  # "Lisbon -> Porto" records a move
+        facts = [f for f in facts if not name_alone(entry.text, f[0])]
+        facts = [f for f in facts if not (topic and topic_alone(f[0]))]
     elif stateless == TOPIC and "," in entry.text:
         facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
     if run.user_texts:

@@ -1,0 +1,73 @@
+"""Bare words, role lines and a statement saved with a request (rules of 2026-12-04, read
+from the blind labellers' lines): what a short line says of a listed fact."""
+
+from __future__ import annotations
+
+from evals.scenario.load import Expectations
+from evals.scorers.labels import LineLabel, label_target
+from tests.evals.scorers.conftest import BuildRun
+
+
+def _label(build_run: BuildRun, line: str, said: str, fact: str, keywords: list[str]) -> LineLabel:
+    records = [("event", {"type": "user", "user": said, "turn": "durable"})]
+    memory = f"# Long-term Memory\n\n## Notes\n- {line}\n"
+    expect = Expectations.model_validate({"remember": [{"fact": fact, "keywords": [keywords]}]})
+    run = build_run(memory, expect, records=records)
+    [labelled] = label_target(run.final, run).lines
+    return labelled
+
+
+def test_a_bare_word_says_what_the_user_is_but_only_names_what_they_do_or_have(
+    build_run: BuildRun,
+) -> None:
+    """ "Teacher" is the fact "The user is a ... teacher"; "Poetry" for "writes poetry" and
+    "Accountant" for "The user's accountant is Priya Shah" name the fact's topic: junk."""
+    teacher = _label(
+        build_run,
+        "Teacher",
+        "I'm a secondary school chemistry teacher.",
+        "The user is a secondary school chemistry teacher",
+        ["teacher"],
+    )
+    assert teacher.label == "fact"
+    poetry = _label(
+        build_run,
+        "Poetry",
+        "Remember that I write poetry in my free time, mostly sonnets.",
+        "The user writes poetry in their free time, mostly sonnets",
+        ["poetry"],
+    )
+    assert poetry.label == "junk" and poetry.evidence.startswith("fragment")
+    accountant = _label(
+        build_run,
+        "Accountant",
+        "Remember that my accountant is Priya Shah.",
+        "The user's accountant is Priya Shah",
+        ["accountant"],
+    )
+    assert accountant.label == "junk"
+
+
+def test_a_role_line_without_the_employer_is_the_fact(build_run: BuildRun) -> None:
+    """The protocol's job line without the employer: "[profession: QA engineer]" states "The
+    user is a QA engineer testing payment apps for a bank" though its keywords want the bank;
+    a role the fact does not give stays invented."""
+    said = "I'm a QA engineer testing payment apps for a bank."
+    fact = "The user is a QA engineer testing payment apps for a bank"
+    line = _label(build_run, "[profession: QA engineer]", said, fact, ["payment", "bank"])
+    assert line.label == "fact" and line.evidence == "role line for the fact"
+    other = _label(build_run, "[profession: software engineer]", said, fact, ["payment", "bank"])
+    assert other.label == "invented"
+
+
+def test_a_statement_saved_with_a_request_after_a_comma_is_the_statement(
+    build_run: BuildRun,
+) -> None:
+    """ "Mia starts school in September, can you help me plan her first week?" says when Mia
+    starts school; the request alone is a saved question (junk)."""
+    said = "Mia starts school in September, can you help me plan her first week?"
+    fact = "The user is pescatarian"
+    line = _label(build_run, said, said, fact, ["pescatarian"])
+    assert line.label == "extra" and "read past" in line.evidence
+    request = _label(build_run, "Can you help me plan her first week?", said, fact, ["fish"])
+    assert request.label == "junk"
