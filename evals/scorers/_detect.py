@@ -244,6 +244,8 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\b(?:memory|it) (?:has been |was )?(?:saved|updated)(?: successfully)?\b",
         r"^(?:sure|certainly|of course|absolutely)\b[!,.]",
         r"\bhere(?: is|'s) (?:the|your)\b",
+        r"^\W*(?:[\w ]+:\s*)?here are (?:some|a few|the|your)\b",
+        r"\bi(?:'m| am) looking forward to (?:learning|hearing|working|helping|seeing) more\b",
         r"\blet me know\b",
         r"\bi hope this helps\b",
         r"\bis there anything else\b",

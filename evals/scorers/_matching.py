@@ -323,10 +323,14 @@ _ASKING = frozenset(word_key(w) for w in ("remember", "please", "note", "keep", 
 
 
 def _superseded(text: str, target: Target) -> bool:
-    """A request the scenario later overrides: it states a stale side or a forbidden fact."""
-    return any(keyword_match(p.stale, text) for p in target.expect.contradictions) or any(
-        keyword_match(spec, text) for spec in target.expect.forbid
-    )
+    """A request the scenario later overrides: it states a stale side or a forbidden fact,
+    or it only ends one ("Remember that I no longer have a cat" for the forbidden "has a cat
+    named Milo"): the right answer to that is the old line gone (seed 004's DELETE stores
+    nothing new), not a line to find."""
+    gone = [p.stale for p in target.expect.contradictions] + list(target.expect.forbid)
+    if any(keyword_match(spec, text) for spec in gone):
+        return True
+    return is_ending(text) and any(claim_keys(text) & claim_keys(spec.fact) for spec in gone)
 
 
 def requests_held(

@@ -103,8 +103,14 @@ def wanting_keys(user_texts: Iterable[str]) -> tuple[frozenset[str], ...]:
     return tuple(user_keys([text]) for text in statements(user_texts) if _wants(text))
 
 
-_ADVICE = re.compile(r"^\W*(?:the\s+user|user|you|they|i)\s+(?:should|ought\s+to|must)\b", re.I)
-"""A line that tells the user what to do ("The user should eat a balanced diet ...")."""
+_ADVICE = re.compile(
+    r"^\W*(?:the\s+user|user|you|they|i)\s+(?:should|ought\s+to|must)\b"
+    r"|\bit(?:'s|\s+is)\s+(?:essential|important|crucial|vital|advisable|recommended)\s+to\b"
+    r"(?!\s+(?:me|us|them|him|her)\b)",
+    re.I,
+)
+"""A line that tells the user what to do ("The user should eat a balanced diet ...", "it's
+essential to review them thoroughly")."""
 _SHOULD = re.compile(r"\b(?:should|ought\s+to|must|need\s+to|have\s+to)\b", re.I)
 
 
@@ -141,7 +147,8 @@ def liking_read_into(text: str, wanting: Sequence[frozenset[str]], vouched: str 
 
 _COMMENTARY = re.compile(
     r"^(?:this|that)\s+(?:information|content|detail|fact|note|entry|memory)\b"
-    r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?(?:way|idea|step)\b",
+    r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?(?:way|idea|step)\b"
+    r"|^(?:this|that)\s+(?:helps?|will\s+help|can\s+help|allows?|ensures?|makes?\s+it)\b",
     re.I,
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|,\s+(?=(?:can|could|would|will) you\b[^,.!]*\?$)", re.I)

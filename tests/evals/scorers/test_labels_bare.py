@@ -1,5 +1,5 @@
-"""Bare words, role lines and a statement saved with a request (rules of 2026-12-04, read
-from the blind labellers' lines): what a short line says of a listed fact."""
+"""Bare words, role lines, requests, and what a reader reads past (rules of 2026-12-04,
+third session, read from the blind labellers' lines): what a short line says of a listed fact."""
 
 from __future__ import annotations
 
@@ -71,3 +71,51 @@ def test_a_statement_saved_with_a_request_after_a_comma_is_the_statement(
     assert line.label == "extra" and "read past" in line.evidence
     request = _label(build_run, "Can you help me plan her first week?", said, fact, ["fish"])
     assert request.label == "junk"
+
+
+def test_a_request_that_only_ends_a_not_to_be_kept_item_is_no_line_to_find(
+    build_run: BuildRun,
+) -> None:
+    """ "Remember that I no longer go to the climbing gym", for a gym habit the scenario says
+    not to keep, asks for the old line to go (seed 004's DELETE stores nothing new): recall
+    does not count it; a request that keeps something new still counts."""
+    expect = Expectations.model_validate(
+        {
+            "remember": [{"fact": "The user is a nurse", "keywords": [["nurse"]]}],
+            "forbid": [
+                {
+                    "fact": "The user goes to the climbing gym every Tuesday",
+                    "keywords": [["climbing"], ["tuesday"]],
+                }
+            ],
+        }
+    )
+    memory = "# Long-term Memory\n\n## User Profile\n- Nurse\n"
+
+    def requests(said: str) -> tuple[tuple[str, int | None], ...]:
+        records = [("event", {"type": "user", "user": said, "turn": "request"})]
+        run = build_run(memory, expect, records=records)
+        return label_target(run.final, run).requests
+
+    assert requests("Remember that I no longer go to the climbing gym.") == ()
+    assert requests("Remember that I now go bouldering on Fridays.") == (
+        ("Remember that I now go bouldering on Fridays.", None),
+    )
+
+
+def _alone(build_run: BuildRun, line: str, said: str) -> LineLabel:
+    return _label(build_run, line, said, "The user is a nurse", ["nurse"])
+
+
+def test_a_sentence_about_the_line_before_it_is_read_past(build_run: BuildRun) -> None:
+    """ "This helps ensure ..." talks about the line, not the user: the line is what comes
+    before it. The assistant's "Here are some ..." is its own words (junk), and "it's
+    essential to review them thoroughly" is its advice (invented)."""
+    said = "I review pull requests every morning before standup."
+    habit = "I review pull requests every morning before standup."
+    line = _alone(build_run, f"{habit} This helps ensure everyone is aware of the changes.", said)
+    assert line.label == "extra" and "read past" in line.evidence
+    here = _alone(build_run, "Save Memory: Here are some fish recipe ideas under 30 minutes:", said)
+    assert here.label == "junk" and here.evidence == "assistant chatter"
+    advice = "When reviewing pull requests, it's essential to review them thoroughly first."
+    assert _alone(build_run, advice, said).label == "invented"
