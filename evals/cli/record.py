@@ -141,8 +141,10 @@ def _handle(args: argparse.Namespace) -> int:
 def unpairable(todo: list[PlannedCell], baseline: str = "v049-guardrails") -> list[str]:
     """Cells that will not pair with their baseline once recorded: the baseline cell of the
     same scenario, model and policy is sampled (repeats at a temperature) and this one is
-    greedy, or the other way round. A comparison leaves such a scenario out, so say it
-    before the recording is spent."""
+    greedy, or the other way round (a comparison leaves such a scenario out), or it was
+    recorded under another reply cap (``--max-tokens``: the comparison would mix replies cut
+    at different lengths). Said before the recording is spent."""
+    from evals.cassettes.labels import read_label
     from evals.grid.cell import Cell
 
     warnings = []
@@ -164,6 +166,15 @@ def unpairable(todo: list[PlannedCell], baseline: str = "v049-guardrails") -> li
             warnings.append(
                 f"{cell.cassette_path()}: sampled, but its baseline {baseline} there is greedy: "
                 "the comparison will leave this scenario out (record it without --repeat)"
+            )
+        label = read_label(base.cassette_path()) if single else None
+        wanted = planned.options.get("max_tokens")
+        if label is not None and label.max_tokens != wanted:
+            warnings.append(
+                f"{cell.cassette_path()}: its baseline {baseline} was recorded with --max-tokens "
+                f"{label.max_tokens or 'unset'}, this run with {wanted or 'it unset'}: the "
+                "comparison would mix reply caps"
+                + (f" (pass --max-tokens {label.max_tokens})" if label.max_tokens else "")
             )
     return warnings
 

@@ -307,6 +307,30 @@ def test_a_greedy_cell_whose_baseline_is_sampled_is_warned_before_recording(
     assert "WARNING" not in capsys.readouterr().err  # the suite's own rule samples it too
 
 
+def test_a_cell_whose_baseline_has_another_reply_cap_is_warned_before_recording(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The baseline was recorded at --max-tokens 512: a variant recorded without it would
+    compare replies cut at 512 with replies cut at 1,024, so say it before the run."""
+    from evals.cassettes.labels import write_label
+
+    base = Path("cassettes/week-of-noise/openai-compatible__fake/guardrails/v049-guardrails.yaml")
+    base.parent.mkdir(parents=True, exist_ok=True)
+    base.write_text("interactions: []\nversion: 1\n")
+    label = CassetteLabel(MODEL, "http://h/v1", "2026-12-04", max_tokens=512)
+    write_label(base, replace(label, text_tool_calls=True))
+    assert _record("--policy", "guardrails", "--variant", "v049-user-requested", "--list") == 0
+    err = capsys.readouterr().err
+    assert (
+        "v049-user-requested.yaml: its baseline v049-guardrails was recorded with --max-tokens 512"
+        in err
+    )
+    assert "(pass --max-tokens 512)" in err
+    capped = ("--policy", "guardrails", "--variant", "v049-user-requested", "--max-tokens", "512")
+    assert _record(*capped, "--list") == 0
+    assert "mix reply caps" not in capsys.readouterr().err
+
+
 def test_stale_without_a_matrix_brings_back_every_finished_cell_as_it_was_recorded(
     server: tuple[str, Path],
     capsys: pytest.CaptureFixture[str],
