@@ -101,6 +101,9 @@ def test_a_request_that_only_ends_a_not_to_be_kept_item_is_no_line_to_find(
     assert requests("Remember that I now go bouldering on Fridays.") == (
         ("Remember that I now go bouldering on Fridays.", None),
     )
+    # One shared word is not the item ended: a new habit that mentions the gym still counts.
+    meals = "Remember that I no longer eat before the gym."
+    assert requests(meals) == ((meals, None),)
 
 
 def _alone(build_run: BuildRun, line: str, said: str) -> LineLabel:
