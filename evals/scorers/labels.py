@@ -256,8 +256,11 @@ def _label(
     stateless = states_nothing(entry.text)
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
         topic = not CHANGE_MARKER.search(entry.text)  # "Lisbon -> Porto" records a move
-        facts = [f for f in facts if not name_alone(entry.text, f[0])]
-        facts = [f for f in facts if not (topic and topic_alone(f[0]))]
+        facts = [
+            f
+            for f in facts
+            if not name_alone(entry.text, f[0]) and not (topic and topic_alone(f[0]))
+        ]
     elif stateless == TOPIC and "," in entry.text:
         facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
     if run.user_texts:

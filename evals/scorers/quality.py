@@ -12,7 +12,8 @@ nothing else::
 Expected facts are the ``remember`` facts and the current sides of the contradictions, each
 once; a fact is credited only by a line labelled as that fact (carrying its values).
 Requests are the user turns the scenario marks ``request`` that are not a listed fact (one
-that is, "Remember that my exam is on 6 December", is that fact, counted once); one is held
+that is, "Remember that my exam is on 6 December", is that fact, counted once) nor only end
+something the scenario says not to keep (there is nothing to find for it); one is held
 when a kept line holds at least half its claim words. Kept lines are those labelled
 ``fact`` or ``extra``; every other label (stale, noise, junk, model name, invented, repeat)
 is a line to strike.
