@@ -17,6 +17,11 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    nor the topic of a fact saying what the user does or has ("Poetry" for "writes poetry"),
    nor a line about a ``forbid`` item that only names what the fact is about; a role line
    ("[profession: QA engineer]") states a "The user is a ..." fact whose words it holds;
+   of a fact about something of the user's ("The user's blood type is O negative") a line
+   must say more than what that thing is ("User requested: blood type": ``junk``, naming
+   the topic), and a later line giving the name the credited line left out and nothing it
+   said ("New company: Globex" after "Profession: ML engineer") is ``extra``, not a repeat
+   (:mod:`._stating`);
 5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
    same words or claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" /
    "Night shifts");
@@ -61,7 +66,6 @@ from evals.scorers._detect import (
     screenshot_overlap,
 )
 from evals.scorers._grounding import UNMEANT, invented_why, meaning_unsaid, unsaid_why
-from evals.scorers._identity import claimed_role
 from evals.scorers._matching import (
     CHANGE_MARKER,
     REWORDED_COSINE,
@@ -85,14 +89,13 @@ from evals.scorers._reading import (
     without_commentary,
 )
 from evals.scorers._sections import misfiled_where
+from evals.scorers._stating import facts_stated, names_left_out, topic_only
 from evals.scorers._support import (
     INVENTED_SHARE,
-    claim_keys,
     claim_words,
     support,
     together_share,
     user_keys,
-    values_in,
     word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
@@ -122,11 +125,6 @@ GARBLED = "garbled: a run of words said twice within the line"
 TRANSIENT_SHARE = 0.5
 """A line derives from transient turns when at least this share of its claim words was said
 by the user, but less than this share in turns not marked transient."""
-
-
-def _carries_values(spec: FactSpec, text: str) -> bool:
-    """The entry states every number, weekday and month the fact states."""
-    return values_in(spec.fact) <= values_in(text)
 
 
 _SCREENSHOT = re.compile(
@@ -183,44 +181,6 @@ def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
     return None
 
 
-def _facts(entry: MemoryEntry, target: Target, run: RunData) -> list[tuple[FactSpec, str]]:
-    """The expected facts the entry states with their values, and how it matched."""
-    found = []
-    for spec, rival in expected_facts(target):
-        matches = match_entries(
-            spec, [entry], run.vectors, rival=rival, threshold=run.settings.fact_threshold
-        )
-        if matches and _carries_values(spec, entry.text):
-            found.append((spec, matches[0].how))
-    return found
-
-
-def _bare_word(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]:
-    """The listed fact a fragment names by its own words ("Teacher" for "The user is a
-    secondary school chemistry teacher"), when that fact has no values to leave out: the
-    protocol's bare word for a listed fact is the fact, not a fragment."""
-    if not (states_nothing(entry.text) or "").startswith("fragment"):
-        return []
-    keys = claim_keys(entry.text)
-    for spec, _ in expected_facts(target):
-        if keys and keys <= claim_keys(spec.fact) and not values_in(spec.fact):
-            return [(spec, "bare word for the fact")]
-    return []
-
-
-def _role_line(entry: MemoryEntry, target: Target) -> list[tuple[FactSpec, str]]:
-    """The listed "The user is a X ..." fact a role line names ("[profession: QA engineer]"
-    for "The user is a QA engineer testing payment apps"): the protocol's job line without
-    the employer is the fact."""
-    role = claimed_role(entry.text)
-    keys = claim_keys(role or "")
-    for spec, _ in expected_facts(target):
-        is_role = spec.fact.startswith("The user is") and not values_in(spec.fact)
-        if keys and is_role and keys <= claim_keys(spec.fact):
-            return [(spec, "role line for the fact")]
-    return []
-
-
 def _reads_past(text: str, core: str) -> bool:
     """``core`` (``text`` less its commentary) is a line of its own to judge: shorter, with a
     word in it ("1." before a pasted prompt line has none) and not junk itself."""
@@ -248,7 +208,7 @@ def _label(
     stale = _stale(entry, target, run)
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
-    facts = _facts(entry, target, run) or _bare_word(entry, target) or _role_line(entry, target)
+    facts = facts_stated(entry, target, run)
     if facts and _forbidden(entry, target, run) is not None:
         # A line about what is not to be kept that only names a listed fact's subject is
         # the forbidden thing, not the fact.
@@ -266,7 +226,7 @@ def _label(
     if run.user_texts:
         # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
         facts = [(spec, how) for spec, how in facts if not invented_why(entry, said, spec.fact)]
-    credited = {fact: d for d in done for fact in d.facts}
+    credited = {fact: d for d in reversed(done) for fact in d.facts}  # each fact's first line
     new = [(spec, how) for spec, how in facts if spec.fact not in credited]
     if new:
         spec, how = new[0]
@@ -282,14 +242,25 @@ def _label(
             also=more,
         )
     if facts:
-        first = credited[facts[0][0].fact]
+        spec = facts[0][0]
+        first = credited[spec.fact]
+        if names_left_out(
+            entry.text, spec.fact, (d.entry.text for d in done if spec.fact in d.facts)
+        ):
+            # The protocol's "a later line that adds only the employer": kept, as extra.
+            where = misfiled_where(entry.text, entry.section, spec.section)
+            left_out = f"states what line {first.entry.line_start} left out of {spec.fact!r}"
+            return LineLabel(entry, "extra", left_out, misfiled=where)
         return LineLabel(
             entry,
             "repeat",
-            f"states {facts[0][0].fact!r} again",
-            facts[0][0].fact,
+            f"states {spec.fact!r} again",
+            spec.fact,
             repeat_of=first.entry.line_start,
         )
+    named = topic_only(entry.text, target)
+    if named is not None:
+        return LineLabel(entry, "junk", f"names what {named!r} is about, not what is true of it")
     repeat = repeat_of(entry, done, run)
     if repeat is not None:
         return LineLabel(entry, "repeat", repeat[1], repeat_of=repeat[0].entry.line_start)

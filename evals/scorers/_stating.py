@@ -1,0 +1,111 @@
+"""Which listed facts a line states, and how much of one (the ``fact`` rule of
+:mod:`evals.scorers.labels`).
+
+A line states a listed fact when it matches it (:func:`._matching.match_entries`) and carries
+its values; a bare word or a role line may state one in the fact's own words. Two readings
+of *part* of a fact: of a fact about something of the user's ("The user's blood type is O
+negative"), a line naming only that thing ("User requested: blood type") names the topic,
+not the fact; and after a line has stated a fact without one of its names ("Profession: ML
+engineer" for "The user is an ML engineer at Globex"), a later line giving that name and
+nothing the first said ("New company: Globex") completes the fact rather than repeating it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from evals.scenario import FactSpec
+from evals.scorers._identity import claimed_role
+from evals.scorers._matching import expected_facts, match_entries
+from evals.scorers._reading import states_nothing
+from evals.scorers._support import claim_keys, names_in, values_in
+from evals.scorers._types import RunData, Target
+from memsys.sections import MemoryEntry
+
+__all__ = ["facts_stated", "names_left_out", "topic_only"]
+
+Stated = list[tuple[FactSpec, str]]
+"""The facts a line states, each with how it matched."""
+
+# "The user's <thing> is|uses|... <value>": what the fact is about, then what is true of it.
+_POSSESSED = re.compile(
+    r"The user's (?P<topic>(?:[\w'-]+ ){1,4}?)(?:is|are|was|were|has|have|uses|runs|faces|"
+    r"ships|should)\b(?P<value>.+)"
+)
+
+
+def facts_stated(entry: MemoryEntry, target: Target, run: RunData) -> Stated:
+    """The listed facts ``entry`` states: by matching with their values, else as a bare word
+    or a role line in the fact's own words."""
+    return _matched(entry, target, run) or _bare_word(entry, target) or _role_line(entry, target)
+
+
+def topic_only(text: str, target: Target) -> str | None:
+    """The listed fact about something of the user's whose thing alone ``text`` names
+    ("User requested: blood type" for "The user's blood type is O negative"), or None."""
+    keys = claim_keys(text)
+    for spec, _ in expected_facts(target):
+        said = _POSSESSED.match(spec.fact)
+        if keys and said is not None and keys <= claim_keys(said["topic"]):
+            return spec.fact
+    return None
+
+
+def names_left_out(text: str, fact: str, earlier: Iterable[str]) -> bool:
+    """``text`` gives a name of ``fact`` that none of the ``earlier`` lines stating it gave,
+    and none of the fact's words they gave: the rest of the fact, not a repeat ("New
+    company: Globex" after "Profession: ML engineer")."""
+    before = frozenset().union(*map(claim_keys, earlier))
+    part = claim_keys(text) & claim_keys(fact)
+    return bool(part & claim_keys(" ".join(names_in(fact)))) and not part & before
+
+
+def _matched(entry: MemoryEntry, target: Target, run: RunData) -> Stated:
+    """The expected facts the entry states with their values, and how it matched."""
+    found = []
+    for spec, rival in expected_facts(target):
+        matches = match_entries(
+            spec, [entry], run.vectors, rival=rival, threshold=run.settings.fact_threshold
+        )
+        if matches and _carries_values(spec, entry.text):
+            found.append((spec, matches[0].how))
+    return found
+
+
+def _bare_word(entry: MemoryEntry, target: Target) -> Stated:
+    """The listed fact a fragment names by its own words ("Teacher" for "The user is a
+    secondary school chemistry teacher"), when that fact has no values to leave out: the
+    protocol's bare word for a listed fact is the fact, not a fragment."""
+    if not (states_nothing(entry.text) or "").startswith("fragment"):
+        return []
+    keys = claim_keys(entry.text)
+    for spec, _ in expected_facts(target):
+        if keys and keys <= claim_keys(spec.fact) and not values_in(spec.fact):
+            return [(spec, "bare word for the fact")]
+    return []
+
+
+def _role_line(entry: MemoryEntry, target: Target) -> Stated:
+    """The listed "The user is a X ..." fact a role line names ("[profession: QA engineer]"
+    for "The user is a QA engineer testing payment apps"): the protocol's job line without
+    the employer is the fact."""
+    role = claimed_role(entry.text)
+    keys = claim_keys(role or "")
+    for spec, _ in expected_facts(target):
+        is_role = spec.fact.startswith("The user is") and not values_in(spec.fact)
+        if keys and is_role and keys <= claim_keys(spec.fact):
+            return [(spec, "role line for the fact")]
+    return []
+
+
+def _carries_values(spec: FactSpec, text: str) -> bool:
+    """``text`` states every number, weekday and month the fact states, and of a fact about
+    something of the user's, more than what that thing is."""
+    if not values_in(spec.fact) <= values_in(text):
+        return False
+    said = _POSSESSED.match(spec.fact)
+    if said is None:
+        return True
+    value = claim_keys(said["value"]) - claim_keys(said["topic"])
+    return not value or bool(claim_keys(text) & value)
