@@ -146,13 +146,26 @@ _QUESTION = re.compile(
     r"(?:for|on|with|to|about|a|an|the)\b"
     # the same told of the user: "The user is looking for tips for their commute"
     r"|^\W*(?:the\s+)?user\s+(?:is\s+|was\s+)?(?:looking|asking|asked|searching)\s+for\s+"
-    r"(?:some\s+|more\s+)?(?:tips|advice|help|ideas|suggestions|recommendations)\b",
+    r"(?:some\s+|more\s+)?(?:tips|advice|help|ideas|suggestions|recommendations)\b"
+    # ideas asked for by their topic: "Fish recipe ideas under 30 minutes"
+    r"|^\W*(?!(?:the\s+)?user\b|(?:prefers?|likes?|loves?|wants?|needs?|enjoys?|avoids?|"
+    r"hates?|always|never|only|no)\b)(?:[a-z][\w-]*\s+){1,3}"
+    r"(?:ideas|tips|suggestions|recommendations)\b(?:\s+(?:for|under|with|on|about|to|in)\b.*)?"
+    r"[\s.!]*$"
+    # a task given to the assistant: "Plan a balcony garden with cherry tomatoes"
+    # (not a standing one: "Write a report every Friday")
+    r"|^(?!.*\b(?:every|each|daily|weekly|monthly|always|never|whenever|usually)\b)"
+    r"\W*(?:plan|suggest|draft|write|create|find|help|generate|recommend|calculate|convert|"
+    r"compare|summari[sz]e|explain|search|list|send|book|schedule|give|outline|brainstorm)"
+    r"\s+(?:a|an|the|some|me|my|her|his|their|our|us)\b",
     re.I,
 )
 """An entry that ends in a question mark, opens as a question ("how far is a half marathon",
-"What is VACUUM FULL") or asks for help ("tips for commute", "Help with campaign brief")
-asks; it does not state, nor does "The user is looking for tips for their commute". (Not a
-label: "What is on the shopping list: milk".)"""
+"What is VACUUM FULL") or asks for help ("tips for commute", "Help with campaign brief",
+"Fish recipe ideas under 30 minutes", "Plan a balcony garden", a task verb before its
+object) asks; it does not state, nor does "The user is looking for tips for their commute".
+(Not a label: "What is on the shopping list: milk"; not a liking: "Prefers recipe ideas
+with fish"; not a standing rule: "Always give the metric units".)"""
 
 _TASK_NAME = re.compile(
     r"^\W*(?:plan|suggest|draft|write|create|make|find|get|check|help|generate|recommend|"

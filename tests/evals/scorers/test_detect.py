@@ -92,7 +92,7 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("suggest_fish_recipe", "task name"),
         ("dark_mode", None),  # a setting written the same way
         ("metric_units: km, kg", None),
-        ("plan a trip", None),
+        ("plan a trip", "question"),  # in prose: a task given (the request rule, 2026-12-05)
         ("The user wondered whether it would rain", "conversation log"),
         ("User asked to always answer in British English", None),
         ("User asked for short answers with bullet points", None),
@@ -129,6 +129,16 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("User requested: tips for commute", "question"),
         ("Help with campaign brief", "question"),
         ("Tips in bullet points, please", None),
+        # Ideas asked for by their topic and tasks given to the assistant are requests of
+        # the moment; a liking and a standing instruction are not (2026-12-05).
+        ("User requested: Fish recipe ideas under 30 minutes", "question"),
+        ("Gift ideas for Mum", "question"),
+        ("User requested: Plan a balcony garden with cherry tomatoes and basil.", "question"),
+        ("Find the cheapest flights to Lyon", "question"),
+        ("Prefers recipe ideas with fish", None),
+        ("The user likes gift ideas", None),
+        ("Write a report every Friday", None),
+        ("User requested: Never suggest recipes with shellfish", None),
         ("SAVE when:", "prompt text"),
         ("DO NOT save:", "prompt text"),
         ("Save receipts when travelling", None),
