@@ -113,10 +113,10 @@ FRAMING = frozenset(
         "now new key profession professional occupation job interest interests interested "
         "workflow project projects profile detail details info information personal context "
         "always never usually regularly set task tasks location city company career role hobby "
-        "hobbies type types things part",
+        "hobbies type types things part today tonight yesterday",
     )
 )
-"""Words a memory entry adds to frame any fact ("User requested:", "Prefers ...",
+"""Words a memory entry adds to frame any fact ("User requested:", "Prefers ...", "today",
 "[profession: ...]", "Key projects:"): neutral, neither supported nor invented."""
 
 _STEM_SUFFIXES = ("'s", "ies", "ings", "ing", "ed", "es", "ly", "s")

@@ -122,3 +122,20 @@ def test_a_sentence_about_the_line_before_it_is_read_past(build_run: BuildRun) -
     assert here.label == "junk" and here.evidence == "assistant chatter"
     advice = "When reviewing pull requests, it's essential to review them thoroughly first."
     assert _alone(build_run, advice, said).label == "invented"
+
+
+def test_a_weather_remark_no_one_made_is_invented_not_noise(build_run: BuildRun) -> None:
+    """ "It was raining today" where the user only said "today" (of a long shift): "today"
+    claims nothing, so the line is made up (both blind labellers: `invented`), not a remark
+    of the user's moment; said in a transient turn, it is noise."""
+    said = "I have a long shift at the hospital today; any tips to stay focused?"
+    fact = "The user is a nurse"
+    made_up = _label(build_run, "It was raining today", said, fact, ["nurse"])
+    assert made_up.label == "invented"
+    rain = "It was raining all day, I got soaked."
+    records = [("event", {"type": "user", "user": rain, "turn": "transient"})]
+    memory = "# Long-term Memory\n\n## Notes\n- It was raining today\n"
+    expect = Expectations.model_validate({"remember": [{"fact": fact, "keywords": [["nurse"]]}]})
+    run = build_run(memory, expect, records=records)
+    [remark] = label_target(run.final, run).lines
+    assert remark.label == "noise"
