@@ -26,8 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from evals.scorers._identity import model_name_in
-from evals.scorers._prompt_text import is_prompt_text
+from evals.scorers._identity import is_prompt_text, model_name_in
 
 __all__ = [
     "CHATTER_PATTERNS",

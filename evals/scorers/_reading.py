@@ -43,8 +43,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from evals.scorers._detect import _REQUEST_PREFIX, junk_reason
-from evals.scorers._identity import self_description_keys
-from evals.scorers._prompt_text import echoes_prompt
+from evals.scorers._identity import echoes_prompt, self_description_keys
 from evals.scorers._sections import cues_of
 from evals.scorers._support import (
     _FUNCTION_WORDS,

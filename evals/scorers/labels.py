@@ -45,7 +45,7 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 9. ``extra``: grounded in what the user said, not expected and not noise: a reader keeps it,
    unless it loops (a run of words said twice, :func:`._detect.loops`: ``junk``) or its
    meaning is near nothing the user said outside transient turns (cosine below
-   :data:`._grounding.GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
+   :data:`._stating.GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
 without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the others
@@ -65,7 +65,6 @@ from evals.scorers._detect import (
     model_name_in,
     screenshot_overlap,
 )
-from evals.scorers._grounding import UNMEANT, invented_why, meaning_unsaid, unsaid_why
 from evals.scorers._matching import (
     CHANGE_MARKER,
     REWORDED_COSINE,
@@ -89,7 +88,15 @@ from evals.scorers._reading import (
     without_commentary,
 )
 from evals.scorers._sections import misfiled_where
-from evals.scorers._stating import facts_stated, names_left_out, topic_only
+from evals.scorers._stating import (
+    UNMEANT,
+    facts_stated,
+    invented_why,
+    meaning_unsaid,
+    names_left_out,
+    topic_only,
+    unsaid_why,
+)
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_words,
