@@ -330,8 +330,8 @@ def _superseded(text: str, target: Target) -> bool:
     gone = [p.stale for p in target.expect.contradictions] + list(target.expect.forbid)
     if any(keyword_match(spec, text) for spec in gone):
         return True
-    ended = [claim_keys(text) & claim_keys(spec.fact) for spec in gone] if is_ending(text) else []
-    return any(len(shared) >= 2 for shared in ended)  # one shared word ("coffee") is not it
+    # one shared word ("coffee") is not the ended thing
+    return is_ending(text) and any(len(claim_keys(text) & claim_keys(s.fact)) >= 2 for s in gone)
 
 
 def requests_held(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from evals.scenario import FactSpec
 from evals.scorers._identity import claimed_role, unclaimed_name, unclaimed_role
@@ -56,6 +57,17 @@ _POSSESSED = re.compile(
 )
 
 
+@cache
+def _possessed(fact: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The claim keys of what a fact about something of the user's is about, and of what it
+    says of it beyond that ("blood type"; "o negative"), or None for another fact."""
+    said = _POSSESSED.match(fact)
+    if said is None:
+        return None
+    topic = claim_keys(said["topic"])
+    return topic, claim_keys(said["value"]) - topic
+
+
 def facts_stated(entry: MemoryEntry, target: Target, run: RunData) -> Stated:
     """The listed facts ``entry`` states: by matching with their values, else as a bare word
     or a role line in the fact's own words."""
@@ -67,8 +79,8 @@ def topic_only(text: str, target: Target) -> str | None:
     ("User requested: blood type" for "The user's blood type is O negative"), or None."""
     keys = claim_keys(text)
     for spec, _ in expected_facts(target):
-        said = _POSSESSED.match(spec.fact)
-        if keys and said is not None and keys <= claim_keys(said["topic"]):
+        parts = _possessed(spec.fact)
+        if keys and parts is not None and keys <= parts[0]:
             return spec.fact
     return None
 
@@ -125,11 +137,8 @@ def _carries_values(spec: FactSpec, text: str) -> bool:
     something of the user's, more than what that thing is."""
     if not values_in(spec.fact) <= values_in(text):
         return False
-    said = _POSSESSED.match(spec.fact)
-    if said is None:
-        return True
-    value = claim_keys(said["value"]) - claim_keys(said["topic"])
-    return not value or bool(claim_keys(text) & value)
+    parts = _possessed(spec.fact)
+    return parts is None or not parts[1] or bool(claim_keys(text) & parts[1])
 
 
 GROUNDED_COSINE = 0.5

@@ -238,7 +238,8 @@ class LineLabel:
     evidence: str
     """Why: the rule that held and what it matched."""
     fact: str | None = None
-    """The expected fact credited (``fact``), stated stale (``stale``) or again (``repeat``)."""
+    """The expected fact credited (``fact``), stated stale (``stale``) or again (``repeat``),
+    or whose left-out part an ``extra`` line gives (not a credit: see :attr:`facts`)."""
     repeat_of: int | None = None
     """``repeat``: the first line of the entry it repeats."""
     misfiled: str | None = None

@@ -233,7 +233,7 @@ def _label(
     if run.user_texts:
         # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
         facts = [(spec, how) for spec, how in facts if not invented_why(entry, said, spec.fact)]
-    credited = {fact: d for d in reversed(done) for fact in d.facts}  # each fact's first line
+    credited = {fact: d for d in done for fact in d.facts}
     new = [(spec, how) for spec, how in facts if spec.fact not in credited]
     if new:
         spec, how = new[0]
@@ -251,13 +251,12 @@ def _label(
     if facts:
         spec = facts[0][0]
         first = credited[spec.fact]
-        if names_left_out(
-            entry.text, spec.fact, (d.entry.text for d in done if spec.fact in d.facts)
-        ):
+        stating = (d.entry.text for d in done if spec.fact in (d.fact, *d.also))
+        if names_left_out(entry.text, spec.fact, stating):
             # The protocol's "a later line that adds only the employer": kept, as extra.
             where = misfiled_where(entry.text, entry.section, spec.section)
             left_out = f"states what line {first.entry.line_start} left out of {spec.fact!r}"
-            return LineLabel(entry, "extra", left_out, misfiled=where)
+            return LineLabel(entry, "extra", left_out, spec.fact, misfiled=where)
         return LineLabel(
             entry,
             "repeat",

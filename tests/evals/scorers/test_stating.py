@@ -54,6 +54,14 @@ def test_a_line_giving_the_name_an_earlier_one_left_out_completes_the_fact(
     assert role.label == "fact"
     assert company.label == "extra" and "left out" in company.evidence
     assert again.label == "repeat" and again.repeat_of == role.entry.line_start
+    [*_, employer] = _labels(
+        build_run,
+        ["Profession: ML engineer", "New company: Globex", "Employer: Globex"],
+        said,
+        fact,
+        ["globex"],
+    )
+    assert employer.label == "repeat"  # the employer once given, saying it again repeats
 
 
 def test_names_left_out_wants_a_new_name_and_nothing_said_before() -> None:
