@@ -12,14 +12,19 @@ The set is split by a fixed rule on the file name (:func:`part_of`): the ``tunin
 where rules are checked while they are written, the ``held`` part (about a third) is only
 reported. ``--prepare-blind`` writes the held part's pages for a blind second labeller
 (:mod:`._reader_blind`); once their ``labels-2.json`` is in place, ``--agreement`` prints the
-two labellers' agreement beside the scorer's agreement with each.
+two labellers' agreement beside the scorer's agreement with each, and the scorer's grades of
+each fresh batch frozen before any rule was read from it (``--freeze-unseen``,
+:mod:`._reader_unseen`) pooled into its agreement on files it had not seen.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from evals.bench._reader_agreement import (
@@ -38,6 +43,15 @@ from evals.bench._reader_blind import (
     SECOND_LABELS,
     load_second_labels,
     write_blind_inputs,
+)
+from evals.bench._reader_unseen import (
+    UNSEEN,
+    FrozenBatch,
+    check_unfrozen,
+    freeze_batch,
+    load_unseen,
+    save_unseen,
+    unseen_table,
 )
 from evals.errors import UsageError
 from evals.scenario import DATA_FILE_LIMITS, load_scenario
@@ -219,6 +233,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--blind-dir", default=str(BLIND_DIR), help="blind labeller's folder (%(default)s)"
     )
+    parser.add_argument(
+        "--freeze-unseen",
+        metavar="FIRST-LAST",
+        help=(
+            f"grade the files numbered FIRST to LAST (a fresh batch, just labelled) with the "
+            f"committed scorer and record those grades in --labels/{UNSEEN}, before any rule "
+            f"is read from them; --agreement pools every frozen batch (refused when evals/ or "
+            f"memsys/ has uncommitted changes, or the range was frozen before)"
+        ),
+    )
 
 
 def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -> None:
@@ -234,10 +258,48 @@ def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -
         )
 
 
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+
+
+def _git(*args: str) -> str:
+    try:
+        done = subprocess.run(["git", *args], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise UsageError(f"--freeze-unseen needs a git checkout (git {args[0]}: {exc})") from None
+    return done.stdout.strip()
+
+
+def _freeze(items: Sequence[ReaderFile], span: str, labels: Path) -> int:
+    """Grade one fresh batch with the committed scorer and record it (``--freeze-unseen``)."""
+    found = _RANGE.match(span)
+    if not found:
+        raise UsageError(f"--freeze-unseen {span!r}: expected FIRST-LAST, such as 528-557")
+    first, last = int(found[1]), int(found[2])
+    path = labels / UNSEEN
+    batches = load_unseen(path)
+    check_unfrozen(batches, first, last)
+    changed = _git("status", "--porcelain", "--", "evals", "memsys")
+    if changed:
+        raise UsageError(
+            "--freeze-unseen grades with the committed scorer, and evals/ or memsys/ has "
+            f"uncommitted changes:\n{changed}"
+        )
+    commit = _git("rev-parse", "HEAD")
+    chosen = [i for i in items if first <= int(i.name.split("-", 1)[0]) <= last]
+    note = f"frozen on {datetime.now(UTC).date().isoformat()} by --freeze-unseen"
+    batch = FrozenBatch(first, last, commit, note, scorer_gradings(chosen))
+    save_unseen(path, freeze_batch(batches, batch))
+    print(f"froze {len(chosen)} files ({batch.span}) as graded at {commit[:12]} in {path}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the figures (or prepare the blind pages, or the agreement table)."""
-    items = load_labels(Path(args.labels))
+    """Print the figures (or prepare the blind pages, freeze a batch, or the agreement)."""
+    labels = Path(args.labels)
+    items = load_labels(labels)
     blind = Path(args.blind_dir)
+    if args.freeze_unseen:
+        return _freeze(items, args.freeze_unseen, labels)
     if args.prepare_blind:
         held = [i for i in items if i.part == "held"]
         pages = write_blind_inputs(held, Path("scenarios"), blind, PROTOCOL)
@@ -250,7 +312,12 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{blind / SECOND_LABELS}: files not in the set: {unknown}")
         graded = [i for i in items if i.name in second]
         first = {i.name: i.grading() for i in graded}
-        print(agreement_table(first, second, scorer_gradings(graded)))
+        now = scorer_gradings(graded)
+        print(agreement_table(first, second, now))
+        batches = load_unseen(labels / UNSEEN)
+        if batches:
+            print("\nEach fresh batch as the scorer graded it before any rule was read from it:\n")
+            print(unseen_table(batches, first, second, now))
         return 0
     scorer = scorer_gradings(items)
     if args.rows:

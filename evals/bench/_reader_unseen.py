@@ -1,0 +1,218 @@
+"""The scorer's grades of each fresh batch as they were before any rule was read from it.
+
+A rule read from a labelled file fits that file: once the scorer has been changed after
+reading a batch's lines, its agreement on that batch no longer says how it does on files it
+has not seen. So each fresh batch is frozen when its labels arrive, graded by the committed
+scorer of that moment (``memeval bench reader --freeze-unseen FIRST-LAST``), into
+:data:`UNSEEN` beside the labels; ``--agreement`` pools every frozen batch into one figure,
+the scorer on files it had not seen against the two labellers, which is the figure a new
+set of files should be expected to give.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evals.bench._reader_agreement import (
+    READER_CLASSES,
+    Grading,
+    agreement,
+    spearman_gap,
+)
+from evals.errors import UsageError
+from memsys.safe_io import write_output
+
+__all__ = [
+    "UNSEEN",
+    "FrozenBatch",
+    "check_unfrozen",
+    "freeze_batch",
+    "load_unseen",
+    "save_unseen",
+    "unseen_table",
+]
+
+UNSEEN = "unseen.json"
+"""The frozen batches' file, in the labels directory."""
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class FrozenBatch:
+    """One fresh batch as the scorer graded it before any of its lines was read."""
+
+    first: int
+    last: int
+    """The batch's file numbers, first to last."""
+    commit: str
+    """The commit whose scorer graded it."""
+    note: str
+    """When and how it was frozen."""
+    gradings: Mapping[str, Grading]
+    """File name -> the scorer's grading then."""
+
+    @property
+    def span(self) -> str:
+        """ "168-197"."""
+        return f"{self.first}-{self.last}"
+
+
+def _batch_from(path: Path, raw: object) -> FrozenBatch:
+    if not isinstance(raw, dict):
+        raise UsageError(f"{path}: a batch is not an object")
+    try:
+        first, last, commit = int(raw["first"]), int(raw["last"]), str(raw["commit"])
+        files = raw["files"]
+        gradings = {
+            str(name): Grading(
+                float(item["grade"]), {int(n): str(c) for n, c in item["lines"].items()}
+            )
+            for name, item in files.items()
+        }
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UsageError(f"{path}: a batch lacks first, last, commit or files ({exc})") from None
+    for name, grading in gradings.items():
+        wrong = sorted(set(grading.classes.values()) - set(READER_CLASSES))
+        if wrong or not 0 <= grading.grade <= 1:
+            raise UsageError(f"{path}: {name}: grade or classes not the protocol's ({wrong})")
+    return FrozenBatch(first, last, commit, str(raw.get("note", "")), gradings)
+
+
+def load_unseen(path: Path) -> list[FrozenBatch]:
+    """The frozen batches of ``path`` (none when it does not exist).
+
+    Raises:
+        UsageError: the file is unreadable or a batch is malformed.
+    """
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: cannot be read as JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+        raise UsageError(f"{path}: not a frozen-batches file (schema_version {SCHEMA_VERSION})")
+    return [_batch_from(path, raw) for raw in data.get("batches", [])]
+
+
+def save_unseen(path: Path, batches: Sequence[FrozenBatch]) -> None:
+    """Write ``batches`` to ``path`` (atomically), in file order."""
+    data = {
+        "schema_version": SCHEMA_VERSION,
+        "batches": [
+            {
+                "first": b.first,
+                "last": b.last,
+                "commit": b.commit,
+                "note": b.note,
+                "files": {
+                    name: {
+                        "grade": round(g.grade, 6),
+                        "lines": {str(n): c for n, c in g.classes.items()},
+                    }
+                    for name, g in sorted(b.gradings.items())
+                },
+            }
+            for b in sorted(batches, key=lambda b: b.first)
+        ],
+    }
+    write_output(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def check_unfrozen(batches: Sequence[FrozenBatch], first: int, last: int) -> None:
+    """Raise unless ``first``-``last`` is a range no frozen batch overlaps.
+
+    Raises:
+        UsageError: the range is empty or overlaps a frozen batch (a batch is frozen once:
+            after its lines are read, its grades would be fitted).
+    """
+    if first > last:
+        raise UsageError(f"--freeze-unseen {first}-{last}: the first file is after the last")
+    for batch in batches:
+        if first <= batch.last and batch.first <= last:
+            raise UsageError(
+                f"--freeze-unseen {first}-{last}: overlaps files {batch.span}, frozen at "
+                f"{batch.commit[:12]}; a batch is frozen once, before its lines are read"
+            )
+
+
+def freeze_batch(batches: Sequence[FrozenBatch], batch: FrozenBatch) -> list[FrozenBatch]:
+    """``batches`` with ``batch`` added.
+
+    Raises:
+        UsageError: ``batch`` grades no file or overlaps a frozen batch.
+    """
+    check_unfrozen(batches, batch.first, batch.last)
+    if not batch.gradings:
+        raise UsageError(f"--freeze-unseen {batch.span}: no labelled file in that range")
+    return [*batches, batch]
+
+
+def _figures(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> str:
+    """ "Spearman / mean grade gap / lines kept or struck alike" of ``a`` against ``b``."""
+    got = agreement(a, b)
+    return f"{got.spearman:.3f} / {got.mean_gap:.3f} / {got.line_agreement:.1%}"
+
+
+def unseen_table(
+    batches: Sequence[FrozenBatch],
+    first: Mapping[str, Grading],
+    second: Mapping[str, Grading],
+    now: Mapping[str, Grading] | None = None,
+) -> str:
+    """Markdown: each frozen batch and all of them pooled, the scorer then against each
+    labeller beside the labellers' agreement (Spearman, mean grade gap, lines kept/struck
+    alike), the pooled Spearman gaps with their bootstrap intervals, and (``now``) today's
+    scorer on the same files, which rules read from them may have fitted."""
+    rows = [
+        "| files | scorer at | labellers | scorer then - first | scorer then - second |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    pooled: dict[str, Grading] = {}
+    for batch in batches:
+        names = [n for n in batch.gradings if n in first and n in second]
+        then = {n: batch.gradings[n] for n in names}
+        pooled.update(then)
+        if len(names) < 2:
+            continue
+        by_them = {n: first[n] for n in names}
+        rows.append(
+            f"| {batch.span} ({len(names)}) | {batch.commit[:7]} | "
+            f"{_figures(by_them, second)} | {_figures(then, first)} | {_figures(then, second)} |"
+        )
+    names = sorted(pooled)
+    if len(names) < 2:
+        return "No frozen batch graded by both labellers."
+    rows.append(
+        f"| **all {len(names)}** | | {_figures({n: first[n] for n in names}, second)} | "
+        f"{_figures(pooled, first)} | {_figures(pooled, second)} |"
+    )
+    if now is not None and all(n in now for n in names):
+        today = {n: now[n] for n in names}
+        rows.append(
+            f"| all {len(names)}, today's scorer (fitted where rules were read from them) | | | "
+            f"{_figures(today, first)} | {_figures(today, second)} |"
+        )
+    by_first, by_second = ([g[n].grade for n in names] for g in (first, second))
+    then_grades = [pooled[n].grade for n in names]
+    ceiling = agreement({n: first[n] for n in names}, second)
+    for who, labels in (("first", first), ("second", second)):
+        theirs = [labels[n].grade for n in names]
+        gap = spearman_gap((by_first, by_second), (then_grades, theirs))
+        got = agreement(pooled, labels)
+        close = (
+            gap.gap <= 0.05
+            and got.mean_gap <= ceiling.mean_gap + 0.05
+            and got.line_agreement >= 0.85
+        )
+        rows.append(
+            f"\nOn files it had not seen, the scorer against the {who} labeller: "
+            f"{'within' if close else 'NOT within'} 0.05 Spearman and 0.05 mean gap of the "
+            f"labellers' agreement; Spearman gap {gap.gap:.3f}, {gap.confidence:.0%} bootstrap "
+            f"interval {gap.low:.3f} to {gap.high:.3f} over {len(names)} files."
+        )
+    return "\n".join(rows)

@@ -1,0 +1,137 @@
+"""Fresh batches frozen before reading (``memeval bench reader --freeze-unseen``)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evals.bench._reader_agreement import Grading
+from evals.bench._reader_unseen import (
+    FrozenBatch,
+    check_unfrozen,
+    freeze_batch,
+    load_unseen,
+    save_unseen,
+    unseen_table,
+)
+from evals.bench.reader import LABELS_DIR, load_labels
+from evals.cli.main import main
+from evals.errors import UsageError
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _batch(first: int, last: int, grades: dict[str, float]) -> FrozenBatch:
+    gradings = {n: Grading(g, {4: "keep" if g > 0.3 else "junk"}) for n, g in grades.items()}
+    return FrozenBatch(first, last, "a" * 40, "test", gradings)
+
+
+def test_a_frozen_batch_reads_back_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "unseen.json"
+    batches = [_batch(10, 11, {"10-x.md": 0.25, "11-y.md": 0.75})]
+    save_unseen(path, batches)
+    assert load_unseen(path) == batches
+    assert load_unseen(tmp_path / "missing.json") == []
+
+
+def test_a_batch_is_frozen_once() -> None:
+    batches = freeze_batch([], _batch(10, 19, {"10-x.md": 0.5}))
+    for first, last in ((15, 25), (5, 10), (19, 19), (0, 40)):
+        with pytest.raises(UsageError, match="overlaps files 10-19, frozen at aaaaaaaaaaaa"):
+            check_unfrozen(batches, first, last)
+    check_unfrozen(batches, 20, 29)
+    with pytest.raises(UsageError, match="first file is after the last"):
+        check_unfrozen(batches, 30, 29)
+    with pytest.raises(UsageError, match="no labelled file"):
+        freeze_batch(batches, _batch(20, 29, {}))
+    assert len(freeze_batch(batches, _batch(20, 29, {"20-z.md": 0.1}))) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "cannot be read as JSON"),
+        ('{"schema_version": 9}', "not a frozen-batches file"),
+        ('{"schema_version": 1, "batches": [{"first": 1}]}', "lacks first, last, commit"),
+        (
+            '{"schema_version": 1, "batches": [{"first": 1, "last": 2, "commit": "c", '
+            '"files": {"01-x.md": {"grade": 0.5, "lines": {"4": "maybe"}}}}]}',
+            "01-x.md: grade or classes not the protocol's",
+        ),
+    ],
+)
+def test_a_bad_frozen_file_names_itself(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "unseen.json"
+    path.write_text(text)
+    with pytest.raises(UsageError, match=message) as raised:
+        load_unseen(path)
+    assert str(path) in str(raised.value)
+
+
+def test_the_table_pools_the_batches_as_the_scorer_graded_them_then() -> None:
+    first = {f"{n}-x.md": Grading(g, {4: "keep"}) for n, g in ((1, 0.1), (2, 0.5), (3, 0.9))}
+    second = dict(first)
+    # Then the scorer ranked file 3 below file 2; today it ranks like the labellers.
+    batches = [_batch(1, 2, {"1-x.md": 0.1, "2-x.md": 0.8}), _batch(3, 3, {"3-x.md": 0.6})]
+    table = unseen_table(batches, first, second, now=first)
+    # File 1's line: kept by the labellers, struck by the scorer then (_batch: grade <= 0.3).
+    assert "| **all 3** | | 1.000 / 0.000 / 100.0% | 0.500 / 0.200 / 66.7% |" in table
+    assert "today's scorer (fitted where rules were read from them) | | | 1.000 / 0.000" in table
+    assert "| 1-2 (2) | aaaaaaa | 1.000 / 0.000 / 100.0% | 1.000 / 0.150 / 50.0% |" in table
+    assert "labeller: NOT within 0.05 Spearman" in table
+    assert "Spearman gap 0.500" in table and "over 3 files" in table
+    same = unseen_table([FrozenBatch(1, 3, "b" * 40, "", first)], first, second)
+    assert same.count("labeller: within 0.05") == 2 and "today's scorer" not in same
+
+
+def test_the_committed_frozen_batches_are_fresh_held_files_of_the_set() -> None:
+    batches = load_unseen(LABELS_DIR / "unseen.json")
+    names = {f.name: f for f in load_labels()}
+    assert len(batches) >= 12
+    for batch in batches:
+        assert len(batch.commit) == 40 and len(batch.gradings) == batch.last - batch.first + 1
+        for name in batch.gradings:
+            assert names[name].part == "held"
+            assert batch.first <= int(name.split("-")[0]) <= batch.last
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_freezing_grades_with_the_committed_scorer_and_refuses_a_dirty_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = tmp_path / "labels"
+    (labels / "files").mkdir(parents=True)
+    item = next(f for f in load_labels() if f.name.startswith("498-"))
+    shutil.copy(item.path, labels / "files" / item.name)
+    (labels / "batch1.yaml").write_text(
+        f"- {{id: 498, file: {item.scenario}/x/MEMORY.md, grade: 0.5, lines: {{4: keep}}}}\n"
+    )
+    (tmp_path / "scenarios").symlink_to(REPO / "scenarios")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "commit", "-q", "--allow-empty", "-m", "scorer")
+    monkeypatch.chdir(tmp_path)
+    args = ["bench", "reader", "--labels", str(labels), "--freeze-unseen"]
+    assert main([*args, "498-498"]) == 0
+    assert "froze 1 files (498-498)" in capsys.readouterr().out
+    (frozen,) = load_unseen(labels / "unseen.json")
+    assert frozen.gradings[item.name].classes and 0 <= frozen.gradings[item.name].grade <= 1
+    assert main([*args, "490-500"]) == 2
+    assert "overlaps files 498-498" in capsys.readouterr().err
+    assert main([*args, "498"]) == 2
+    assert "expected FIRST-LAST" in capsys.readouterr().err
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "rule.py").write_text("changed = True\n")
+    assert main([*args, "500-510"]) == 2
+    assert "uncommitted changes" in capsys.readouterr().err
+    assert len(load_unseen(labels / "unseen.json")) == 1
