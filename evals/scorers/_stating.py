@@ -25,6 +25,7 @@ from evals.scorers._reading import Said, advice_read_into, liking_read_into, sta
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
+    claim_words,
     names_in,
     often_in,
     support,
@@ -150,10 +151,20 @@ reader's side; at 0.7 (the fact threshold) eleven of fifteen, the four others tr
 UNMEANT = "its words were said, its meaning was not"
 
 
+_KEYED = re.compile(
+    r"^\W*(?P<key>[A-Za-z][\w -]{0,30}?[A-Za-z_])\s*:(?!\d)\s*(?P<value>[^\]]+)\]?\s*$"
+)
+"""A ``key: value`` line ("[response_length: short]", "Preferred response length: Short")."""
+
+
 def unsaid_why(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
     """Why the entry's words were not the user's (``vouched``'s count as said), or None."""
     keys = said.every | user_keys([vouched]) if vouched else said.every
     found = support(entry.text, keys)
+    field = _KEYED.match(entry.text)
+    if field and claim_words(field["value"]) and found.share < INVENTED_SHARE:
+        # "[response_length: short]": the key names what the value is; the value is the claim.
+        found = support(field["value"], keys)
     made_up = found.unsupported_names + found.unsupported_numbers
     if found.share >= INVENTED_SHARE and not made_up:
         clause = unsaid_sentence(entry.text, keys)

@@ -290,19 +290,22 @@ def together_share(text: str, each: Iterable[frozenset[str]]) -> float:
 
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b")
+_ONE_COMPOUND = re.compile(r"\bone-(?=[a-z])")
+""""one-off", "one-time", "one-handed", "one-on-one": an idiom, not a count."""
 
 
 def numbers_in(text: str, with_one: bool = True) -> set[str]:
     """The numbers ``text`` states, one spelling each: digits with their decimals ("13.1"),
     thousands separators dropped ("1,000" is "1000"), ":00" dropped ("9:00" is "9"), leading
     zeros dropped, number words as digits ("twelve" is "12", "zwei" and 二 are "2"; "one" only
-    ``with_one``: "from one database to another" states no number). A date stamp
-    (``2026-05-18``) is left out: the assistant knows the date without the user saying it."""
+    ``with_one``, and never in a compound: "from one database to another", "a one-off visit"
+    state no number). A date stamp (``2026-05-18``) is left out: the assistant knows the date
+    without the user saying it."""
     found = set()
     for raw in _NUMBER.findall(_ISO_DATE.sub(" ", text)):
         number = raw.replace(",", "").removesuffix(":00")
         found.add(number.lstrip("0") or "0")
-    words = _WORD.findall(text.lower())
+    words = _WORD.findall(_ONE_COMPOUND.sub(" ", text.lower()))
     found.update(_NUMBERS[w] for w in words if w in _NUMBERS and (with_one or w != "one"))
     found.update(_CJK_NUMERALS[c] for c in text if c in _CJK_NUMERALS)
     return found

@@ -148,6 +148,24 @@ def test_a_topic_list_states_no_listed_fact(build_run: BuildRun) -> None:
     assert (job.label, city.label) == ("fact", "fact")
 
 
+def test_a_topic_list_with_a_one_off_is_still_a_topic_list(build_run: BuildRun) -> None:
+    """ "one-off" is no number, so it does not make a list of topics a statement of values:
+    "boiler service, one-off visit, October" states no "due every October"."""
+    boiler = {
+        "remember": [
+            {
+                "fact": "The user's boiler service is due every October",
+                "keywords": [["boiler"], ["october"]],
+            }
+        ]
+    }
+    said = ["Remember that my boiler service is due every October."]
+    [listed] = _labels(build_run, ["boiler service, one-off visit, October"], said, boiler)
+    assert listed.label in ("junk", "invented") and not listed.facts
+    [stated] = _labels(build_run, ["Boiler service due every October"], said, boiler)
+    assert stated.label == "fact"
+
+
 def test_a_logged_request_to_keep_a_topic_states_nothing(build_run: BuildRun) -> None:
     """ "User asked to remember hosting information" keeps no value; asking to remember
     the value itself is labelled by what it says."""
@@ -312,3 +330,24 @@ def test_a_line_whose_words_were_said_but_not_its_meaning_is_invented(
     # Words in another script: the English embedding cannot judge meaning, so it does not.
     [vague] = _labels(build_run, ["Worked on projects"], [*said, "Grüße aus Wien!"])
     assert vague.label == "extra"
+
+
+def test_a_key_names_what_its_value_is_and_the_value_is_the_claim(build_run: BuildRun) -> None:
+    """ "[response_length: short]" states the listed "prefers short answers" though the user
+    said it in Spanish: the key's words are the model's framing. A key does not rescue a
+    value the user never gave, nor frame a time ("moves to 10:15")."""
+    short = {
+        "remember": [
+            {
+                "fact": "Prefiere respuestas cortas (prefers short answers)",
+                "keywords": [["cort", "short"]],
+            }
+        ]
+    }
+    said = ["Prefiero respuestas cortas, por favor."]
+    keyed, again = _labels(
+        build_run, ["[response_length: short]", "Short answers are preferred."], said, short
+    )
+    assert keyed.label == "fact" and again.label == "repeat"
+    [made_up] = _labels(build_run, ["[response_length: verbose and detailed]"], said, short)
+    assert made_up.label == "invented"

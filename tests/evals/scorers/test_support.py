@@ -100,6 +100,8 @@ def test_names_the_user_never_said_are_reported() -> None:
         ("Tiene dos perros y tres gatos; joue deux fois", {"2", "3"}),
         ("Un café, once a week, ein Hund", set()),  # articles and "once" are no numbers
         ("一緒に十分", set()),  # 一 and 十 are parts of words: left out
+        ("boiler service, one-off visit, October", set()),  # "one-" makes an idiom
+        ("a one-on-one every week, one cat", {"1"}),
     ],
 )
 def test_numbers_in_spells_each_number_once(text: str, numbers: set[str]) -> None:
