@@ -239,8 +239,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=(
             f"grade the files numbered FIRST to LAST (a fresh batch, just labelled) with the "
             f"committed scorer and record those grades in --labels/{UNSEEN}, before any rule "
-            f"is read from them; --agreement pools every frozen batch (refused when evals/ or "
-            f"memsys/ has uncommitted changes, or the range was frozen before)"
+            f"is read from them; --agreement pools every frozen batch (refused when evals/, "
+            f"memsys/ or scenarios/ has uncommitted changes, or the range was frozen before)"
         ),
     )
 
@@ -258,6 +258,8 @@ def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -
         )
 
 
+_SCORER_PATHS = ("evals", "memsys", "scenarios")
+"""What a grade depends on: the scorer's code and the scenarios' listed facts."""
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 
@@ -278,10 +280,10 @@ def _freeze(items: Sequence[ReaderFile], span: str, labels: Path) -> int:
     path = labels / UNSEEN
     batches = load_unseen(path)
     check_unfrozen(batches, first, last)
-    changed = _git("status", "--porcelain", "--", "evals", "memsys")
+    changed = _git("status", "--porcelain", "--", *_SCORER_PATHS)
     if changed:
         raise UsageError(
-            "--freeze-unseen grades with the committed scorer, and evals/ or memsys/ has "
+            "--freeze-unseen grades with the committed scorer, and what it reads has "
             f"uncommitted changes:\n{changed}"
         )
     commit = _git("rev-parse", "HEAD")

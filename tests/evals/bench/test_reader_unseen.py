@@ -119,7 +119,8 @@ def test_freezing_grades_with_the_committed_scorer_and_refuses_a_dirty_one(
     )
     (tmp_path / "scenarios").symlink_to(REPO / "scenarios")
     _git(tmp_path, "init", "-q")
-    _git(tmp_path, "commit", "-q", "--allow-empty", "-m", "scorer")
+    _git(tmp_path, "add", "scenarios")
+    _git(tmp_path, "commit", "-q", "-m", "scorer")
     monkeypatch.chdir(tmp_path)
     args = ["bench", "reader", "--labels", str(labels), "--freeze-unseen"]
     assert main([*args, "498-498"]) == 0
