@@ -14,6 +14,7 @@ The reader-labelled set is split by a fixed rule on the file name, not by result
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Literal
 
 import numpy as np
 
+from evals.errors import UsageError
 from evals.stats.tests import BOOTSTRAP_DRAWS, SEED
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "SpearmanGap",
     "agreement",
     "part_of",
+    "read_versioned_json",
     "reader_class",
     "spearman",
     "spearman_gap",
@@ -263,3 +266,18 @@ def agreement(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> Agreement:
         kept_same / lines if lines else 0.0,
         class_same / lines if lines else 0.0,
     )
+
+
+def read_versioned_json(path: Path, kind: str, version: int) -> dict[str, object]:
+    """The JSON object of ``path``, which must carry ``schema_version`` ``version``.
+
+    Raises:
+        UsageError: the file is unreadable, not JSON, or not a ``kind`` of that version.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: cannot be read as JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("schema_version") != version:
+        raise UsageError(f"{path}: not a {kind} (schema_version {version} expected)")
+    return data

@@ -17,7 +17,12 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from evals.bench._reader_agreement import Grading, ReaderFile, reader_class
+from evals.bench._reader_agreement import (
+    Grading,
+    ReaderFile,
+    read_versioned_json,
+    reader_class,
+)
 from evals.errors import UsageError
 from evals.scenario import (
     BurstEvent,
@@ -196,12 +201,7 @@ def load_second_labels(path: Path) -> dict[str, Grading]:
         UsageError: the file is missing or unreadable, or a grade or label is missing or not
             one of the protocol's.
     """
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: cannot be read as JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
-        raise UsageError(f"{path}: not a labels file (schema_version {SCHEMA_VERSION} expected)")
+    data = read_versioned_json(path, "labels file", SCHEMA_VERSION)
     files = data.get("files")
     if not isinstance(files, dict) or not files:
         raise UsageError(f"{path}: no files labelled")

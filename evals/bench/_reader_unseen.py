@@ -20,6 +20,7 @@ from evals.bench._reader_agreement import (
     READER_CLASSES,
     Grading,
     agreement,
+    read_versioned_json,
     spearman_gap,
 )
 from evals.errors import UsageError
@@ -90,13 +91,11 @@ def load_unseen(path: Path) -> list[FrozenBatch]:
     """
     if not path.exists():
         return []
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: cannot be read as JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
-        raise UsageError(f"{path}: not a frozen-batches file (schema_version {SCHEMA_VERSION})")
-    return [_batch_from(path, raw) for raw in data.get("batches", [])]
+    data = read_versioned_json(path, "frozen-batches file", SCHEMA_VERSION)
+    batches = data.get("batches", [])
+    if not isinstance(batches, list):
+        raise UsageError(f"{path}: batches is not a list")
+    return [_batch_from(path, raw) for raw in batches]
 
 
 def save_unseen(path: Path, batches: Sequence[FrozenBatch]) -> None:
