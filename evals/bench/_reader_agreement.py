@@ -43,6 +43,7 @@ __all__ = [
     "reader_class",
     "spearman",
     "spearman_gap",
+    "within_target",
 ]
 
 Part = Literal["tuning", "held"]
@@ -281,3 +282,19 @@ def read_versioned_json(path: Path, kind: str, version: int) -> dict[str, object
     if not isinstance(data, dict) or data.get("schema_version") != version:
         raise UsageError(f"{path}: not a {kind} (schema_version {version} expected)")
     return data
+
+
+TARGET_GAP = 0.05
+"""Issue 38: the scorer's Spearman and mean grade gap within this of the labellers' own."""
+TARGET_LINES = 0.85
+"""Issue 38: the share of lines the scorer keeps or strikes as a labeller does."""
+
+
+def within_target(got: Agreement, ceiling: Agreement) -> bool:
+    """The scorer's agreement ``got`` with a labeller is within issue 38's target of the
+    labellers' agreement with each other (``ceiling``)."""
+    return (
+        got.spearman >= ceiling.spearman - TARGET_GAP
+        and got.mean_gap <= ceiling.mean_gap + TARGET_GAP
+        and got.line_agreement >= TARGET_LINES
+    )

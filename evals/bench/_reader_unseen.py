@@ -22,6 +22,7 @@ from evals.bench._reader_agreement import (
     agreement,
     read_versioned_json,
     spearman_gap,
+    within_target,
 )
 from evals.errors import UsageError
 from memsys.safe_io import write_output
@@ -202,12 +203,7 @@ def unseen_table(
     for who, labels in (("first", first), ("second", second)):
         theirs = [labels[n].grade for n in names]
         gap = spearman_gap((by_first, by_second), (then_grades, theirs))
-        got = agreement(pooled, labels)
-        close = (
-            gap.gap <= 0.05
-            and got.mean_gap <= ceiling.mean_gap + 0.05
-            and got.line_agreement >= 0.85
-        )
+        close = within_target(agreement(pooled, labels), ceiling)
         rows.append(
             f"\nOn files it had not seen, the scorer against the {who} labeller: "
             f"{'within' if close else 'NOT within'} 0.05 Spearman and 0.05 mean gap of the "

@@ -37,6 +37,7 @@ from evals.bench._reader_agreement import (
     reader_class,
     spearman,
     spearman_gap,
+    within_target,
 )
 from evals.bench._reader_blind import (
     BLIND_DIR,
@@ -198,11 +199,7 @@ def agreement_table(
     by_first, by_second = ([g[n].grade for n in common] for g in (first, second))
     scored = [scorer[n].grade for n in common]
     for name, got, theirs in (("first", found[1], by_first), ("second", found[2], by_second)):
-        close = (
-            got.spearman >= ceiling.spearman - 0.05
-            and got.mean_gap <= ceiling.mean_gap + 0.05
-            and got.line_agreement >= 0.85
-        )
+        close = within_target(got, ceiling)
         gap = spearman_gap((by_first, by_second), (scored, theirs))
         rows.append(
             f"\nScorer against the {name} labeller: {'within' if close else 'NOT within'} "
