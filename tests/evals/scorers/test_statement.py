@@ -55,3 +55,19 @@ def test_a_line_of_framing_words_alone_states_nothing(line: str) -> None:
 def test_a_framed_line_with_a_claim_still_states_it() -> None:
     assert states_nothing("User requested: key projects are Atlas and Borealis") is None
     assert states_nothing("Profession: nurse") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Prefiero las respuestas cortas, por favor.", "Je suis architecte, Vienne",
+     "Ich bin Architektin, Wien", "Sono vegetariana, niente carne"],
+)  # fmt: skip
+def test_a_statement_in_another_language_is_not_a_topic(line: str) -> None:
+    """Unaccented Spanish, French, German or Italian has its own function words: "por",
+    "suis", "ich", "sono" make a statement of it as "the" does in English."""
+    assert states_nothing(line) is None
+
+
+@pytest.mark.parametrize("line", ["Las Vegas trip, soy milk", "Pour-over coffee, MIT lectures"])
+def test_english_topics_with_foreign_looking_words_stay_topics(line: str) -> None:
+    assert states_nothing(line)
