@@ -62,7 +62,7 @@ from memsys._decision_prompt import (
 )
 from memsys.errors import MalformedOutput
 from memsys.llm.base import ChatRequest, Message, Purpose, Role
-from memsys.subject import SubjectJudge, is_ending, is_passing, key_terms
+from memsys.subject import SubjectJudge, is_ending, is_passing, key_terms, only_ends
 
 __all__ = [
     "CHOICES",
@@ -103,6 +103,9 @@ class RepairKind(StrEnum):
     NOT_A_CHANGE = "not_a_change"
     """Answer D ("what memory [id] says has changed") whose text shares no key term with
     that memory: it names no value of the same thing."""
+    ENDED_WITH_NEWS = "ended_with_news"
+    """A DELETE whose fact also says what replaced its target ("moved to Warmwell; HeatRight
+    no longer services it"): an UPDATE, so that nothing new is lost."""
     PASSING_REMARK = "passing_remark"
     """An UPDATE whose fact is a remark about the moment: it changes no lasting memory, and
     is not stored."""
@@ -327,13 +330,14 @@ def _repair_delete(
     d: Decision, candidate: str, shown: dict[int, str], subject: SubjectJudge
 ) -> Decision:
     """A DELETE removes its target only when the fact ends something about it; one that
-    cannot keeps the fact as an ADD unless the fact only negates (module docstring)."""
-    ending, passing = is_ending(candidate), is_passing(candidate)
+    cannot keeps the fact as an ADD unless the fact only negates, and one whose fact also
+    says what replaced its target updates it instead (module docstring)."""
+    ending, passing, only = is_ending(candidate), is_passing(candidate), only_ends(candidate)
     if d.id not in shown or not subject.same_subject(candidate, shown[d.id]):
         kind = RepairKind.UNKNOWN_TARGET if d.id not in shown else RepairKind.UNRELATED_TARGET
         where = "which was not shown" if d.id not in shown else "which is about something else"
-        if ending or passing:  # it only negates, or only remarks on the moment
-            what = "" if ending else ", and the fact is a passing remark"
+        if only or passing:  # it only negates, or only remarks on the moment
+            what = "" if only else ", and the fact is a passing remark"
             why = f"DELETE named id {d.id}, {where}{what}: refused, nothing stored"
             return dataclasses.replace(
                 d, op=Operation.NOOP, id=None, content="", repair=why, repair_kind=kind
@@ -352,5 +356,14 @@ def _repair_delete(
             content="",
             repair=why,
             repair_kind=RepairKind.NOT_AN_ENDING,
+        )
+    if not only:  # "Moved to Warmwell; HeatRight no longer services it": keep Warmwell
+        why = f"DELETE of memory {d.id}, but the fact also says what replaced it: updated"
+        return dataclasses.replace(
+            d,
+            op=Operation.UPDATE,
+            content=candidate.strip(),
+            repair=why,
+            repair_kind=RepairKind.ENDED_WITH_NEWS,
         )
     return dataclasses.replace(d, content="")

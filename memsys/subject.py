@@ -93,6 +93,7 @@ __all__ = [
     "is_ending",
     "is_passing",
     "key_terms",
+    "only_ends",
     "parties",
     "settings",
 ]
@@ -263,6 +264,21 @@ def is_ending(text: str) -> bool:
     return any(w in ENDING_WORDS or w.endswith("n't") for w in words) or bool(
         _ENDING_PHRASE.search(lowered)
     )
+
+
+_CLAUSE = re.compile(r"[;:.!?]+\s*|,\s+|\s+(?:and|but)\s+")
+NEWS_TERMS = 2
+"""A clause of at least this many key terms says something ("switched to coffee"); one
+term after a comma is a detail of the ending ("No longer lives in Linz, Austria")."""
+
+
+def only_ends(text: str) -> bool:
+    """``text`` says that something stopped and nothing more: every clause of it ends
+    something or is too short to say anything. "No longer drinks tea" only ends; "The
+    contract moved to Warmwell; HeatRight no longer services it" also says what replaced it,
+    which a DELETE would lose."""
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    return is_ending(text) and all(is_ending(c) or len(key_terms(c)) < NEWS_TERMS for c in clauses)
 
 
 def is_passing(text: str) -> bool:

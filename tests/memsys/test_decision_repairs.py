@@ -178,6 +178,27 @@ def test_a_delete_that_only_negates_removes_its_target_and_stores_nothing_new() 
     assert (d.op, d.id, d.content, d.repair) == (Operation.DELETE, 8, "", None)
 
 
+@pytest.mark.parametrize(
+    "fact",
+    ["No longer drinks tea; switched to coffee", "Stopped drinking tea and drinks coffee now"],
+)
+def test_a_delete_whose_fact_also_says_what_replaced_it_updates_instead(fact: str) -> None:
+    """The fact ends its target *and* says what came instead: a DELETE would lose the
+    replacement ("The boiler service contract moved to Warmwell; HeatRight has closed
+    down", search-decay-buried), so the target is updated with the fact."""
+    d = parse('{"answer": "E", "id": 8, "content": ""}', fact)
+    assert (d.op, d.id, d.content) == (Operation.UPDATE, 8, fact)
+    assert d.repair_kind is RepairKind.ENDED_WITH_NEWS
+    assert d.repair == "DELETE of memory 8, but the fact also says what replaced it: updated"
+
+
+def test_a_delete_of_a_memory_about_something_else_adds_a_fact_that_ends_and_adds() -> None:
+    fact = "Left Globex and joined Initech as a data analyst"
+    d = parse('{"answer": "E", "id": 3, "content": ""}', fact)
+    assert (d.op, d.id, d.content) == (Operation.ADD, None, fact)
+    assert d.repair_kind is RepairKind.UNRELATED_TARGET
+
+
 def test_the_subject_judge_given_is_the_one_asked() -> None:
     class Never(SubjectJudge):
         def same_subject(self, candidate: str, memory: str) -> bool:

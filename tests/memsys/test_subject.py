@@ -7,7 +7,15 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memsys.subject import SubjectJudge, is_ending, is_passing, key_terms, parties, settings
+from memsys.subject import (
+    SubjectJudge,
+    is_ending,
+    is_passing,
+    key_terms,
+    only_ends,
+    parties,
+    settings,
+)
 
 
 def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
@@ -209,3 +217,19 @@ def test_facts_held_in_different_settings_are_different_subjects_however_close()
     assert not SubjectJudge(at_cosine(home, work, 0.9)).same_subject(home, work)
     new = "Uses a ThinkPad at work now"
     assert SubjectJudge(at_cosine(new, work, 0.9)).same_subject(new, work)
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        ("No longer drinks tea", True),
+        ("No longer lives in Linz, Austria", True),  # one term after a comma: a detail
+        ("Stopped running and cycling", True),
+        ("No longer drinks tea; switched to coffee", False),
+        ("Left Globex and joined Initech", False),
+        ("The contract moved to Warmwell; HeatRight no longer services it", False),
+        ("Prefers light mode", False),  # ends nothing
+    ],
+)
+def test_only_ends_when_no_clause_says_anything_more(text: str, only: bool) -> None:
+    assert only_ends(text) is only

@@ -35,7 +35,9 @@ def test_a_turn_that_names_the_request_may_delete_it(manager: MemoryManager) -> 
     h = Harness(manager, _delete(1))
     h.seed(REQUEST, "Lives in Berlin")
     manager.begin_turn("Please forget the metric units request, imperial is fine now.")
-    h.policy.process("Imperial units, not metric units", "preferences")
+    # A fact that only ends the request: "Imperial units, not metric units" also says what
+    # replaced it, and that DELETE is an UPDATE since 2026-12-05 (memsys.subject.only_ends).
+    h.policy.process("No metric units any more", "preferences")
     turn = manager.end_turn()
     assert h.rows()[1].status is StoreStatus.DELETED
     assert turn is not None and not turn.acted  # one removal: no burst, nothing refused
@@ -77,3 +79,17 @@ def test_a_batch_inside_a_user_turn_uses_the_users_words(manager: MemoryManager)
     assert manager.guard.in_turn  # the promote did not end the user's turn
     assert h.rows()[1].status is StoreStatus.DELETED
     assert not [e for e in h.events if isinstance(e, DeletionGuarded)]
+
+
+def test_a_delete_whose_fact_says_what_replaced_the_request_updates_it(
+    manager: MemoryManager,
+) -> None:
+    """The DELETE of a fact that also states its replacement keeps the replacement."""
+    h = Harness(manager, _delete(1))
+    h.seed(REQUEST, "Lives in Berlin")
+    manager.begin_turn("Please forget the metric units request, imperial is fine now.")
+    result = h.policy.process("Imperial units, not metric units", "preferences")
+    manager.end_turn()
+    assert result.decision is not None and result.decision.op.value == "UPDATE"
+    memory = manager.read_long_term_memory()
+    assert "Imperial units, not metric units" in memory and REQUEST not in memory
