@@ -216,9 +216,10 @@ _LOGGED: tuple[re.Pattern[str], ...] = (
         r"(?:the|their|his|her|its|a|an)\s+(?P<what>[^\d]+)$",
         re.I,
     ),
-    # what was kept ("remembered Biscuit's vet clinic", "The user saved the shift pattern")
+    # what was kept ("remembered Biscuit's vet clinic", "The user saved the shift pattern",
+    # "The user remembers their gym schedule"; not "Saves their receipts": a habit)
     re.compile(
-        r"^\W*(?i:(?:the\s+)?user\s+)?(?i:remembered|saved|noted|stored)\s+"
+        r"^\W*(?i:(?:the\s+)?user\s+)?(?i:remembered|remembers|saved|noted|stored)\s+"
         r"(?:(?:the|their|his|her|its|my|your)\s+|[A-Z][\w-]*['’]s\s+)(?P<what>[^\d]+?)\W*$"
     ),
     # that something was decided ("Decision made on framework for billing service")
@@ -266,7 +267,9 @@ CHATTER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\bi (?:can(?:no|')t|do not|don't) have (?:access|the ability|any (?:personal|memory|"
         r"information|record|way))\b",
         r"^\W*i(?:'m| am) sorry\b",
-        r"\bi(?:'m| am) here to (?:help|assist)\b",
+        # "I'm here to help (you)", not the user's "I am here to help patients"
+        r"\bi(?:'m| am) here to (?:help|assist)\b"
+        r"(?!\s+(?!you\b|with\b|if\b|whenever\b|in\b)\w)",
         # The assistant describing itself as the user ("User is an AI assistant").
         r"\b(?:is|am) an? (?:ai|virtual|digital) assistant(?:\W*$|[,.;])",
     )

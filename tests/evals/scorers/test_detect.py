@@ -109,6 +109,8 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("Save memory prefers metric units", None),  # the fact, the tool's words stuck on
         ("I'm sorry, but I can't assist with that.", "assistant chatter"),
         ("I am here to assist you with any questions you may have.", "assistant chatter"),
+        ("I'm here to help.", "assistant chatter"),
+        ("I am here to help patients and provide excellent care.", None),  # a claim (2026-12-05)
         ("Sorry-looking sofa in the hall", None),
         ("The conversation segment mentions the user's preferences", "conversation log"),
         ("The user is using the assistant to help with their study.", "conversation log"),
@@ -180,6 +182,8 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("Saved the shift pattern", "conversation log"),
         ("The user remembered the rent due date", "conversation log"),
         ("The user remembered the rent is due on the 1st", None),
+        ("The user remembers their gym schedule", "conversation log"),
+        ("Saves their receipts in a shoebox", None),  # a habit, not what was kept
         ("The user changed the standup time for next week", "conversation log"),
         ("The user updated their preferences", "conversation log"),
         ("Remembered Milo, my cat.", None),
