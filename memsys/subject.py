@@ -135,7 +135,7 @@ _SETTLED = re.compile(
 # moment, this conversation, a meal or a mood, a screenshot, the model in use.
 _PASSING = re.compile(
     r"\b(?:today|tonight|right now|at the moment|just now|this (?:morning|afternoon|"
-    r"evening|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|in the mood|"
+    r"evening|week|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|in the mood|"
     r"feeling|screenshot|(?:photo|picture|image) shows|"
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
 )

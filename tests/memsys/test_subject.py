@@ -88,6 +88,8 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("Changed to the 7B model for this chat", True),
         ("The heating felt weak this morning.", True),  # the scorer's noise reads this too
         ("The heating feels weak every morning.", False),
+        ("Night shifts this week", True),  # a week's state, not the job (2026-12-05)
+        ("Swims every week", False),
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
