@@ -111,11 +111,11 @@ _ENDING_TEXT = """
 ENDING_WORDS = frozenset(_ENDING_TEXT.split())
 """Negation and ending words (see the module docstring)."""
 
-# Verbs that end something only with their particle ("broke up", "shut down", "moved out"):
-# "broke" or "shut" alone says nothing ended.
+# Verbs that end something only with their particle ("broke up", "shut down", "closed down",
+# "moved out"): "broke", "shut" or "closed" alone says nothing ended ("closed on Mondays").
 _ENDING_PHRASE = re.compile(
     r"\b(?:broke|break|breaking|split|splitting)\s+up\b|\b(?:shut|shutting|wound|winding)\s+"
-    r"down\b|\bmoved\s+out\b|\bpassed\s+away\b|\bgot\s+rid\s+of\b|\blaid\s+off\b"
+    r"down\b|\b(?:closed|closing)\s+down\b|\bmoved\s+out\b|\bpassed\s+away\b|\bgot\s+rid\s+of\b|\blaid\s+off\b"
 )
 
 # A change said to be for good is no remark about the moment, whatever day it was made on.
@@ -135,8 +135,8 @@ _SETTLED = re.compile(
 # moment, this conversation, a meal or a mood, a screenshot, the model in use.
 _PASSING = re.compile(
     r"\b(?:today|tonight|right now|at the moment|just now|this (?:morning|afternoon|"
-    r"evening|week|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|in the mood|"
-    r"feeling|screenshot|(?:photo|picture|image) shows|"
+    r"evening|week|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|"
+    r"in the mood|feeling|screenshot|(?:photo|picture|image) shows|"
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
 )
 

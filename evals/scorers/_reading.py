@@ -199,20 +199,22 @@ pottery classes"): the line says something of the user, so it is no topic label.
 ending in "-is" ("tennis", "analysis") is a noun."""
 
 
-_OTHER_FUNCTION_WORDS = frozenset(
+_STATEMENT_WORDS = _FUNCTION_WORDS | frozenset(
     re.findall(
         r"\S+",
-        # Spanish, French, German, Italian: none a word of English topics ("Las Vegas",
-        # "pour-over", "MIT", "soy milk" and "Mon" keep theirs out)
+        # "has", "have", "had": framing words for claim words, but a verb all the same
+        # ("HeatRight has closed down"); then Spanish, French, German, Italian, none a word of
+        # English topics ("Las Vegas", "pour-over", "MIT", "soy milk" and "Mon" keep theirs out)
+        "has have had "
         "el una unos unas del por que muy estoy tengo "
         "les des une est sont avec dans je nous vous suis "
         "der das ein eine einen und ist sind nicht ich mein meine "
         "il gli della sono che",
     )
 )
-"""Function words of the other languages users write in: a line with one is a statement
-("Prefiero las respuestas cortas, por favor"), not a topic label, as "the" makes one in
-English. The topic check reads them; claim words stay English-only."""
+"""Words that make a line a statement, not a topic label: English function words and
+verbs, and the function words of the other languages users write in ("Prefiero las
+respuestas cortas, por favor"). The topic check reads them; claim words stay as they are."""
 
 _FRAMING_ONLY = "states nothing: only framing words (user, requested, key projects...)"
 TOPIC = "a topic, not a statement (no function word, no value)"
@@ -247,7 +249,7 @@ def states_nothing(text: str) -> str | None:
         len(words) > FRAGMENT_WORDS
         and (len(words) <= TOPIC_WORDS or (len(items) > 1 and longest <= TOPIC_WORDS))
         and not _VERB_FIRST.match(words[0])
-        and not lower & (_FUNCTION_WORDS | _OTHER_FUNCTION_WORDS)
+        and not lower & _STATEMENT_WORDS
         and (len(items) > 1 or not text.rstrip().endswith((".", "!")))  # a list ends as it may
         and text.isascii()
         and not cues_of(text)

@@ -107,7 +107,7 @@ from evals.scorers._support import (
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
 from memsys.sections import MemoryEntry, parse_entries
-from memsys.subject import is_ending, is_passing
+from memsys.subject import is_ending, is_passing, only_ends
 
 __all__ = [
     "FRAGMENT_WORDS",
@@ -175,7 +175,10 @@ def _noise(entry: MemoryEntry, target: Target, run: RunData, said: Said) -> str 
 
 def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
     """The stale side of a contradiction the entry states, or None."""
+    ends = only_ends(entry.text)
     for pair in target.expect.contradictions:
+        if ends and not is_ending(pair.stale.fact):
+            continue  # "HeatRight has closed down" ends the stale side: no claim of it
         if match_entries(
             pair.stale,
             [entry],

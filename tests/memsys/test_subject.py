@@ -48,6 +48,7 @@ def test_key_terms_drop_function_and_ending_words_and_stem() -> None:
         ("Shut the door on the way out", False),
         ("Moved out of London", True),
         ("The bakery is closed on Mondays", False),  # a state
+        ("HeatRight has closed down", True),
         ("The office was closed for the holidays", False),
         ("The gym closed for renovation", False),  # closed for a while, not for good
         ("Closes the laptop at six every day", False),

@@ -113,6 +113,37 @@ def test_an_ending_is_not_the_forbidden_fact_it_negates(build_run: BuildRun) -> 
     assert line.label == "noise"
 
 
+def test_a_line_that_only_ends_the_stale_side_is_not_stale(build_run: BuildRun) -> None:
+    """ "HeatRight has closed down" says the old side is over (search-decay-buried, both
+    labellers kept it); "still with HeatRight, never on time" claims it."""
+    boiler = {
+        "remember": [{"fact": "The service contract is with Warmwell", "keywords": [["warmwell"]]}],
+        "contradictions": [
+            {
+                "stale": {
+                    "fact": "The service contract is with HeatRight",
+                    "keywords": [["heatright"]],
+                },
+                "current": {
+                    "fact": "The service contract is with Warmwell",
+                    "keywords": [["warmwell"]],
+                },
+                "kind": "temporal_change",
+            }
+        ],
+    }
+    said = [
+        "The service contract is with HeatRight.",
+        "It moved to Warmwell; HeatRight has closed down.",
+    ]
+    [line] = _labels(build_run, ["HeatRight has closed down"], said, boiler)
+    assert line.label == "extra"
+    [line] = _labels(
+        build_run, ["Service contract still with HeatRight, never on time"], said, boiler
+    )
+    assert line.label == "stale"
+
+
 def test_a_made_up_sentence_beside_a_listed_fact_makes_the_line_invented(
     build_run: BuildRun,
 ) -> None:

@@ -60,11 +60,12 @@ def test_a_framed_line_with_a_claim_still_states_it() -> None:
 @pytest.mark.parametrize(
     "line",
     ["Prefiero las respuestas cortas, por favor.", "Je suis architecte, Vienne",
+     "HeatRight has closed down",
      "Ich bin Architektin, Wien", "Sono vegetariana, niente carne"],
 )  # fmt: skip
 def test_a_statement_in_another_language_is_not_a_topic(line: str) -> None:
     """Unaccented Spanish, French, German or Italian has its own function words: "por",
-    "suis", "ich", "sono" make a statement of it as "the" does in English."""
+    "suis", "ich", "sono" make a statement of it as "the" does in English; so does "has"."""
     assert states_nothing(line) is None
 
 
