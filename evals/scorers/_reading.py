@@ -147,7 +147,10 @@ def liking_read_into(text: str, wanting: Sequence[frozenset[str]], vouched: str 
 _COMMENTARY = re.compile(
     r"^(?:this|that)\s+(?:information|content|detail|fact|note|entry|memory)\b"
     r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?(?:way|idea|step)\b"
-    r"|^(?:this|that)\s+(?:helps?|will\s+help|can\s+help|allows?|ensures?|makes?\s+it)\b",
+    r"|^(?:this|that)\s+(?:helps?|will\s+help|can\s+help|allows?|ensures?|makes?\s+it)\b"
+    # a courtesy to the assistant: "I'm excited to share my new furry friend with you!"
+    r"|^i(?:'m|\s+am)\s+(?:so\s+|really\s+)?(?:excited|happy|glad|thrilled)\s+to\s+"
+    r"(?:share|show|tell)\b.*\bwith\s+you\b",
     re.I,
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|,\s+(?=(?:can|could|would|will) you\b[^,.!]*\?$)", re.I)

@@ -223,6 +223,9 @@ def _label(
         # A line about what is not to be kept that only names a listed fact's subject is
         # the forbidden thing, not the fact.
         facts = [(spec, how) for spec, how in facts if not names_only(entry.text, spec)]
+    said_more = [(spec, how) for spec, how in facts if not names_only(entry.text, spec)]
+    if said_more:  # "Biscuit's vet is the Greenway clinic" names the puppy, says the vet
+        facts = said_more
     stateless = states_nothing(entry.text)
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
         topic = not CHANGE_MARKER.search(entry.text)  # "Lisbon -> Porto" records a move

@@ -76,6 +76,24 @@ def test_a_name_alone_does_not_state_the_fact_that_names_it(build_run: BuildRun)
     assert line.label == "fact"
 
 
+def test_a_line_stating_one_fact_and_naming_anothers_subject_credits_one(
+    build_run: BuildRun,
+) -> None:
+    """ "Biscuit's vet is the Greenway clinic" says the vet and only names the puppy: the
+    later line saying the puppy is that fact, not a repeat (file 554, both labellers)."""
+    puppy = {
+        "remember": [
+            {"fact": "The user has a beagle puppy called Biscuit", "keywords": [["biscuit"]]},
+            {"fact": "Biscuit's vet is the Greenway clinic", "keywords": [["greenway"]]},
+        ]
+    }
+    said = ["I adopted Biscuit, a beagle puppy.", "Biscuit's vet is the Greenway clinic."]
+    lines = ["Biscuit's vet is the Greenway clinic.", "Biscuit is a beagle puppy I adopted."]
+    vet, dog = _labels(build_run, lines, said, puppy)
+    assert vet.label == "fact" and vet.facts == ("Biscuit's vet is the Greenway clinic",)
+    assert dog.label == "fact" and dog.facts == ("The user has a beagle puppy called Biscuit",)
+
+
 def test_a_line_about_a_forbidden_thing_naming_only_a_facts_name_is_that_thing(
     build_run: BuildRun,
 ) -> None:

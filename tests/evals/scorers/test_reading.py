@@ -19,6 +19,13 @@ def test_commentary_and_everything_after_it_is_read_past() -> None:
     )
 
 
+def test_a_courtesy_to_the_assistant_is_read_past_but_a_claimed_aim_is_not() -> None:
+    courtesy = "Adopted a beagle puppy. I'm so happy to share my new puppy with you!"
+    assert without_commentary(courtesy) == "Adopted a beagle puppy."
+    aim = "Works in healthcare. I'm excited to learn more about healthcare trends."
+    assert without_commentary(aim) == aim
+
+
 def test_a_junk_sentence_alone_is_read_past_and_the_claims_after_it_stay() -> None:
     line = "Good morning! Did you sleep well? I didn't, it was 27 degrees all night."
     assert without_commentary(line) == "Good morning! I didn't, it was 27 degrees all night."
