@@ -113,11 +113,14 @@ FRAMING = frozenset(
         "now new key profession professional occupation job interest interests interested "
         "workflow project projects profile detail details info information personal context "
         "always never usually regularly set task tasks location city company career role hobby "
-        "hobbies type types things part today tonight yesterday",
+        "hobbies type types things part today tonight yesterday "
+        "database databases",
     )
 )
 """Words a memory entry adds to frame any fact ("User requested:", "Prefers ...", "today",
-"[profession: ...]", "Key projects:"): neutral, neither supported nor invented."""
+"[profession: ...]", "Key projects:"): neutral, neither supported nor invented. "database"
+says what kind of thing a named system is ("Works with Snowflake databases" for "our
+warehouse runs on Snowflake"; 2026-12-05, read from two held lines both labellers kept)."""
 
 _STEM_SUFFIXES = ("'s", "ies", "ings", "ing", "ed", "es", "ly", "s")
 _IRREGULAR = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}

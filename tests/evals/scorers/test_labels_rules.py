@@ -94,6 +94,19 @@ def test_a_line_stating_one_fact_and_naming_anothers_subject_credits_one(
     assert dog.label == "fact" and dog.facts == ("The user has a beagle puppy called Biscuit",)
 
 
+def test_database_says_what_kind_of_thing_a_named_system_is(build_run: BuildRun) -> None:
+    warehouse = {
+        "remember": [
+            {"fact": "The user's warehouse runs on Snowflake", "keywords": [["snowflake"]]}
+        ]
+    }
+    said = ["Remember that our warehouse runs on Snowflake."]
+    [line] = _labels(build_run, ["Works with Snowflake databases"], said, warehouse)
+    assert line.label == "fact"
+    [line] = _labels(build_run, ["Works with Snowflake pipelines daily"], said, warehouse)
+    assert line.label == "invented"
+
+
 def test_a_line_about_a_forbidden_thing_naming_only_a_facts_name_is_that_thing(
     build_run: BuildRun,
 ) -> None:
