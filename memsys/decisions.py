@@ -28,10 +28,11 @@ measures it). Replies in the plain form ``{"op": ..., "id": ..., "content": ...,
 :class:`MalformedOutput`, which the policy turns into a counted no-op that changes nothing)
 and forgiving about meaning, so that a decision never drops information and means what it
 says. The repairs (an UPDATE or DELETE of a memory not shown or about something else keeps
-the fact as an ADD; a DELETE needs an ending; a passing remark changes no memory; a C that
-leaves out most of its target, or a D that shares no word with it, adds the fact beside it;
-repeats are NOOPs) are listed, each with the recorded answers it was written after and its
-price, in ``docs/decision-repairs.md``.
+the fact as an ADD; a DELETE needs an ending, and one whose fact also says what replaced
+its target updates it; a passing remark changes no memory; a C that leaves out most of its
+target, or a D that shares no word with it, adds the fact beside it; repeats are NOOPs)
+are listed, each with the recorded answers it was written after and its price, in
+``docs/decision-repairs.md``.
 
 Each repair is named in :attr:`Decision.repair` (words) and :attr:`Decision.repair_kind`
 (a :class:`RepairKind` the policy counts and the trace carries), so the trace, the scorers
