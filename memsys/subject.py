@@ -114,8 +114,9 @@ ENDING_WORDS = frozenset(_ENDING_TEXT.split())
 # Verbs that end something only with their particle ("broke up", "shut down", "closed down",
 # "moved out"): "broke", "shut" or "closed" alone says nothing ended ("closed on Mondays").
 _ENDING_PHRASE = re.compile(
-    r"\b(?:broke|break|breaking|split|splitting)\s+up\b|\b(?:shut|shutting|wound|winding)\s+"
-    r"down\b|\b(?:closed|closing)\s+down\b|\bmoved\s+out\b|\bpassed\s+away\b|\bgot\s+rid\s+of\b|\blaid\s+off\b"
+    r"\b(?:broke|break|breaking|split|splitting)\s+up\b"
+    r"|\b(?:shut|shutting|closed|closing|wound|winding)\s+down\b"
+    r"|\bmoved\s+out\b|\bpassed\s+away\b|\bgot\s+rid\s+of\b|\blaid\s+off\b"
 )
 
 # A change said to be for good is no remark about the moment, whatever day it was made on.

@@ -219,12 +219,11 @@ def _label(
     if stale is not None:
         return LineLabel(entry, "stale", f"states the stale fact: {stale.fact}", stale.fact)
     facts = facts_stated(entry, target, run)
-    if facts and _forbidden(entry, target, run) is not None:
-        # A line about what is not to be kept that only names a listed fact's subject is
-        # the forbidden thing, not the fact.
-        facts = [(spec, how) for spec, how in facts if not names_only(entry.text, spec)]
+    # A fact whose subject the line only names is not stated by it when the line states
+    # another ("Biscuit's vet is the Greenway clinic" names the puppy, says the vet) or is
+    # about what is not to be kept (then it is the forbidden thing, not the fact).
     said_more = [(spec, how) for spec, how in facts if not names_only(entry.text, spec)]
-    if said_more:  # "Biscuit's vet is the Greenway clinic" names the puppy, says the vet
+    if said_more or (facts and _forbidden(entry, target, run) is not None):
         facts = said_more
     stateless = states_nothing(entry.text)
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
