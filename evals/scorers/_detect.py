@@ -194,6 +194,9 @@ _CONVERSATION_LOG = re.compile(
     r"(?:profile|notes|preferences|projects|interests|workflow|memory|memories)\s*\W*$"
     r"|^(?:the\s+)?(?:user'?s?\s+)?(?:profile|memory|notes|preferences)\s+(?:was\s+|has been\s+)?"
     r"(?:updated|changed|corrected|cleared)\b"
+    # a complaint about the memory with nothing of what is right: "You saved it wrong."
+    r"|^\W*(?:[\w']+\s+){0,2}?(?:saved?|saves|saving|got|gotten|stored|wrote|written|noted)\s+"
+    r"(?:it|that|this)\s+(?:all\s+)?wrong\W*$"
     # an edit of the memory told as news: "The user changed the memory entry about tennis ..."
     r"|^.*\bmemory\s+(?:entry|entries|file|item|items|record|records)\b",
     re.I,
@@ -204,7 +207,8 @@ assistant provided the answer", "Helped the user outline the report"; not "Sugge
 which a reader may read as the user's wish), the user's courtesies ("The user wishes me
 luck"), what a segment of it covered
 ("The conversation segment mentions the user's preferences"), what was done to the memory
-("Corrected name in profile", "Profile updated with new recipe information"), that the user
+("Corrected name in profile", "Profile updated with new recipe information") or that it was
+wrong without what is right ("She saves it wrong."), that the user
 is using the assistant, or the turns themselves pasted ("user: ... [assistant]: ...")."""
 
 

@@ -125,6 +125,11 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("Corrected name in profile", "conversation log"),
         ("JSON object for first week planning added to notes", "conversation log"),
         ("Profile updated with new recipe information", "conversation log"),
+        ("She saves it wrong.", "conversation log"),  # wrong, and nothing of what is right
+        ("You saved that wrong", "conversation log"),
+        ("Also, my daughter's name is Mia, not Maya. You saved it wrong.", None),
+        ("You've got that wrong in your memory: I'm pescatarian, not vegetarian.", None),
+        ("Often gets the dosage wrong", None),
         ("Keeps notes in Obsidian", None),
         ("Added oat milk to the shopping list", None),
         ("Moved to the Berlin office", None),
