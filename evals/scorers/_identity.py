@@ -21,7 +21,10 @@ the puppy's name. It is invented unless the user gave the name as theirs ("my na
 puppy and the line names the user.
 
 Nor are memsys's own prompts: a line of them pasted as an entry (:func:`is_prompt_text`,
-:func:`echoes_prompt`) is "the template's or the prompt's own words" (rule 1, ``junk``).
+:func:`echoes_prompt`) is "the template's or the prompt's own words" (rule 1, ``junk``). A
+line of a prompt's worked example (a made-up user's "User requested: allergic to wasps")
+copied as an entry, when the user never said all its words, is what the user never said
+(:func:`copied_example`, rule 7, ``invented``).
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from evals.scorers._support import claim_words
+from evals.scorers._support import claim_words, support
 from memsys.prompts import compaction_prompt, daily_summary_prompt
+from memsys.subject import is_passing
 from memsys.tools.descriptions import available_variants, load_variant
 
 __all__ = [
@@ -39,6 +43,7 @@ __all__ = [
     "ECHO_WORDS",
     "claimed_name",
     "claimed_role",
+    "copied_example",
     "echoes_prompt",
     "is_prompt_text",
     "model_name_in",
@@ -267,3 +272,40 @@ def echoes_prompt(sentence: str) -> bool:
     """``sentence`` holds a run of :data:`ECHO_WORDS` words of memsys's own instructions: the
     model pasting or paraphrasing its prompt after a line (commentary a reader reads past)."""
     return not _runs(sentence).isdisjoint(_instruction_runs())
+
+
+_EXAMPLE_BULLET = re.compile(r"^\s*(?:[-*]\s*)?(?:\[[^\]]*\]\s*)?")
+"""A worked example's bullet and category tag ("- [profile] "), not part of what it says."""
+
+
+def _example_key(text: str) -> str:
+    return _EXAMPLE_BULLET.sub("", text).strip().rstrip(".").lower()
+
+
+@cache
+def _example_lines() -> frozenset[str]:
+    """The bullets of the shipped prompts' worked examples (the daily-summary prompts of the
+    ``summary-*`` variants: "- [interests] Grows beans on an allotment every summer"), as
+    :func:`_example_key`."""
+    return frozenset(
+        _example_key(line)
+        for slot, text in _shipped_texts()
+        if slot.startswith("prompts.")
+        for line in text.splitlines()
+        if line.lstrip().startswith("- ")
+    ) - {""}
+
+
+def copied_example(text: str, said: frozenset[str]) -> str | None:
+    """Why the entry is a worked example's line copied from a prompt (``said``: the keys of
+    everything the user said), or None: the line is one of the example's bullets and the
+    user never said all of its claim words. A word or two that the user happened to say
+    ("allergic" meeting a German "allergisch" by its key) does not make the example theirs.
+    The example's remarks of the moment ("The user switched to another model today") are left
+    to the passing-remark rule: a user may have made that remark."""
+    if _example_key(text) not in _example_lines() or is_passing(text):
+        return None
+    unsaid = support(text, said).unsupported
+    if not unsaid:
+        return None
+    return f"copied from a prompt's worked example (never said: {', '.join(unsaid[:4])})"

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from evals.scenario import FactSpec
-from evals.scorers._identity import claimed_role, unclaimed_name, unclaimed_role
+from evals.scorers._identity import claimed_role, copied_example, unclaimed_name, unclaimed_role
 from evals.scorers._matching import expected_facts, match_entries
 from evals.scorers._reading import Said, advice_read_into, liking_read_into, states_nothing
 from evals.scorers._support import (
@@ -179,6 +179,9 @@ def unsaid_why(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
 def invented_why(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
     """Why the entry states what the user never said (``vouched``: an expected fact's text,
     whose words count as said), or None."""
+    copied = copied_example(entry.text, said.every)
+    if copied:
+        return copied
     unsaid = unsaid_why(entry, said, vouched)
     if unsaid:
         return unsaid

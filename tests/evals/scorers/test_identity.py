@@ -8,12 +8,15 @@ from evals.scenario.load import Expectations
 from evals.scorers._identity import (
     claimed_name,
     claimed_role,
+    copied_example,
     self_description_keys,
     unclaimed_name,
     unclaimed_role,
 )
+from evals.scorers._support import user_keys
 from evals.scorers.labels import label_target
 from tests.evals.scorers.conftest import BuildRun
+from tests.helpers.label_lines import label_lines
 from tests.helpers.traces import WEEK_EXPECT
 
 
@@ -94,3 +97,26 @@ def test_an_unclaimed_name_is_invented_and_the_fact_goes_to_the_line_that_says_i
     name, pet = label_target(run.final, run).lines
     assert name.label == "invented" and "never gave as theirs: Biscuit" in name.evidence
     assert pet.label == "fact"
+
+
+def test_a_worked_examples_line_is_the_users_only_when_they_said_all_of_it() -> None:
+    """The summary-worked-example prompt's made-up user is allergic to wasps; a 0.5B copies
+    its lines into real files (reader file 578, struck as invented by both labellers)."""
+    german = user_keys(["Merk dir bitte: Ich bin allergisch gegen Erdnüsse."])
+    why = copied_example("User requested: allergic to wasps", german)
+    assert why is not None and "never said: wasps" in why
+    assert copied_example("- [interests] Grows beans on an allotment every summer.", german)
+    wasps = user_keys(["Please remember that I'm allergic to wasps."])
+    assert copied_example("User requested: allergic to wasps", wasps) is None  # theirs too
+    assert copied_example("User requested: allergic to peanuts", german) is None  # no copy
+    # the example's remark of the moment is left to the passing-remark rule
+    assert copied_example("The user switched to another model today", german) is None
+
+
+def test_a_copied_example_half_matched_by_another_language_is_invented(
+    build_run: BuildRun,
+) -> None:
+    (line,) = label_lines(
+        build_run, ["User requested: allergic to wasps"], ["Ich bin allergisch gegen Erdnüsse."]
+    )
+    assert line.label == "invented" and "worked example" in line.evidence
