@@ -139,6 +139,10 @@ _PASSING = re.compile(
     r"evening|week|conversation|chat|session)|for (?:breakfast|lunch|dinner)|off to bed|"
     r"in the mood|feeling|screenshot|(?:photo|picture|image) shows|"
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
+    # A mood named ("exhausted", "grumpy", "sad about the news"); "tired of" or "bored with"
+    # something is a lasting dislike, not a mood.
+    r"|\b(?:tired|exhausted|knackered|shattered|worn out|stressed|grumpy|sad|upset|anxious|"
+    r"nervous|frustrated|annoyed|bored|sleepy|jittery)\b(?!\s+(?:of|with)\b)"
 )
 
 # The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'

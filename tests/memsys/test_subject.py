@@ -91,6 +91,12 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("The heating feels weak every morning.", False),
         ("Night shifts this week", True),  # a week's state, not the job (2026-12-05)
         ("Swims every week", False),
+        ("First night shift done, exhausted; night shifts are hard.", True),  # a mood
+        ("The user is sad about Milo's death", True),
+        ("Grumpy", True),
+        ("Tired of Java, prefers Kotlin", False),  # a lasting dislike, not a mood
+        ("Bored with running, took up cycling", False),
+        ("Gets anxious before every exam", False),  # how often: a trait, not the moment
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
