@@ -140,9 +140,9 @@ _PASSING = re.compile(
     r"in the mood|feeling|screenshot|(?:photo|picture|image) shows|"
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
     # A mood named ("exhausted", "grumpy", "sad about the news"); "tired of" or "bored with"
-    # something is a lasting dislike, not a mood.
+    # something is a lasting dislike, not a mood, and the nervous system is no mood at all.
     r"|\b(?:tired|exhausted|knackered|shattered|worn out|stressed|grumpy|sad|upset|anxious|"
-    r"nervous|frustrated|annoyed|bored|sleepy|jittery)\b(?!\s+(?:of|with)\b)"
+    r"nervous|frustrated|annoyed|bored|sleepy|jittery)\b(?!\s+(?:of|with|system)\b)"
 )
 
 # The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'
