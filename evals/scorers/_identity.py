@@ -274,12 +274,13 @@ def echoes_prompt(sentence: str) -> bool:
     return not _runs(sentence).isdisjoint(_instruction_runs())
 
 
-_EXAMPLE_BULLET = re.compile(r"^\s*(?:[-*]\s*)?(?:\[[^\]]*\]\s*)?")
-"""A worked example's bullet and category tag ("- [profile] "), not part of what it says."""
+_CATEGORY_TAG = re.compile(r"^\[[^\]]*\]\s*")
+"""A worked example's category tag ("[profile] "), not part of what its line says."""
 
 
 def _example_key(text: str) -> str:
-    return _EXAMPLE_BULLET.sub("", text).strip().rstrip(".").lower()
+    """:func:`_line_key` (no bullet, lower case) without the category tag or a final stop."""
+    return _CATEGORY_TAG.sub("", _line_key(text)).rstrip(".")
 
 
 @cache
