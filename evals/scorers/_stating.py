@@ -30,7 +30,7 @@ from evals.scorers._support import (
     often_in,
     support,
     together_share,
-    unsaid_sentence,
+    unsaid_clause,
     user_keys,
     values_in,
 )
@@ -167,7 +167,7 @@ def unsaid_why(entry: MemoryEntry, said: Said, vouched: str = "") -> str | None:
         found = support(field["value"], keys)
     made_up = found.unsupported_names + found.unsupported_numbers
     if found.share >= INVENTED_SHARE and not made_up:
-        clause = unsaid_sentence(entry.text, keys)
+        clause = unsaid_clause(entry.text, keys)
         if clause is None:
             return None
         found, made_up = clause, ()

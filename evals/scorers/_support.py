@@ -40,7 +40,7 @@ __all__ = [
     "statements",
     "support",
     "together_share",
-    "unsaid_sentence",
+    "unsaid_clause",
     "user_keys",
     "values_conflict",
     "values_in",
@@ -259,18 +259,23 @@ INVENTED_SHARE = 0.5
 
 
 CLAUSE_WORDS = 3
-"""Claim words a sentence of a line needs before it is judged on its own (a shorter one is
+"""Claim words a clause of a line needs before it is judged on its own (a shorter one is
 judged with the line)."""
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?;])\s+|\s+(?:and|but|while|whereas|that|which|who)\s+")
+"""Where one claim of a line ends: a sentence's end, or a conjunction or relative word that
+begins another claim. Not a comma: a comma mostly joins words that say one thing in other
+words ("a backend engineer, working on backend development")."""
 
 
-def unsaid_sentence(text: str, keys: frozenset[str]) -> Support | None:
-    """A sentence of a line of several whose claim words (at least :data:`CLAUSE_WORDS`) the
+def unsaid_clause(text: str, keys: frozenset[str]) -> Support | None:
+    """A clause of a line of several whose claim words (at least :data:`CLAUSE_WORDS`) the
     user mostly never said, or None: a said fact with a made-up sentence beside it ("I'm a
-    freelance illustrator. I'm looking for a new design for my next project.") is the
-    protocol's line half said, half made up, however long the said half is."""
-    parts = _SENTENCE.split(text.strip())
+    freelance illustrator. I'm looking for a new design for my next project."), or a made-up
+    claim joined to it ("I'm a PhD student studying coral bleaching and studying the effects
+    of climate change"; "... Veterinary Clinic, a clinic that specializes in treating pets")
+    is the protocol's line half said, half made up, however long the said half is."""
+    parts = _CLAUSE_BREAK.split(text.strip())
     if len(parts) < 2:
         return None
     for part in parts:

@@ -37,7 +37,7 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    label of a few content words without a single function word ("Kitchen lights repair"),
    made of the user's words; made up (rule 8's words test), it is ``invented``;
 8. ``invented``: fewer than half of its claim words said by the user (or of one of its
-   sentences: :func:`._support.unsaid_sentence`), or a name or number they never used
+   clauses: :func:`._support.unsaid_clause`), or a name or number they never used
    (:data:`._support.INVENTED_SHARE`), a role they never gave themselves (:mod:`._identity`),
    a liking or advice no message says (:mod:`._reading`), how often where no message says
    it ("Daily backups" for "every second Sunday"), or (not a listed fact) no one

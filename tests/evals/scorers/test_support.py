@@ -10,7 +10,7 @@ from evals.scorers._support import (
     numbers_in,
     statements,
     support,
-    unsaid_sentence,
+    unsaid_clause,
     user_keys,
     word_key,
 )
@@ -147,8 +147,23 @@ def test_a_mostly_unsaid_sentence_beside_a_said_one_is_reported() -> None:
     said, half made up; a line of one sentence, or a short second one, is judged whole."""
     said = user_keys(["I'm a freelance illustrator working from home."])
     made_up = "I'm a freelance illustrator working from home. I'm seeking a logo design client."
-    found = unsaid_sentence(made_up, said)
+    found = unsaid_clause(made_up, said)
     assert found is not None and "design" in found.unsupported
-    assert unsaid_sentence("I'm a freelance illustrator working from home.", said) is None
-    assert unsaid_sentence("I'm a freelance illustrator. Works from home.", said) is None
-    assert unsaid_sentence("I'm a freelance illustrator working from home. Loves it.", said) is None
+    assert unsaid_clause("I'm a freelance illustrator working from home.", said) is None
+    assert unsaid_clause("I'm a freelance illustrator. Works from home.", said) is None
+    assert unsaid_clause("I'm a freelance illustrator working from home. Loves it.", said) is None
+
+
+def test_a_made_up_claim_joined_to_a_said_one_is_reported() -> None:
+    """A claim joined by "and", "that", "which" ... is judged as a sentence would be; a
+    comma is not a break (it mostly rewords), nor is a clause of fewer than three claim
+    words ("and cats")."""
+    said = user_keys(["I'm a PhD student in marine biology studying coral bleaching."])
+    joined = "I'm a PhD student studying coral bleaching and studying the effects of climate change"
+    found = unsaid_clause(joined, said)
+    assert found is not None and "climate" in found.unsupported
+    vet = user_keys(["Biscuit's vet is the Greenway Veterinary Clinic."])
+    clinic = "Greenway Veterinary Clinic is a clinic that specializes in treating pets"
+    assert unsaid_clause(clinic, vet) is not None
+    assert unsaid_clause("Greenway Veterinary Clinic is the vet, treating pets nearby", vet) is None
+    assert unsaid_clause("I'm a PhD student in marine biology and cats", said) is None
