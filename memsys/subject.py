@@ -141,8 +141,11 @@ _PASSING = re.compile(
     r"switched (?:the |their |my )?(?:\w+ )?model)\b"
     # A mood named ("exhausted", "grumpy", "sad about the news"); "tired of" or "bored with"
     # something is a lasting dislike, not a mood, and the nervous system is no mood at all.
-    r"|\b(?:tired|exhausted|knackered|shattered|worn out|stressed|grumpy|sad|upset|anxious|"
+    r"|\b(?:tired|exhausted|knackered|shattered|worn out|grumpy|sad|anxious|"
     r"nervous|frustrated|annoyed|bored|sleepy|jittery)\b(?!\s+(?:of|with|system)\b)"
+    # "upset" and "stressed" are verbs too: "Eggs can upset my stomach" is an intolerance.
+    r"|\b(?:stressed|upset)\b(?!\s+(?:of|with|the|my|a|an|his|her|its|their|our|your|me|him|"
+    r"them|us|everyone|everything)\b)"
 )
 
 # The seeds' "currently working on X" (frequently changing), unless X is named: the seeds'

@@ -98,6 +98,11 @@ def test_an_ending_is_a_negation_or_an_ending_word(text: str, ending: bool) -> N
         ("Bored with running, took up cycling", False),
         ("Researches the nervous system of zebrafish", False),  # no mood
         ("Gets anxious before every exam", False),  # how often: a trait, not the moment
+        ("Eggs can upset my stomach", False),  # a verb: an intolerance, not a mood
+        ("The strike upset the whole schedule", False),
+        ("The physio stressed the need to rest the knee", False),
+        ("Upset about the news", True),
+        ("Stressed, the flat viewing went badly", True),
     ],
 )
 def test_a_passing_remark_is_about_the_moment(text: str, passing: bool) -> None:
