@@ -66,8 +66,8 @@ from evals.scorers._support import (
     cut_from,
     names_in,
     normalise,
-    numbers_in,
     values_conflict,
+    values_in,
     word_key,
 )
 from evals.scorers._types import (
@@ -278,9 +278,11 @@ COMMON_LINES = 3
 
 
 def _adds_value(text: str, earlier: str) -> bool:
-    """``text`` names a name or number ``earlier`` does not: it is the fuller line."""
+    """``text`` names a name, number, weekday, month or how often ``earlier`` does not: it
+    is the fuller line ("Reviews pull requests every morning" after "a pull request review
+    reminder")."""
     return bool(set(names_in(text)) - set(names_in(earlier))) or bool(
-        numbers_in(text) - numbers_in(earlier)
+        values_in(text) - values_in(earlier)
     )
 
 

@@ -54,6 +54,19 @@ def test_a_later_line_naming_the_value_is_no_repeat_of_one_without_it(
     assert named.label == "extra"
 
 
+def test_a_later_line_saying_how_often_is_no_repeat_of_one_without_it(
+    build_run: BuildRun,
+) -> None:
+    """How often is a value, as a name or a number is: the later line is the fuller one."""
+    said = ["Remind me to check the staff rota every morning before the huddle."]
+    lines = ["Wants a staff rota check reminder", "Check the staff rota every morning"]
+    _, fuller = _labels(build_run, lines, said)
+    assert fuller.label == "extra"
+    lines = ["Check the staff rota every morning", "Wants a staff rota check reminder"]
+    _, shorter = _labels(build_run, lines, said)
+    assert shorter.label == "repeat"
+
+
 def test_a_made_up_sentence_beside_a_listed_fact_makes_the_line_invented(
     build_run: BuildRun,
 ) -> None:
