@@ -103,6 +103,7 @@ from evals.scorers._support import (
     support,
     together_share,
     user_keys,
+    values_in,
     word_key,
 )
 from evals.scorers._types import KEPT, LABELS, FileLabels, LineLabel, RunData, Target
@@ -256,19 +257,22 @@ def _label(
     if facts:
         spec = facts[0][0]
         first = credited[spec.fact]
-        stating = (d.entry.text for d in done if spec.fact in (d.fact, *d.also))
+        stating = [d.entry.text for d in done if spec.fact in (d.fact, *d.also)]
         if names_left_out(entry.text, spec.fact, stating):
             # The protocol's "a later line that adds only the employer": kept, as extra.
             where = misfiled_where(entry.text, entry.section, spec.section)
             left_out = f"states what line {first.entry.line_start} left out of {spec.fact!r}"
             return LineLabel(entry, "extra", left_out, spec.fact, misfiled=where)
-        return LineLabel(
-            entry,
-            "repeat",
-            f"states {spec.fact!r} again",
-            spec.fact,
-            repeat_of=first.entry.line_start,
-        )
+        if not values_in(entry.text) - values_in(". ".join(stating)):
+            return LineLabel(
+                entry,
+                "repeat",
+                f"states {spec.fact!r} again",
+                spec.fact,
+                repeat_of=first.entry.line_start,
+            )
+        # A number, day, month or how often the stating lines lack ("The footbridge opens in
+        # October" after "... is the main project"): the protocol's fuller line, judged alone.
     named = topic_only(entry.text, target)
     if named is not None:
         return LineLabel(entry, "junk", f"names what {named!r} is about, not what is true of it")

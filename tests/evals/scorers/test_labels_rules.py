@@ -67,6 +67,26 @@ def test_a_later_line_saying_how_often_is_no_repeat_of_one_without_it(
     assert shorter.label == "repeat"
 
 
+def test_a_later_line_stating_a_listed_fact_with_a_month_is_no_repeat_of_it(
+    build_run: BuildRun,
+) -> None:
+    """A listed fact stated again with a month (a number, a day, how often) none of the lines
+    stating it gave is judged as a line of its own, not the fact's repeat; the same line
+    without the month is its repeat."""
+    said = ["My main project is the Elbe footbridge; it opens in October."]
+    expect = {
+        "remember": [
+            {"fact": "The user's main project is the Elbe footbridge", "keywords": [["elbe"]]}
+        ]
+    }
+    lines = ["Elbe footbridge is the main project", "The Elbe footbridge opens in October"]
+    fact, fuller = _labels(build_run, lines, said, expect)
+    assert fact.label == "fact" and fuller.label == "extra"
+    lines = ["Elbe footbridge is the main project", "The Elbe footbridge opens soon"]
+    _, again = _labels(build_run, lines, said, expect)
+    assert again.label == "repeat" and again.repeat_of == fact.entry.line_start
+
+
 def test_a_made_up_sentence_beside_a_listed_fact_makes_the_line_invented(
     build_run: BuildRun,
 ) -> None:
