@@ -137,7 +137,9 @@ _DATA_LITERAL = re.compile(r'^\s*[\[{]\s*".*["\d\]}]\s*[\]}]\s*$', re.S)
 """An entry that is a JSON object, array or set of quoted strings: data, not a sentence."""
 
 _QUESTION = re.compile(
-    r"\?\s*[)\]]*\s*$"
+    # not a standing rule asked politely: "Could you stick to grams and litres?"
+    r"^(?!\W*(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:always|never|only|stick\s+to|"
+    r"keep\s+to|stop\b|from\s+now\s+on))(?s:.)*\?\s*[)\]]*\s*$"
     r"|^\W*(?:how|what|which|when|where|why|who)(?:'s\b|\s+(?:is|are|was|were|do|does|did|can|"
     r"could|should|would|will|many|much|far|long|often)\b)(?!.*:)"
     # a request for help of the moment, saved as a line ("User requested: tips for commute")
@@ -159,7 +161,8 @@ _QUESTION = re.compile(
     r"\s+(?:a|an|the|some|me|my|her|his|their|our|us)\b",
     re.I,
 )
-"""An entry that ends in a question mark, opens as a question ("how far is a half marathon",
+"""An entry that ends in a question mark (not a standing rule asked as one: "Could you
+stick to grams and litres?"), opens as a question ("how far is a half marathon",
 "What is VACUUM FULL") or asks for help ("tips for commute", "Help with campaign brief",
 "Fish recipe ideas under 30 minutes", "Plan a balcony garden", a task verb before its
 object) asks; it does not state, nor does "The user is looking for tips for their commute".

@@ -84,6 +84,9 @@ from evals.scorers._detect import junk_lines, junk_reason, model_name_in, screen
         ("how far is a half marathon", "question"),  # a question without its mark
         ("User requested: What is VACUUM FULL", "question"),
         ("What's the best time to water tomatoes", "question"),
+        ("Could you stick to grams and litres?", None),  # a standing rule asked politely
+        ("Would you please always answer in Spanish?", None),
+        ("Can you help me plan her first week?", "question"),
         ("What is on the shopping list: milk, eggs", None),  # a label, then the answer
         ("How I take my coffee: black, no sugar", None),
         ("Whatever the weather, cycles to work", None),
