@@ -67,6 +67,7 @@ __all__ = [
     "liking_read_into",
     "said_by_user",
     "should_keys",
+    "someone_elses_news",
     "states_nothing",
     "wanting_keys",
     "without_commentary",
@@ -142,6 +143,23 @@ def liking_read_into(text: str, wanting: Sequence[frozenset[str]], vouched: str 
     keys = claim_keys(text)
     said_so = [*wanting, *([user_keys([vouched])] if _WANTING.search(vouched) else [])]
     return not any(keys & theirs for theirs in said_so)
+
+
+_OTHERS_NEWS = re.compile(
+    r"^\W*(?:my|his|her|their|the\s+user'?s)\s+(?:neighbou?r|colleague|co-?worker|"
+    r"flatmate|roommate|landlord)s?"
+    r"\s+(?:says|said|thinks|reckons|mentioned|complained|told\s+(?:me|them|the\s+user))\b"
+    r"(?!.*\b(?:i|me|my|mine|the\s+user)\b)",
+    re.I,
+)
+
+
+def someone_elses_news(text: str) -> bool:
+    """``text`` passes on what someone else says of their own affairs ("My neighbour says his
+    boiler is making a banging noise again"): nothing about the user (the protocol's junk).
+    What they say of the user ("My colleague says I should try padel") is about the user, and
+    family news is left to the reader (a sister's move may be worth keeping)."""
+    return bool(_OTHERS_NEWS.match(_REQUEST_PREFIX.sub("", text, count=1)))
 
 
 _COMMENTARY = re.compile(

@@ -84,6 +84,7 @@ from evals.scorers._reading import (
     TOPIC,
     Said,
     said_by_user,
+    someone_elses_news,
     states_nothing,
     without_commentary,
 )
@@ -297,6 +298,8 @@ def _label(
             return LineLabel(entry, "noise", "said together only in transient turns")  # no extra
     if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
+    if someone_elses_news(entry.text):
+        return LineLabel(entry, "junk", "someone else's news: states nothing about the user")
     if loops(entry.text):
         return LineLabel(entry, "junk", GARBLED)
     unmeant = meaning_unsaid(entry, run, said)

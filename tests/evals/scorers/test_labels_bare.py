@@ -139,3 +139,14 @@ def test_a_weather_remark_no_one_made_is_invented_not_noise(build_run: BuildRun)
     run = build_run(memory, expect, records=records)
     [remark] = label_target(run.final, run).lines
     assert remark.label == "noise"
+
+
+def test_someone_elses_news_states_nothing_about_the_user(build_run: BuildRun) -> None:
+    """ "My neighbour says his boiler is banging again" passes on another's affairs: junk (all
+    three labellers of the files holding it); what a colleague says of the user is about the
+    user and stays."""
+    said = "My neighbour says his boiler is making a banging noise again."
+    news = _alone(build_run, said, said)
+    assert news.label == "junk" and "someone else's news" in news.evidence
+    advice = "My colleague says I should try padel on Fridays."
+    assert _alone(build_run, advice, advice).label == "extra"
