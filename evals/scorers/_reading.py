@@ -55,6 +55,7 @@ from evals.scorers._support import (
     user_keys,
 )
 from evals.scorers._types import RunData
+from memsys.subject import is_passing
 
 __all__ = [
     "FRAGMENT_WORDS",
@@ -303,6 +304,8 @@ class Said:
     other_script: bool = False
     """The user wrote letters outside ASCII (another language): an English embedding cannot
     say what a line means against them."""
+    each_settled: tuple[frozenset[str], ...] = ()
+    """The keys of each lasting message less its remarks of the moment (:func:`_settled`)."""
 
 
 def _lasting(run: RunData) -> list[str]:
@@ -319,6 +322,21 @@ def lasting_texts(run: RunData) -> tuple[str, ...]:
     and each of its statements, in order, each once: what a kept line must mean."""
     lasting = _lasting(run)
     return tuple(dict.fromkeys([*lasting, *statements(lasting)]))
+
+
+_CLAUSE = re.compile(r"[,;]\s+|\s+(?:and|but|so)\s+", re.I)
+
+
+def _settled(text: str) -> frozenset[str]:
+    """The keys of ``text`` less its remarks of the moment ("The heating felt weak this
+    morning": :func:`memsys.subject.is_passing`), clause by clause."""
+    kept = [
+        clause
+        for sentence in statements([text])
+        for clause in (_CLAUSE.split(sentence) if is_passing(sentence) else [sentence])
+        if not is_passing(clause)
+    ]
+    return user_keys(kept)
 
 
 def said_by_user(run: RunData) -> Said:
@@ -338,4 +356,5 @@ def said_by_user(run: RunData) -> Said:
         frozenset(often for text in run.user_texts for often in often_in(text)),
         tuple(dict.fromkeys([*lasting, *lasting_statements])),
         any(ch.isalpha() and not ch.isascii() for text in run.user_texts for ch in text),
+        tuple(_settled(text) for text in lasting),
     )

@@ -296,6 +296,8 @@ def _label(
             return LineLabel(entry, "invented", invented)
         if said.transient and together_share(entry.text, said.each_lasting) < INVENTED_SHARE:
             return LineLabel(entry, "noise", "said together only in transient turns")  # no extra
+        if together_share(entry.text, said.each_settled) < INVENTED_SHARE:
+            return LineLabel(entry, "noise", "said together only in remarks of the moment")
     if is_passing(entry.text):
         return LineLabel(entry, "noise", f"{MOMENT} (the seeds' DO NOT save)")
     if someone_elses_news(entry.text):

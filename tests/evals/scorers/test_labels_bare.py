@@ -150,3 +150,14 @@ def test_someone_elses_news_states_nothing_about_the_user(build_run: BuildRun) -
     assert news.label == "junk" and "someone else's news" in news.evidence
     advice = "My colleague says I should try padel on Fridays."
     assert _alone(build_run, advice, advice).label == "extra"
+
+
+def test_a_remark_of_the_moment_saved_without_its_time_word_is_noise(build_run: BuildRun) -> None:
+    """ "The heating felt weak" comes only from "The heating felt weak this morning", a remark
+    of the moment said in a durable message: noise (both blind labellers); a lasting clause
+    of the same message ("I keep the thermostat at 19 degrees") stays a line of its own."""
+    said = "The heating felt weak this morning, and I keep the thermostat at 19 degrees."
+    remark = _alone(build_run, "The heating felt weak", said)
+    assert remark.label == "noise" and "remarks of the moment" in remark.evidence
+    habit = _alone(build_run, "Keeps the thermostat at 19 degrees", said)
+    assert habit.label == "extra"
