@@ -165,7 +165,8 @@ def someone_elses_news(text: str) -> bool:
 
 _COMMENTARY = re.compile(
     r"^(?:this|that)\s+(?:information|content|detail|fact|note|entry|memory)\b"
-    r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?(?:way|idea|step)\b"
+    r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?"
+    r"(?:way|idea|step|opportunity|chance)\b"
     r"|^(?:this|that)\s+(?:helps?|will\s+help|can\s+help|allows?|ensures?|makes?\s+it)\b"
     # a courtesy to the assistant: "I'm excited to share my new furry friend with you!"
     r"|^i(?:'m|\s+am)\s+(?:so\s+|really\s+)?(?:excited|happy|glad|thrilled)\s+to\s+"

@@ -17,6 +17,10 @@ def test_commentary_and_everything_after_it_is_read_past() -> None:
     assert without_commentary("Shoots landscapes. This is a great way to relax.") == (
         "Shoots landscapes."
     )
+    # "a great opportunity to ..." talks about the line as "a great way to ..." does (both
+    # labellers kept the fact before it in 2 of the 3 files that hold one).
+    chance = "Works night shifts in A&E. This is a great opportunity to grow as a nurse."
+    assert without_commentary(chance) == "Works night shifts in A&E."
 
 
 def test_a_courtesy_to_the_assistant_is_read_past_but_a_claimed_aim_is_not() -> None:
