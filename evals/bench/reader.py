@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evals.bench._reader_agreement import (
     Agreement,
@@ -45,6 +46,7 @@ from evals.bench._reader_blind import (
     load_second_labels,
     write_blind_inputs,
 )
+from evals.bench._reader_lines import ScoredLine, disagreements, format_disagreements
 from evals.bench._reader_unseen import (
     UNSEEN,
     FrozenBatch,
@@ -58,6 +60,9 @@ from evals.errors import UsageError
 from evals.scenario import DATA_FILE_LIMITS, load_scenario
 from memsys.errors import InputFileError
 from memsys.safe_io import load_input
+
+if TYPE_CHECKING:
+    from evals.scorers._types import FileLabels
 
 __all__ = [
     "BLIND_DIR",
@@ -128,28 +133,52 @@ def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
     return found
 
 
+def _scorer_labels(items: Sequence[ReaderFile], scenarios: Path) -> dict[str, FileLabels]:
+    """The scorer's labels of each file, by file name."""
+    from evals.scorers import embed_run
+    from evals.scorers.file_run import run_from_file
+    from evals.scorers.labels import label_target
+    from memsys.search.embedder import default_embedder
+
+    embedder = default_embedder()
+    found: dict[str, FileLabels] = {}
+    for item in items:
+        scenario = load_scenario(scenarios / f"{item.scenario}.yaml")
+        run = embed_run(run_from_file(scenario, item.path.read_text(encoding="utf-8")), embedder)
+        found[item.name] = label_target(run.final, run)
+    return found
+
+
+def _scorer_class(label: str) -> str:
+    from evals.scorers.labels import KEPT
+
+    return "keep" if label in KEPT else label
+
+
 def scorer_gradings(
     items: Sequence[ReaderFile], scenarios: Path = Path("scenarios")
 ) -> dict[str, Grading]:
     """The scorer as a grader: each file's ``quality`` and each line's label as a class."""
-    from evals.scorers import embed_run
-    from evals.scorers.file_run import run_from_file
-    from evals.scorers.labels import KEPT, label_target
     from evals.scorers.quality import quality_from_labels
-    from memsys.search.embedder import default_embedder
 
-    embedder = default_embedder()
     found: dict[str, Grading] = {}
-    for item in items:
-        scenario = load_scenario(scenarios / f"{item.scenario}.yaml")
-        run = embed_run(run_from_file(scenario, item.path.read_text(encoding="utf-8")), embedder)
-        labels = label_target(run.final, run)
-        classes = {
-            line.entry.line_start: "keep" if line.label in KEPT else line.label
+    for name, labels in _scorer_labels(items, scenarios).items():
+        classes = {line.entry.line_start: _scorer_class(line.label) for line in labels.lines}
+        found[name] = Grading(quality_from_labels(labels).value or 0.0, classes)
+    return found
+
+
+def scorer_lines(
+    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios")
+) -> dict[str, dict[int, ScoredLine]]:
+    """Each line's scorer class with its evidence, by file name and line number."""
+    return {
+        name: {
+            line.entry.line_start: ScoredLine(_scorer_class(line.label), line.evidence)
             for line in labels.lines
         }
-        found[item.name] = Grading(quality_from_labels(labels).value or 0.0, classes)
-    return found
+        for name, labels in _scorer_labels(items, scenarios).items()
+    }
 
 
 def measure(
@@ -240,6 +269,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             f"memsys/ or scenarios/ has uncommitted changes, or the range was frozen before)"
         ),
     )
+    parser.add_argument(
+        "--disagreements",
+        choices=("held", "tuning", "all"),
+        help=(
+            "list the lines of that part the scorer keeps while every labeller who judged "
+            "them strikes them, or the other way round, with the scorer's evidence and the "
+            f"labellers' words (the second labeller's from --blind-dir/{SECOND_LABELS} "
+            "where present)"
+        ),
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="with --disagreements: one JSON object per line instead of text",
+    )
 
 
 def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -> None:
@@ -303,6 +347,14 @@ def run(args: argparse.Namespace) -> int:
         held = [i for i in items if i.part == "held"]
         pages = write_blind_inputs(held, Path("scenarios"), blind, PROTOCOL)
         print(f"wrote {len(pages)} held-aside pages for a blind labeller into {blind}/")
+        return 0
+    if args.disagreements:
+        chosen = [i for i in items if args.disagreements == "all" or i.part == args.disagreements]
+        path = blind / SECOND_LABELS
+        second = load_second_labels(path) if path.is_file() else {}
+        found = disagreements(chosen, scorer_lines(chosen), second)
+        lines = sum(len(i.judgements) for i in chosen)
+        print(format_disagreements(found, lines, args.json))
         return 0
     if args.agreement:
         second = load_second_labels(blind / SECOND_LABELS)
