@@ -289,11 +289,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -> None:
     for label, part in (("all", None), ("tuning", "tuning"), ("held aside", "held")):
         chosen = [i for i in items if part is None or i.part == part]
+        if not chosen:
+            print(f"{label:10}   0 files")
+            continue
         got = agreement(
             {i.name: scorer[i.name] for i in chosen}, {i.name: i.grading() for i in chosen}
         )
+        rho = f"{got.spearman:.3f}" if got.files > 1 else "n/a (one file)"
         print(
-            f"{label:10} {got.files:3} files: Spearman {got.spearman:.3f}, mean |quality - "
+            f"{label:10} {got.files:3} files: Spearman {rho}, mean |quality - "
             f"grade| {got.mean_gap:.3f}, lines kept/struck as the reader did "
             f"{got.line_agreement:.1%}, same label {got.class_agreement:.1%}"
         )

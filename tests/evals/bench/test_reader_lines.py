@@ -1,5 +1,6 @@
 """``memeval bench reader --disagreements``: the lines where the scorer keeps what every
-labeller strikes, or strikes what every labeller keeps, with the evidence of each side."""
+labeller strikes, or strikes what every labeller keeps, with the evidence of each side; and
+``--rows`` on a set with an empty part."""
 
 from __future__ import annotations
 
@@ -84,3 +85,8 @@ def test_the_command_lists_them_with_the_real_scorer_as_text_and_json(
     ]
     assert main([*args, "--disagreements", "tuning"]) == 0
     assert "0 of the 0 labelled lines" in capsys.readouterr().out
+    # A set with no tuning file (a fresh batch alone) still prints its figures.
+    assert main([*args, "--rows"]) == 0
+    out = capsys.readouterr().out
+    assert "tuning       0 files" in out
+    assert "held aside   1 files: Spearman n/a (one file), mean" in out
