@@ -342,6 +342,8 @@ def _freeze(items: Sequence[ReaderFile], span: str, labels: Path) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Print the figures (or prepare the blind pages, freeze a batch, or the agreement)."""
+    if args.json and not args.disagreements:
+        raise UsageError("--json goes with --disagreements (the other outputs are text)")
     labels = Path(args.labels)
     items = load_labels(labels)
     blind = Path(args.blind_dir)

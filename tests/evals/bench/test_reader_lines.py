@@ -90,3 +90,8 @@ def test_the_command_lists_them_with_the_real_scorer_as_text_and_json(
     out = capsys.readouterr().out
     assert "tuning       0 files" in out
     assert "held aside   1 files: Spearman n/a (one file), mean" in out
+
+
+def test_json_without_disagreements_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "reader", "--json"]) == 2
+    assert "--json goes with --disagreements" in capsys.readouterr().err
