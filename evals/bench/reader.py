@@ -62,7 +62,7 @@ from memsys.errors import InputFileError
 from memsys.safe_io import load_input
 
 if TYPE_CHECKING:
-    from evals.scorers._types import FileLabels
+    from evals.scorers.labels import FileLabels
 
 __all__ = [
     "BLIND_DIR",
@@ -81,6 +81,7 @@ __all__ = [
     "reader_class",
     "run",
     "scorer_gradings",
+    "scorer_lines",
     "spearman",
     "spearman_gap",
 ]
