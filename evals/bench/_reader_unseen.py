@@ -42,6 +42,10 @@ UNSEEN = "unseen.json"
 
 SCHEMA_VERSION = 1
 
+INTERVAL_FILES = 4
+"""Fewest files a batch's bootstrap interval is shown for: resampling two or three files
+draws the same few rankings again and again, an interval narrower than the truth."""
+
 
 @dataclass(frozen=True)
 class FrozenBatch:
@@ -158,6 +162,24 @@ def _figures(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> str:
     return f"{got.spearman:.3f} / {got.mean_gap:.3f} / {got.line_agreement:.1%}"
 
 
+def _gaps(
+    names: Sequence[str],
+    first: Mapping[str, Grading],
+    second: Mapping[str, Grading],
+    then: Mapping[str, Grading],
+) -> str:
+    """The scorer's Spearman gap to each labeller on ``names`` with its bootstrap interval:
+    how large a gap a batch this size could tell from none (a wide one says: weak evidence)."""
+    if len(names) < INTERVAL_FILES:
+        return f"n/a (under {INTERVAL_FILES} files)"
+    by = [[g[n].grade for n in names] for g in (first, second, then)]
+    parts = []
+    for theirs in (by[0], by[1]):
+        gap = spearman_gap((by[0], by[1]), (by[2], theirs))
+        parts.append(f"{gap.gap:.3f} ({gap.low:.2f} to {gap.high:.2f})")
+    return " / ".join(parts)
+
+
 def unseen_table(
     batches: Sequence[FrozenBatch],
     first: Mapping[str, Grading],
@@ -167,10 +189,13 @@ def unseen_table(
     """Markdown: each frozen batch and all of them pooled, the scorer then against each
     labeller beside the labellers' agreement (Spearman, mean grade gap, lines kept/struck
     alike), the pooled Spearman gaps with their bootstrap intervals, and (``now``) today's
-    scorer on the same files, which rules read from them may have fitted."""
+    scorer on the same files, which rules read from them may have fitted. Each row's last
+    column is the Spearman gap to the first / second labeller with its 95% bootstrap
+    interval, so that a small batch shows how little it can tell."""
     rows = [
-        "| files | scorer at | labellers | scorer then - first | scorer then - second |",
-        "| --- | --- | --- | --- | --- |",
+        "| files | scorer at | labellers | scorer then - first | scorer then - second "
+        "| Spearman gap to first / second (95% interval) |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     pooled: dict[str, Grading] = {}
     for batch in batches:
@@ -182,20 +207,23 @@ def unseen_table(
         by_them = {n: first[n] for n in names}
         rows.append(
             f"| {batch.span} ({len(names)}) | {batch.commit[:7]} | "
-            f"{_figures(by_them, second)} | {_figures(then, first)} | {_figures(then, second)} |"
+            f"{_figures(by_them, second)} | {_figures(then, first)} | {_figures(then, second)} "
+            f"| {_gaps(names, first, second, then)} |"
         )
     names = sorted(pooled)
     if len(names) < 2:
         return "No frozen batch graded by both labellers."
     rows.append(
         f"| **all {len(names)}** | | {_figures({n: first[n] for n in names}, second)} | "
-        f"{_figures(pooled, first)} | {_figures(pooled, second)} |"
+        f"{_figures(pooled, first)} | {_figures(pooled, second)} "
+        f"| {_gaps(names, first, second, pooled)} |"
     )
     if now is not None and all(n in now for n in names):
         today = {n: now[n] for n in names}
         rows.append(
             f"| all {len(names)}, today's scorer (fitted where rules were read from them) | | | "
-            f"{_figures(today, first)} | {_figures(today, second)} |"
+            f"{_figures(today, first)} | {_figures(today, second)} "
+            f"| {_gaps(names, first, second, today)} |"
         )
     by_first, by_second = ([g[n].grade for n in names] for g in (first, second))
     then_grades = [pooled[n].grade for n in names]

@@ -82,9 +82,27 @@ def test_the_table_pools_the_batches_as_the_scorer_graded_them_then() -> None:
     assert "today's scorer (fitted where rules were read from them) | | | 1.000 / 0.000" in table
     assert "| 1-2 (2) | aaaaaaa | 1.000 / 0.000 / 100.0% | 1.000 / 0.150 / 50.0% |" in table
     assert "labeller: NOT within 0.05 Spearman" in table
+    # Too few files for a bootstrap interval, in a batch row and pooled.
+    assert "50.0% | n/a (under 4 files) |" in table and "66.7% | n/a (under 4" in table
     assert "Spearman gap 0.500" in table and "over 3 files" in table
     same = unseen_table([FrozenBatch(1, 3, "b" * 40, "", first)], first, second)
     assert same.count("labeller: within 0.05") == 2 and "today's scorer" not in same
+
+
+def test_each_batch_row_gives_its_gap_with_the_interval_its_size_allows() -> None:
+    grades = [0.1, 0.3, 0.5, 0.7, 0.9]
+    first = {f"{n}-x.md": Grading(g, {4: "keep"}) for n, g in enumerate(grades, 1)}
+    # The scorer then ranked the batch backwards: a gap of 2 (Spearman 1 against -1).
+    backwards = _batch(1, 5, {f"{n}-x.md": 1 - g for n, g in enumerate(grades, 1)})
+    rows = unseen_table([backwards], first, dict(first)).splitlines()
+    batch_row = next(r for r in rows if r.startswith("| 1-5 (5) |"))
+    gap = batch_row.rsplit("|", 2)[1].split(" / ")[0].strip()
+    assert gap == "2.000 (2.00 to 2.00)"
+    # Labellers who agree on every file but one pair: the interval spans both outcomes.
+    swapped = _batch(1, 5, {f"{n}-x.md": g for n, g in enumerate([0.3, 0.1, 0.5, 0.7, 0.9], 1)})
+    row = unseen_table([swapped], first, dict(first)).splitlines()[2]
+    low, high = (float(x) for x in row.rsplit("(", 1)[1].split(")")[0].split(" to "))
+    assert low <= 0.1 < 0.3 <= high
 
 
 def test_the_committed_frozen_batches_are_fresh_held_files_of_the_set() -> None:
