@@ -19,6 +19,7 @@ from pathlib import Path
 from evals.bench._reader_agreement import (
     READER_CLASSES,
     Grading,
+    SpearmanGap,
     agreement,
     read_versioned_json,
     spearman_gap,
@@ -162,22 +163,27 @@ def _figures(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> str:
     return f"{got.spearman:.3f} / {got.mean_gap:.3f} / {got.line_agreement:.1%}"
 
 
-def _gaps(
+def _scorer_gaps(
     names: Sequence[str],
     first: Mapping[str, Grading],
     second: Mapping[str, Grading],
     then: Mapping[str, Grading],
-) -> str:
-    """The scorer's Spearman gap to each labeller on ``names`` with its bootstrap interval:
-    how large a gap a batch this size could tell from none (a wide one says: weak evidence)."""
-    if len(names) < INTERVAL_FILES:
+) -> tuple[SpearmanGap, SpearmanGap]:
+    """The scorer's (``then``) Spearman gap to the first and to the second labeller on
+    ``names``, each below the labellers' own agreement, with its bootstrap interval."""
+    by_first, by_second, by_scorer = ([g[n].grade for n in names] for g in (first, second, then))
+    to_first, to_second = (
+        spearman_gap((by_first, by_second), (by_scorer, theirs)) for theirs in (by_first, by_second)
+    )
+    return to_first, to_second
+
+
+def _gap_cell(files: int, gaps: tuple[SpearmanGap, SpearmanGap]) -> str:
+    """A table cell of the two gaps with their intervals: how large a gap a batch this size
+    could tell from none (a wide one says: weak evidence)."""
+    if files < INTERVAL_FILES:
         return f"n/a (under {INTERVAL_FILES} files)"
-    by = [[g[n].grade for n in names] for g in (first, second, then)]
-    parts = []
-    for theirs in (by[0], by[1]):
-        gap = spearman_gap((by[0], by[1]), (by[2], theirs))
-        parts.append(f"{gap.gap:.3f} ({gap.low:.2f} to {gap.high:.2f})")
-    return " / ".join(parts)
+    return " / ".join(f"{g.gap:.3f} ({g.low:.2f} to {g.high:.2f})" for g in gaps)
 
 
 def unseen_table(
@@ -208,29 +214,26 @@ def unseen_table(
         rows.append(
             f"| {batch.span} ({len(names)}) | {batch.commit[:7]} | "
             f"{_figures(by_them, second)} | {_figures(then, first)} | {_figures(then, second)} "
-            f"| {_gaps(names, first, second, then)} |"
+            f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, then))} |"
         )
     names = sorted(pooled)
     if len(names) < 2:
         return "No frozen batch graded by both labellers."
+    pooled_gaps = _scorer_gaps(names, first, second, pooled)
     rows.append(
         f"| **all {len(names)}** | | {_figures({n: first[n] for n in names}, second)} | "
         f"{_figures(pooled, first)} | {_figures(pooled, second)} "
-        f"| {_gaps(names, first, second, pooled)} |"
+        f"| {_gap_cell(len(names), pooled_gaps)} |"
     )
     if now is not None and all(n in now for n in names):
         today = {n: now[n] for n in names}
         rows.append(
             f"| all {len(names)}, today's scorer (fitted where rules were read from them) | | | "
             f"{_figures(today, first)} | {_figures(today, second)} "
-            f"| {_gaps(names, first, second, today)} |"
+            f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, today))} |"
         )
-    by_first, by_second = ([g[n].grade for n in names] for g in (first, second))
-    then_grades = [pooled[n].grade for n in names]
     ceiling = agreement({n: first[n] for n in names}, second)
-    for who, labels in (("first", first), ("second", second)):
-        theirs = [labels[n].grade for n in names]
-        gap = spearman_gap((by_first, by_second), (then_grades, theirs))
+    for who, labels, gap in (("first", first, pooled_gaps[0]), ("second", second, pooled_gaps[1])):
         close = within_target(agreement(pooled, labels), ceiling)
         rows.append(
             f"\nOn files it had not seen, the scorer against the {who} labeller: "
