@@ -35,6 +35,7 @@ __all__ = [
     "freeze_batch",
     "load_unseen",
     "save_unseen",
+    "unchanged_since_frozen",
     "unseen_table",
 ]
 
@@ -157,6 +158,35 @@ def freeze_batch(batches: Sequence[FrozenBatch], batch: FrozenBatch) -> list[Fro
     return [*batches, batch]
 
 
+def _reproduces(batch: FrozenBatch, now: Mapping[str, Grading]) -> bool:
+    """Today's scorer grades every file of ``batch`` as when it was frozen: the grade to the
+    six places stored, and every line's class."""
+    return all(
+        name in now
+        and abs(now[name].grade - then.grade) < 5e-7
+        and dict(now[name].classes) == dict(then.classes)
+        for name, then in batch.gradings.items()
+    )
+
+
+def unchanged_since_frozen(
+    batches: Sequence[FrozenBatch], now: Mapping[str, Grading]
+) -> list[FrozenBatch]:
+    """The newest batches that today's scorer grades exactly as it did when each was frozen.
+
+    No rule made since has changed a grade or a line label of theirs, so on these files
+    today's scorer is measured on files it had not seen: the verdict's own figure, which
+    grows with every fresh batch until a rule changes one of them. Taken from the newest
+    back, stopping at the first batch a later rule changed (a rule read from a batch
+    changes it, so everything before that point may be fitted)."""
+    tail: list[FrozenBatch] = []
+    for batch in sorted(batches, key=lambda b: b.first, reverse=True):
+        if not _reproduces(batch, now):
+            break
+        tail.append(batch)
+    return tail[::-1]
+
+
 def _figures(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> str:
     """ "Spearman / mean grade gap / lines kept or struck alike" of ``a`` against ``b``."""
     got = agreement(a, b)
@@ -232,13 +262,44 @@ def unseen_table(
             f"{_figures(today, first)} | {_figures(today, second)} "
             f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, today))} |"
         )
-    ceiling = agreement({n: first[n] for n in names}, second)
-    for who, labels, gap in (("first", first, pooled_gaps[0]), ("second", second, pooled_gaps[1])):
-        close = within_target(agreement(pooled, labels), ceiling)
+    tail = unchanged_since_frozen(batches, now) if now is not None else []
+    same = sorted(n for b in tail for n in b.gradings if n in first and n in second)
+    if len(same) >= 2:
+        today_gaps = _scorer_gaps(same, first, second, pooled)
         rows.append(
-            f"\nOn files it had not seen, the scorer against the {who} labeller: "
+            f"| **{len(same)} of them, today's scorer as it graded them then** (batches "
+            f"{tail[0].first}-{tail[-1].last}: no rule since has changed a grade or a line) "
+            f"| | {_figures({n: first[n] for n in same}, second)} | "
+            f"{_figures({n: pooled[n] for n in same}, first)} | "
+            f"{_figures({n: pooled[n] for n in same}, second)} "
+            f"| {_gap_cell(len(same), today_gaps)} |"
+        )
+    rows += _verdicts(names, first, second, pooled, pooled_gaps, "On files it had not seen")
+    if len(same) >= 2:
+        rows += _verdicts(
+            same, first, second, pooled, today_gaps, "Today's scorer, on files it had not seen"
+        )
+    return "\n".join(rows)
+
+
+def _verdicts(
+    names: Sequence[str],
+    first: Mapping[str, Grading],
+    second: Mapping[str, Grading],
+    scorer: Mapping[str, Grading],
+    gaps: tuple[SpearmanGap, SpearmanGap],
+    subject: str,
+) -> list[str]:
+    """One sentence per labeller: within the target of the labellers' agreement or not, and
+    the Spearman gap with its interval over ``names``."""
+    ceiling = agreement({n: first[n] for n in names}, second)
+    found = []
+    for who, labels, gap in (("first", first, gaps[0]), ("second", second, gaps[1])):
+        close = within_target(agreement({n: scorer[n] for n in names}, labels), ceiling)
+        found.append(
+            f"\n{subject}, the scorer against the {who} labeller: "
             f"{'within' if close else 'NOT within'} 0.05 Spearman and 0.05 mean gap of the "
             f"labellers' agreement; Spearman gap {gap.gap:.3f}, {gap.confidence:.0%} bootstrap "
             f"interval {gap.low:.3f} to {gap.high:.3f} over {len(names)} files."
         )
-    return "\n".join(rows)
+    return found

@@ -15,6 +15,7 @@ from evals.bench._reader_unseen import (
     freeze_batch,
     load_unseen,
     save_unseen,
+    unchanged_since_frozen,
     unseen_table,
 )
 from evals.bench.reader import LABELS_DIR, load_labels
@@ -103,6 +104,34 @@ def test_each_batch_row_gives_its_gap_with_the_interval_its_size_allows() -> Non
     row = unseen_table([swapped], first, dict(first)).splitlines()[2]
     low, high = (float(x) for x in row.rsplit("(", 1)[1].split(")")[0].split(" to "))
     assert low <= 0.1 < 0.3 <= high
+
+
+def test_todays_scorer_is_pooled_over_the_newest_batches_it_grades_as_then() -> None:
+    grades = {f"{n}-x.md": g for n, g in enumerate([0.1, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9], 1)}
+    batches = [
+        _batch(1, 3, {n: grades[n] for n in ("1-x.md", "2-x.md", "3-x.md")}),
+        _batch(4, 5, {n: grades[n] for n in ("4-x.md", "5-x.md")}),
+        _batch(6, 7, {n: grades[n] for n in ("6-x.md", "7-x.md")}),
+    ]
+    now = {n: g for b in batches for n, g in b.gradings.items()}
+    assert unchanged_since_frozen(batches, now) == batches
+    # A later rule changed a grade of batch 4-5: only 6-7 is still unseen by today's scorer,
+    # even though batch 1-3 is graded as then (a rule fitted after it may shape later ones).
+    moved = {**now, "4-x.md": Grading(0.45, now["4-x.md"].classes)}
+    assert unchanged_since_frozen(batches, moved) == batches[2:]
+    # A changed line label counts as a change; a grade within the stored rounding does not.
+    relabelled = {**now, "7-x.md": Grading(0.9, {4: "extra"})}
+    assert unchanged_since_frozen(batches, relabelled) == []
+    rounded = {**now, "6-x.md": Grading(0.8000001, now["6-x.md"].classes)}
+    assert unchanged_since_frozen(batches, rounded) == batches
+    first = {n: Grading(g, {4: "keep"}) for n, g in grades.items()}
+    table = unseen_table(batches, first, dict(first), now=moved)
+    assert "| **2 of them, today's scorer as it graded them then** (batches 6-7:" in table
+    assert "Today's scorer, on files it had not seen, the scorer against the first" in table
+    assert "over 2 files" in table
+    assert "today's scorer as it graded them then" not in unseen_table(
+        batches, first, dict(first), now=relabelled
+    )
 
 
 def test_the_committed_frozen_batches_are_fresh_held_files_of_the_set() -> None:
