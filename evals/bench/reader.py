@@ -14,7 +14,8 @@ reported. ``--prepare-blind`` writes the held part's pages for a blind second la
 (:mod:`._reader_blind`); once their ``labels-2.json`` is in place, ``--agreement`` prints the
 two labellers' agreement beside the scorer's agreement with each, and the scorer's grades of
 each fresh batch frozen before any rule was read from it (``--freeze-unseen``,
-:mod:`._reader_unseen`) pooled into its agreement on files it had not seen.
+:mod:`._reader_unseen`) pooled into its agreement on files it had not seen. ``--choose-fresh`` and
+``--ingest-fresh`` add such a batch from a run (:mod:`._reader_fresh`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from evals.bench._reader_blind import (
     load_second_labels,
     write_blind_inputs,
 )
+from evals.bench._reader_fresh import add_fresh_arguments, run_fresh
 from evals.bench._reader_lines import ScoredLine, disagreements, format_disagreements
 from evals.bench._reader_unseen import (
     UNSEEN,
@@ -285,6 +287,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --disagreements: one JSON object per line instead of text",
     )
+    add_fresh_arguments(parser)
 
 
 def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -> None:
@@ -346,8 +349,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json and not args.disagreements:
         raise UsageError("--json goes with --disagreements (the other outputs are text)")
     labels = Path(args.labels)
-    items = load_labels(labels)
     blind = Path(args.blind_dir)
+    fresh = run_fresh(args, labels, blind, PROTOCOL)
+    if fresh is not None:
+        return fresh
+    items = load_labels(labels)
     if args.freeze_unseen:
         return _freeze(items, args.freeze_unseen, labels)
     if args.prepare_blind:
