@@ -5,8 +5,8 @@ folder matches GLOB (run-relative, comma-separated), in the order of the SHA-256
 paths (an order nobody picks), skips a file with no line to label or a copy of one already in
 the set, and copies the rest into the set's ``files/`` from the next free number. It writes
 one folder per blind labeller (``A/``, ``B/`` under ``--fresh-dir``) with the pages of these
-files alone, and ``fresh.json``, what was chosen. Nobody has read a line of them yet: freeze
-the scorer's grades (``--freeze-unseen``) before looking.
+files alone, and ``fresh.json``, what was chosen. Nobody has read a line of them yet: once
+their labels are in, freeze the scorer's grades (``--freeze-unseen``) before looking.
 
 ``--ingest-fresh`` reads both labellers' ``labels-2.json`` back, checked line by line: the
 first labeller's answers become the next ``batchN.yaml`` under ``--header``'s comment, the
@@ -218,8 +218,8 @@ def run_fresh(args: argparse.Namespace, labels: Path, blind: Path, protocol: Pat
         chosen = choose_fresh(run_dir, args.cells, labels, out, protocol)
         print(
             f"chose {len(chosen)} files ({chosen[0].id}-{chosen[-1].id}); pages for two blind "
-            f"labellers in {out}/A and {out}/B; freeze them before reading: "
-            f"--freeze-unseen {chosen[0].id}-{chosen[-1].id}"
+            f"labellers in {out}/A and {out}/B; when both have answered, --ingest-fresh, "
+            f"then, before any line is read, --freeze-unseen {chosen[0].id}-{chosen[-1].id}"
         )
         return 0
     if args.ingest_fresh:
