@@ -23,6 +23,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 
 from evals.bench._reader_agreement import ReaderFile, read_versioned_json
 from evals.bench._reader_blind import (
@@ -129,12 +130,17 @@ def choose_fresh(
     return chosen
 
 
-def _answers(folder: Path, names: list[str]) -> dict:
+def _json(path: Path, kind: str) -> dict[str, Any]:
+    """A versioned JSON file of ours, its fields read as they were written."""
+    return cast(dict[str, Any], read_versioned_json(path, kind, 1))
+
+
+def _answers(folder: Path, names: list[str]) -> dict[str, Any]:
     """One labeller's answers for exactly ``names``, every line of the template labelled."""
     path = folder / SECOND_LABELS
     gradings = load_second_labels(path)  # checks each grade and label
-    template = read_versioned_json(folder / TEMPLATE, "labels template", 1)["files"]
-    files = read_versioned_json(path, "labels file", 1)
+    template = _json(folder / TEMPLATE, "labels template")["files"]
+    files = _json(path, "labels file")
     for name in names:
         got = gradings[name].classes if name in gradings else {}
         missing = [n for n in template[name]["lines"] if int(n) not in got]
@@ -150,7 +156,7 @@ def ingest_fresh(out: Path, labels: Path, blind: Path, header: str, today: str) 
     Raises:
         UsageError: a labeller left a file or line unlabelled, or a label is not the protocol's.
     """
-    listing = read_versioned_json(out / FRESH_LIST, "fresh-batch list", 1)
+    listing = _json(out / FRESH_LIST, "fresh-batch list")
     chosen = [FreshFile(int(f["id"]), str(f["run_path"])) for f in listing["files"]]
     names = [f.name for f in chosen]
     first, second = (_answers(out / who, names) for who in LABELLERS)
@@ -170,7 +176,7 @@ def ingest_fresh(out: Path, labels: Path, blind: Path, header: str, today: str) 
     batch = labels / f"batch{max(numbers, default=0) + 1}.yaml"
     write_output(batch, "\n".join(lines) + "\n")
     path = blind / SECOND_LABELS
-    merged = read_versioned_json(path, "labels file", 1) if path.is_file() else None
+    merged = _json(path, "labels file") if path.is_file() else None
     merged = merged or {"schema_version": 1, "labeller": "reader-blind-2", "files": {}}
     merged["files"].update({n: second["files"][n] for n in names})
     who = str(second.get("labeller") or "blind labeller B")
