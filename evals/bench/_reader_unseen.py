@@ -264,22 +264,22 @@ def unseen_table(
         )
     tail = unchanged_since_frozen(batches, now) if now is not None else []
     same = sorted(n for b in tail for n in b.gradings if n in first and n in second)
+    todays: list[str] = []
     if len(same) >= 2:
         today_gaps = _scorer_gaps(same, first, second, pooled)
+        then = {n: pooled[n] for n in same}
         rows.append(
             f"| **{len(same)} of them, today's scorer as it graded them then** (batches "
             f"{tail[0].first}-{tail[-1].last}: no rule since has changed a grade or a line) "
             f"| | {_figures({n: first[n] for n in same}, second)} | "
-            f"{_figures({n: pooled[n] for n in same}, first)} | "
-            f"{_figures({n: pooled[n] for n in same}, second)} "
+            f"{_figures(then, first)} | {_figures(then, second)} "
             f"| {_gap_cell(len(same), today_gaps)} |"
         )
-    rows += _verdicts(names, first, second, pooled, pooled_gaps, "On files it had not seen")
-    if len(same) >= 2:
-        rows += _verdicts(
+        todays = _verdicts(
             same, first, second, pooled, today_gaps, "Today's scorer, on files it had not seen"
         )
-    return "\n".join(rows)
+    rows += _verdicts(names, first, second, pooled, pooled_gaps, "On files it had not seen")
+    return "\n".join(rows + todays)
 
 
 def _verdicts(
