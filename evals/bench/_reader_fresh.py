@@ -5,8 +5,8 @@ folder matches GLOB (run-relative, comma-separated), in the order of the SHA-256
 paths (an order nobody picks), skips a file with no line to label or a copy of one already in
 the set, and copies the rest into the set's ``files/`` from the next free number. It writes
 one folder per blind labeller (``A/``, ``B/`` under ``--fresh-dir``) with the pages of these
-files alone, and ``fresh.json``, what was chosen. Nobody has read a line of them yet: once
-their labels are in, freeze the scorer's grades (``--freeze-unseen``) before looking.
+files alone, and ``fresh.json``, what was chosen, and freezes the committed scorer's grades
+of them (:func:`freeze_files`) while nobody has read a line of them.
 
 ``--ingest-fresh`` reads both labellers' ``labels-2.json`` back, checked line by line: the
 first labeller's answers become the next ``batchN.yaml`` under ``--header``'s comment, the
@@ -32,6 +32,7 @@ from evals.bench._reader_blind import (
     load_second_labels,
     write_blind_inputs,
 )
+from evals.bench._reader_unseen import Grader, committed_scorer, freeze_files
 from evals.errors import UsageError
 from evals.scorers.labels import labelled_lines
 from memsys.safe_io import write_output
@@ -192,8 +193,9 @@ def add_fresh_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RUN_DIR",
         help=(
             "add a fresh batch from RUN_DIR's final files (--cells), in SHA-256 order of their "
-            "run paths, skipping copies and files with nothing to label; writes pages for two "
-            "blind labellers into --fresh-dir/A and /B"
+            "run paths, skipping copies and files with nothing to label; freezes the committed "
+            "scorer's grades of them and writes pages for two blind labellers into "
+            "--fresh-dir/A and /B"
         ),
     )
     parser.add_argument(
@@ -214,18 +216,23 @@ def add_fresh_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--header", help="a text file: how the batch was chosen and labelled")
 
 
-def run_fresh(args: argparse.Namespace, labels: Path, blind: Path, protocol: Path) -> int | None:
+def run_fresh(
+    args: argparse.Namespace, labels: Path, blind: Path, protocol: Path, grade: Grader
+) -> int | None:
     """Run the fresh-batch option given, if any (None: none was)."""
     out = Path(args.fresh_dir)
     if args.choose_fresh:
         run_dir = Path(args.choose_fresh)
         if not run_dir.is_dir():
             raise UsageError(f"--choose-fresh {run_dir}: not a run folder")
+        commit = committed_scorer("--choose-fresh")  # before a file is copied
         chosen = choose_fresh(run_dir, args.cells, labels, out, protocol)
+        first, last = chosen[0].id, chosen[-1].id
+        freeze_files(labels, first, last, commit, grade, "--choose-fresh")
         print(
-            f"chose {len(chosen)} files ({chosen[0].id}-{chosen[-1].id}); pages for two blind "
-            f"labellers in {out}/A and {out}/B; when both have answered, --ingest-fresh, "
-            f"then, before any line is read, --freeze-unseen {chosen[0].id}-{chosen[-1].id}"
+            f"chose {len(chosen)} files ({first}-{last}) and froze their grades at "
+            f"{commit[:12]}, before any line was read; pages for two blind labellers in "
+            f"{out}/A and {out}/B; when both have answered, --ingest-fresh"
         )
         return 0
     if args.ingest_fresh:

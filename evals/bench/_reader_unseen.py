@@ -12,13 +12,17 @@ set of files should be expected to give.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from evals.bench._reader_agreement import (
     READER_CLASSES,
     Grading,
+    ReaderFile,
     SpearmanGap,
     agreement,
     read_versioned_json,
@@ -32,7 +36,9 @@ __all__ = [
     "UNSEEN",
     "FrozenBatch",
     "check_unfrozen",
+    "committed_scorer",
     "freeze_batch",
+    "freeze_files",
     "load_unseen",
     "save_unseen",
     "unchanged_since_frozen",
@@ -154,18 +160,73 @@ def freeze_batch(batches: Sequence[FrozenBatch], batch: FrozenBatch) -> list[Fro
     """
     check_unfrozen(batches, batch.first, batch.last)
     if not batch.gradings:
-        raise UsageError(f"--freeze-unseen {batch.span}: no labelled file in that range")
+        raise UsageError(f"--freeze-unseen {batch.span}: no file of the set in that range")
     return [*batches, batch]
 
 
+_SCORER_PATHS = ("evals", "memsys", "scenarios")
+"""What a grade depends on: the scorer's code and the scenarios' listed facts."""
+_NUMBER = re.compile(r"^(\d+)-(.+)\.md$")
+
+Grader = Callable[[Sequence[ReaderFile]], Mapping[str, Grading]]
+"""The scorer as a grader of the set's files (``reader.scorer_gradings``)."""
+
+
+def _git(option: str, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", *args], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise UsageError(f"{option} needs a git checkout (git {args[0]}: {exc})") from None
+    return done.stdout.strip()
+
+
+def committed_scorer(option: str) -> str:
+    """HEAD's commit, whose scorer a freeze records.
+
+    Raises:
+        UsageError: not a git checkout, or what a grade depends on has uncommitted changes
+            (a grade from a scorer no commit holds could not be told apart later).
+    """
+    changed = _git(option, "status", "--porcelain", "--", *_SCORER_PATHS)
+    if changed:
+        raise UsageError(
+            f"{option} grades with the committed scorer, and what it reads has "
+            f"uncommitted changes:\n{changed}"
+        )
+    return _git(option, "rev-parse", "HEAD")
+
+
+def freeze_files(
+    labels: Path, first: int, last: int, commit: str, grade: Grader, how: str
+) -> FrozenBatch:
+    """Grade the set's files ``first``-``last`` (``files/NN-SCENARIO.md``, labelled or not:
+    a batch is best frozen before its labels arrive) and add them to :data:`UNSEEN`.
+
+    Raises:
+        UsageError: the range overlaps a frozen batch or holds no file.
+    """
+    path = labels / UNSEEN
+    batches = load_unseen(path)
+    check_unfrozen(batches, first, last)
+    chosen = [
+        ReaderFile(p, found[2], 0.0, {})
+        for p in sorted((labels / "files").glob("*.md"))
+        if (found := _NUMBER.match(p.name)) and first <= int(found[1]) <= last
+    ]
+    note = f"frozen on {datetime.now(UTC).date().isoformat()} by {how}"
+    batch = FrozenBatch(first, last, commit, note, dict(grade(chosen)))
+    save_unseen(path, freeze_batch(batches, batch))
+    return batch
+
+
 def _reproduces(batch: FrozenBatch, now: Mapping[str, Grading]) -> bool:
-    """Today's scorer grades every file of ``batch`` as when it was frozen: the grade to the
-    six places stored, and every line's class."""
+    """Today's scorer grades every file of ``batch`` it was asked about (``now``: the
+    labelled ones) as when it was frozen: the grade to the six places stored, and every
+    line's class."""
     return all(
-        name in now
-        and abs(now[name].grade - then.grade) < 5e-7
-        and dict(now[name].classes) == dict(then.classes)
+        abs(now[name].grade - then.grade) < 5e-7 and dict(now[name].classes) == dict(then.classes)
         for name, then in batch.gradings.items()
+        if name in now
     )
 
 
@@ -181,6 +242,8 @@ def unchanged_since_frozen(
     changes it, so everything before that point may be fitted)."""
     tail: list[FrozenBatch] = []
     for batch in sorted(batches, key=lambda b: b.first, reverse=True):
+        if not any(name in now for name in batch.gradings):
+            continue  # its labels are still to come: nothing to compare yet
         if not _reproduces(batch, now):
             break
         tail.append(batch)

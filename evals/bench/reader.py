@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,11 +49,9 @@ from evals.bench._reader_fresh import add_fresh_arguments, run_fresh
 from evals.bench._reader_lines import ScoredLine, disagreements, format_disagreements
 from evals.bench._reader_unseen import (
     UNSEEN,
-    FrozenBatch,
-    check_unfrozen,
-    freeze_batch,
+    committed_scorer,
+    freeze_files,
     load_unseen,
-    save_unseen,
     unseen_table,
 )
 from evals.errors import UsageError
@@ -266,10 +262,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--freeze-unseen",
         metavar="FIRST-LAST",
         help=(
-            f"grade the files numbered FIRST to LAST (a fresh batch, just labelled) with the "
+            f"grade the set's files numbered FIRST to LAST (labelled or not) with the "
             f"committed scorer and record those grades in --labels/{UNSEEN}, before any rule "
-            f"is read from them; --agreement pools every frozen batch (refused when evals/, "
-            f"memsys/ or scenarios/ has uncommitted changes, or the range was frozen before)"
+            f"is read from them (--choose-fresh does this for its batch); --agreement pools "
+            f"every frozen batch (refused when evals/, memsys/ or scenarios/ has uncommitted "
+            f"changes, or the range was frozen before)"
         ),
     )
     parser.add_argument(
@@ -307,40 +304,19 @@ def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -
         )
 
 
-_SCORER_PATHS = ("evals", "memsys", "scenarios")
-"""What a grade depends on: the scorer's code and the scenarios' listed facts."""
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 
-def _git(*args: str) -> str:
-    try:
-        done = subprocess.run(["git", *args], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        raise UsageError(f"--freeze-unseen needs a git checkout (git {args[0]}: {exc})") from None
-    return done.stdout.strip()
-
-
-def _freeze(items: Sequence[ReaderFile], span: str, labels: Path) -> int:
-    """Grade one fresh batch with the committed scorer and record it (``--freeze-unseen``)."""
+def _freeze(span: str, labels: Path) -> int:
+    """Grade one batch of the set's files with the committed scorer and record it
+    (``--freeze-unseen``; ``--choose-fresh`` freezes its batch itself)."""
     found = _RANGE.match(span)
     if not found:
         raise UsageError(f"--freeze-unseen {span!r}: expected FIRST-LAST, such as 528-557")
     first, last = int(found[1]), int(found[2])
-    path = labels / UNSEEN
-    batches = load_unseen(path)
-    check_unfrozen(batches, first, last)
-    changed = _git("status", "--porcelain", "--", *_SCORER_PATHS)
-    if changed:
-        raise UsageError(
-            "--freeze-unseen grades with the committed scorer, and what it reads has "
-            f"uncommitted changes:\n{changed}"
-        )
-    commit = _git("rev-parse", "HEAD")
-    chosen = [i for i in items if first <= int(i.name.split("-", 1)[0]) <= last]
-    note = f"frozen on {datetime.now(UTC).date().isoformat()} by --freeze-unseen"
-    batch = FrozenBatch(first, last, commit, note, scorer_gradings(chosen))
-    save_unseen(path, freeze_batch(batches, batch))
-    print(f"froze {len(chosen)} files ({batch.span}) as graded at {commit[:12]} in {path}")
+    commit = committed_scorer("--freeze-unseen")
+    batch = freeze_files(labels, first, last, commit, scorer_gradings, "--freeze-unseen")
+    print(f"froze {len(batch.gradings)} files ({batch.span}) as graded at {commit[:12]}")
     return 0
 
 
@@ -350,12 +326,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--json goes with --disagreements (the other outputs are text)")
     labels = Path(args.labels)
     blind = Path(args.blind_dir)
-    fresh = run_fresh(args, labels, blind, PROTOCOL)
+    fresh = run_fresh(args, labels, blind, PROTOCOL, scorer_gradings)
     if fresh is not None:
         return fresh
-    items = load_labels(labels)
     if args.freeze_unseen:
-        return _freeze(items, args.freeze_unseen, labels)
+        return _freeze(args.freeze_unseen, labels)
+    items = load_labels(labels)
     if args.prepare_blind:
         held = [i for i in items if i.part == "held"]
         pages = write_blind_inputs(held, Path("scenarios"), blind, PROTOCOL)

@@ -10,10 +10,10 @@ import pytest
 
 from evals.bench._reader_blind import load_second_labels
 from evals.bench._reader_fresh import pick_fresh
+from evals.bench._reader_unseen import load_unseen
 from evals.bench.reader import load_labels
 from evals.cli.main import main
 
-REPO = Path(__file__).resolve().parents[3]
 CELL = "model-talk/openai-compatible__some-model/guardrails/{}/repeat-1/memory/MEMORY.md"
 HEADING = "# Long-term Memory\n\n## Notes\n"
 
@@ -74,8 +74,9 @@ def _answer(folder: Path, grade: float, label: str) -> None:
 
 
 def test_a_fresh_batch_goes_from_a_run_to_a_batch_file_and_second_labels(
-    tmp_path: Path, labels: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+    scorer_checkout: Path, labels: Path, capsys: pytest.CaptureFixture
 ) -> None:
+    tmp_path = scorer_checkout
     run = _run(
         tmp_path / "run",
         {
@@ -84,10 +85,20 @@ def test_a_fresh_batch_goes_from_a_run_to_a_batch_file_and_second_labels(
         },
     )
     fresh, blind = tmp_path / "fresh", tmp_path / "blind"
-    monkeypatch.chdir(REPO)  # the scenarios are read from the checkout
     common = ["bench", "reader", "--labels", str(labels), "--fresh-dir", str(fresh)]
-    assert main([*common, "--choose-fresh", str(run)]) == 0
-    assert "chose 1 files (8-8)" in capsys.readouterr().out
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "rule.py").write_text("changed = True\n")
+    assert main([*common, "--choose-fresh", str(run)]) == 2  # a scorer no commit holds
+    assert "uncommitted changes" in capsys.readouterr().err
+    assert not (labels / "files" / "08-model-talk.md").exists()
+    (tmp_path / "evals" / "rule.py").unlink()
+
+    assert main([*common, "--choose-fresh", str(run)]) == 0, capsys.readouterr().err
+    assert "chose 1 files (8-8) and froze their grades" in capsys.readouterr().out
+    # Frozen by the committed scorer before anyone has labelled a line.
+    (frozen,) = load_unseen(labels / "unseen.json")
+    assert frozen.span == "8-8" and "--choose-fresh" in frozen.note
+    assert set(frozen.gradings["08-model-talk.md"].classes) == {4, 5}
     page = (fresh / "A" / "files" / "08-model-talk.md").read_text()
     assert "Writes sonnets in the evening" in page and "Lines to label: 4, 5" in page
     assert (fresh / "B" / "files" / "08-model-talk.md").read_text() == page
