@@ -38,6 +38,7 @@ __all__ = [
     "ReaderFile",
     "SpearmanGap",
     "agreement",
+    "parse_set_name",
     "part_of",
     "read_versioned_json",
     "reader_class",
@@ -101,6 +102,16 @@ def reader_class(judgement: str) -> str:
         raise ValueError(f"{judgement!r} is not a label ({', '.join(READER_CLASSES)}) or strike")
     found = [(text.find(word), cls) for word, cls in _REASON_WORDS if word in text]
     return min(found)[1] if found else "junk"
+
+
+_SET_FILE = re.compile(r"^(\d+)-(.+)\.md$")
+
+
+def parse_set_name(name: str) -> tuple[int, str] | None:
+    """A set file's number and scenario from its name ("NN-SCENARIO.md"), None for another
+    name."""
+    found = _SET_FILE.match(name)
+    return (int(found[1]), found[2]) if found else None
 
 
 def part_of(name: str) -> Part:

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
-from evals.bench._reader_agreement import ReaderFile, read_versioned_json
+from evals.bench._reader_agreement import ReaderFile, parse_set_name, read_versioned_json
 from evals.bench._reader_blind import (
     SECOND_LABELS,
     TEMPLATE,
@@ -51,7 +51,6 @@ FRESH_LIST = "fresh.json"
 LABELLERS = ("A", "B")
 """The two blind labellers' folders: A's answers become the batch, B's the second labels."""
 _FINAL = "repeat-1/memory/MEMORY.md"
-_NUMBER = re.compile(r"^(\d+)-")
 _BATCH = re.compile(r"^batch(\d+)\.yaml$")
 
 
@@ -101,7 +100,7 @@ def pick_fresh(
 
 
 def _next_number(files: Path) -> int:
-    numbers = [int(m[1]) for p in files.glob("*.md") if (m := _NUMBER.match(p.name))]
+    numbers = [parts[0] for p in files.glob("*.md") if (parts := parse_set_name(p.name))]
     return max(numbers, default=0) + 1
 
 

@@ -12,7 +12,6 @@ set of files should be expected to give.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from evals.bench._reader_agreement import (
     ReaderFile,
     SpearmanGap,
     agreement,
+    parse_set_name,
     read_versioned_json,
     spearman_gap,
     within_target,
@@ -166,7 +166,6 @@ def freeze_batch(batches: Sequence[FrozenBatch], batch: FrozenBatch) -> list[Fro
 
 _SCORER_PATHS = ("evals", "memsys", "scenarios")
 """What a grade depends on: the scorer's code and the scenarios' listed facts."""
-_NUMBER = re.compile(r"^(\d+)-(.+)\.md$")
 
 Grader = Callable[[Sequence[ReaderFile]], Mapping[str, Grading]]
 """The scorer as a grader of the set's files (``reader.scorer_gradings``)."""
@@ -209,9 +208,9 @@ def freeze_files(
     batches = load_unseen(path)
     check_unfrozen(batches, first, last)
     chosen = [
-        ReaderFile(p, found[2], 0.0, {})
+        ReaderFile(p, parts[1], 0.0, {})
         for p in sorted((labels / "files").glob("*.md"))
-        if (found := _NUMBER.match(p.name)) and first <= int(found[1]) <= last
+        if (parts := parse_set_name(p.name)) and first <= parts[0] <= last
     ]
     note = f"frozen on {datetime.now(UTC).date().isoformat()} by {how}"
     batch = FrozenBatch(first, last, commit, note, dict(grade(chosen)))

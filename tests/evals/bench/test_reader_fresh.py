@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.bench._reader_agreement import parse_set_name
 from evals.bench._reader_blind import load_second_labels
 from evals.bench._reader_fresh import pick_fresh
 from evals.bench._reader_unseen import load_unseen
@@ -139,3 +140,10 @@ def test_a_fresh_batch_goes_from_a_run_to_a_batch_file_and_second_labels(
         "files 8-8: blind labeller (test)"
         in json.loads((blind / "labels-2.json").read_text())["labeller"]
     )
+
+
+def test_a_set_file_name_gives_its_number_and_scenario() -> None:
+    assert parse_set_name("684-rapid-session-switches.md") == (684, "rapid-session-switches")
+    assert parse_set_name("07-model-talk.md") == (7, "model-talk")
+    for other in ("README.md", "12-model-talk.txt", "x-12-model-talk.md", "12-.md"):
+        assert parse_set_name(other) is None
