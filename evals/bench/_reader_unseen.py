@@ -2,8 +2,9 @@
 
 A rule read from a labelled file fits that file: once the scorer has been changed after
 reading a batch's lines, its agreement on that batch no longer says how it does on files it
-has not seen. So each fresh batch is frozen when its labels arrive, graded by the committed
-scorer of that moment (``memeval bench reader --freeze-unseen FIRST-LAST``), into
+has not seen. So each fresh batch is frozen when it is chosen (``--choose-fresh``; or
+``memeval bench reader --freeze-unseen FIRST-LAST``), graded by the committed scorer of
+that moment, before its labels arrive, into
 :data:`UNSEEN` beside the labels; ``--agreement`` pools every frozen batch into one figure,
 the scorer on files it had not seen against the two labellers, which is the figure a new
 set of files should be expected to give.
