@@ -316,7 +316,10 @@ def _freeze(span: str, labels: Path) -> int:
     first, last = int(found[1]), int(found[2])
     commit = committed_scorer("--freeze-unseen")
     batch = freeze_files(labels, first, last, commit, scorer_gradings, "--freeze-unseen")
-    print(f"froze {len(batch.gradings)} files ({batch.span}) as graded at {commit[:12]}")
+    print(
+        f"froze {len(batch.gradings)} files ({batch.span}) as graded at {commit[:12]} "
+        f"in {labels / UNSEEN}"
+    )
     return 0
 
 
