@@ -36,6 +36,7 @@ from memsys.safe_io import write_output
 __all__ = [
     "UNSEEN",
     "FrozenBatch",
+    "Grader",
     "check_unfrozen",
     "committed_scorer",
     "freeze_batch",

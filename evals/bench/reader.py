@@ -24,8 +24,8 @@ import argparse
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from evals.bench._reader_agreement import (
     Agreement,
@@ -45,22 +45,22 @@ from evals.bench._reader_blind import (
     load_second_labels,
     write_blind_inputs,
 )
+from evals.bench._reader_cache import ScoredFile, cached_scores
 from evals.bench._reader_fresh import add_fresh_arguments, run_fresh
 from evals.bench._reader_lines import ScoredLine, disagreements, format_disagreements
 from evals.bench._reader_unseen import (
     UNSEEN,
+    Grader,
     committed_scorer,
     freeze_files,
     load_unseen,
     unseen_table,
 )
 from evals.errors import UsageError
+from evals.grid.local_model import cache_dir
 from evals.scenario import DATA_FILE_LIMITS, load_scenario
 from memsys.errors import InputFileError
 from memsys.safe_io import load_input
-
-if TYPE_CHECKING:
-    from evals.scorers.labels import FileLabels
 
 __all__ = [
     "BLIND_DIR",
@@ -78,6 +78,7 @@ __all__ = [
     "part_of",
     "reader_class",
     "run",
+    "scored_files",
     "scorer_gradings",
     "scorer_lines",
     "spearman",
@@ -132,52 +133,50 @@ def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
     return found
 
 
-def _scorer_labels(items: Sequence[ReaderFile], scenarios: Path) -> dict[str, FileLabels]:
-    """The scorer's labels of each file, by file name."""
+def _score_files(items: Sequence[ReaderFile], scenarios: Path) -> dict[str, ScoredFile]:
+    """Grade each file afresh: its ``quality`` and each line's class with the evidence."""
     from evals.scorers import embed_run
     from evals.scorers.file_run import run_from_file
-    from evals.scorers.labels import label_target
+    from evals.scorers.labels import KEPT, label_target
+    from evals.scorers.quality import quality_from_labels
     from memsys.search.embedder import default_embedder
 
     embedder = default_embedder()
-    found: dict[str, FileLabels] = {}
+    found: dict[str, ScoredFile] = {}
     for item in items:
         scenario = load_scenario(scenarios / f"{item.scenario}.yaml")
         run = embed_run(run_from_file(scenario, item.path.read_text(encoding="utf-8")), embedder)
-        found[item.name] = label_target(run.final, run)
+        labels = label_target(run.final, run)
+        lines = {
+            line.entry.line_start: ScoredLine(
+                "keep" if line.label in KEPT else line.label, line.evidence
+            )
+            for line in labels.lines
+        }
+        found[item.name] = ScoredFile(quality_from_labels(labels).value or 0.0, lines)
     return found
 
 
-def _scorer_class(label: str) -> str:
-    from evals.scorers.labels import KEPT
-
-    return "keep" if label in KEPT else label
+def scored_files(
+    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios"), cache: Path | None = None
+) -> dict[str, ScoredFile]:
+    """The scorer's reading of each file by name, through the grading cache in ``cache``
+    (:mod:`._reader_cache`; ``None``: grade every file afresh)."""
+    return cached_scores(items, scenarios, lambda chosen: _score_files(chosen, scenarios), cache)
 
 
 def scorer_gradings(
-    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios")
+    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios"), cache: Path | None = None
 ) -> dict[str, Grading]:
     """The scorer as a grader: each file's ``quality`` and each line's label as a class."""
-    from evals.scorers.quality import quality_from_labels
-
-    found: dict[str, Grading] = {}
-    for name, labels in _scorer_labels(items, scenarios).items():
-        classes = {line.entry.line_start: _scorer_class(line.label) for line in labels.lines}
-        found[name] = Grading(quality_from_labels(labels).value or 0.0, classes)
-    return found
+    return {name: s.grading() for name, s in scored_files(items, scenarios, cache).items()}
 
 
 def scorer_lines(
-    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios")
+    items: Sequence[ReaderFile], scenarios: Path = Path("scenarios"), cache: Path | None = None
 ) -> dict[str, dict[int, ScoredLine]]:
     """Each line's scorer class with its evidence, by file name and line number."""
-    return {
-        name: {
-            line.entry.line_start: ScoredLine(_scorer_class(line.label), line.evidence)
-            for line in labels.lines
-        }
-        for name, labels in _scorer_labels(items, scenarios).items()
-    }
+    return {name: s.lines for name, s in scored_files(items, scenarios, cache).items()}
 
 
 def measure(
@@ -284,6 +283,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --disagreements: one JSON object per line instead of text",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=(
+            "grade every file afresh instead of reusing the gradings kept in "
+            "$MEMEVAL_CACHE/reader-gradings (kept per scorer source, file and scenario, so a "
+            "reused grading is always the one the code gives)"
+        ),
+    )
     add_fresh_arguments(parser)
 
 
@@ -307,7 +315,7 @@ def _print_figures(items: Sequence[ReaderFile], scorer: Mapping[str, Grading]) -
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 
-def _freeze(span: str, labels: Path) -> int:
+def _freeze(span: str, labels: Path, grader: Grader) -> int:
     """Grade one batch of the set's files with the committed scorer and record it
     (``--freeze-unseen``; ``--choose-fresh`` freezes its batch itself)."""
     found = _RANGE.match(span)
@@ -315,7 +323,7 @@ def _freeze(span: str, labels: Path) -> int:
         raise UsageError(f"--freeze-unseen {span!r}: expected FIRST-LAST, such as 528-557")
     first, last = int(found[1]), int(found[2])
     commit = committed_scorer("--freeze-unseen")
-    batch = freeze_files(labels, first, last, commit, scorer_gradings, "--freeze-unseen")
+    batch = freeze_files(labels, first, last, commit, grader, "--freeze-unseen")
     print(
         f"froze {len(batch.gradings)} files ({batch.span}) as graded at {commit[:12]} "
         f"in {labels / UNSEEN}"
@@ -329,11 +337,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--json goes with --disagreements (the other outputs are text)")
     labels = Path(args.labels)
     blind = Path(args.blind_dir)
-    fresh = run_fresh(args, labels, blind, PROTOCOL, scorer_gradings)
+    cache = None if args.no_cache else cache_dir() / "reader-gradings"
+    grader = partial(scorer_gradings, cache=cache)
+    fresh = run_fresh(args, labels, blind, PROTOCOL, grader)
     if fresh is not None:
         return fresh
     if args.freeze_unseen:
-        return _freeze(args.freeze_unseen, labels)
+        return _freeze(args.freeze_unseen, labels, grader)
     items = load_labels(labels)
     if args.prepare_blind:
         held = [i for i in items if i.part == "held"]
@@ -344,7 +354,7 @@ def run(args: argparse.Namespace) -> int:
         chosen = [i for i in items if args.disagreements == "all" or i.part == args.disagreements]
         path = blind / SECOND_LABELS
         second = load_second_labels(path) if path.is_file() else {}
-        found = disagreements(chosen, scorer_lines(chosen), second)
+        found = disagreements(chosen, scorer_lines(chosen, cache=cache), second)
         lines = sum(len(i.judgements) for i in chosen)
         print(format_disagreements(found, lines, args.json))
         return 0
@@ -355,14 +365,14 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{blind / SECOND_LABELS}: files not in the set: {unknown}")
         graded = [i for i in items if i.name in second]
         first = {i.name: i.grading() for i in graded}
-        now = scorer_gradings(graded)
+        now = grader(graded)
         print(agreement_table(first, second, now))
         batches = load_unseen(labels / UNSEEN)
         if batches:
             print("\nEach fresh batch as the scorer graded it before any rule was read from it:\n")
             print(unseen_table(batches, first, second, now))
         return 0
-    scorer = scorer_gradings(items)
+    scorer = grader(items)
     if args.rows:
         for item in items:
             print(

@@ -31,3 +31,14 @@ def scorer_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     git(tmp_path, "commit", "-q", "-m", "scorer")
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _grading_cache_in_tmp(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``memeval bench reader`` keeps its gradings under $MEMEVAL_CACHE: the reader tests'
+    go to a temporary folder, not the developer's cache."""
+    if request.module.__name__.split(".")[-1].startswith("test_reader"):
+        cache = tmp_path_factory.mktemp("memeval-cache")
+        request.getfixturevalue("monkeypatch").setenv("MEMEVAL_CACHE", str(cache))
