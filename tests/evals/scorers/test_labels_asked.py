@@ -1,0 +1,77 @@
+"""The four cases the blind labellers of files 684-752 asked about (docs/reader-protocol.md,
+2026-12-06), on made-up lines: the scorer reads three as the page does; the fourth is
+where the page says it cannot follow."""
+
+from __future__ import annotations
+
+from tests.evals.scorers.conftest import BuildRun
+from tests.helpers.label_lines import label_lines
+
+SHIFT = {
+    "remember": [
+        {"fact": "The user's shift starts at 7:00 on Mondays", "keywords": [["shift"], ["7:00"]]}
+    ]
+}
+SAID = ["I'm a paramedic in Graz.", "My shift starts at 7:00 on Mondays."]
+
+
+def test_a_listed_fact_with_a_value_left_out_is_extra_and_the_full_line_the_fact(
+    build_run: BuildRun,
+) -> None:
+    short, full = label_lines(
+        build_run, ["Shift starts at 7:00", "Shift starts at 7:00 on Mondays"], SAID, SHIFT
+    )
+    assert (short.label, full.label) == ("extra", "fact")
+
+
+def test_a_not_to_be_kept_item_with_made_up_padding_is_noise(build_run: BuildRun) -> None:
+    tired = {
+        "remember": [],
+        "forbid": [
+            {
+                "fact": "The user is tired after today's shift",
+                "kind": "transient",
+                "keywords": [["tired"]],
+            }
+        ],
+    }
+    said = [*SAID, "I'm tired after today's shift."]
+    [padded] = label_lines(
+        build_run,
+        ["Tired after today's shift after ten years on the national night roster"],
+        said,
+        tired,
+    )
+    assert padded.label == "noise" and "forbidden" in padded.evidence
+
+
+def test_near_copies_of_a_struck_line_differing_in_a_number_are_repeats(
+    build_run: BuildRun,
+) -> None:
+    said = [*SAID, "I'm tired after today's shift."]
+    first, second = label_lines(
+        build_run, ["Tired after shift 3 of the week", "Tired after shift 4 of the week"], said
+    )
+    assert first.label not in ("fact", "extra")
+    assert second.label == "repeat" and second.repeat_of == first.entry.line_start
+
+
+def test_a_sentence_to_the_user_is_judged_with_the_line_unless_few_of_its_words_are_new(
+    build_run: BuildRun,
+) -> None:
+    """The page's "cannot follow" case: a reader reads "Keep up the great work!" past and
+    keeps the fact; to the scorer it is three words never said, so the line is invented.
+    One claiming an aim never stated is invented for both."""
+    cheer, aim = label_lines(
+        build_run,
+        [
+            "Shift starts at 7:00 on Mondays. Keep up the great work!",
+            "Paramedic in Graz. You are on track to lead the mountain rescue team next year!",
+        ],
+        SAID,
+        SHIFT,
+    )
+    assert cheer.label == "invented"
+    assert aim.label == "invented"
+    [short] = label_lines(build_run, ["Shift starts at 7:00 on Mondays. Good shift!"], SAID, SHIFT)
+    assert short.label == "fact"
