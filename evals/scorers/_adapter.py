@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,6 +29,7 @@ from evals.scenario import (
 from evals.scenario.load import Expectations
 from evals.scorers._reading import lasting_texts, without_commentary
 from evals.scorers._registry import registered_scorers
+from evals.scorers._stamps import without_stamp
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
 from evals.trace.jsonl import TraceError, read_records
@@ -129,6 +131,7 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
         model_names=model_names(events),
         user_texts=user_texts(events),
         user_turns=user_turns(events),
+        dates=frozenset(date.fromisoformat(line.at[:10]) for line in events if line.at),
         writes=_records(lines, MemoryWrite),
         guarded_turns=lines_of(lines, DeletionGuarded),
     )
@@ -143,6 +146,7 @@ def texts_to_embed(run: RunData) -> list[str]:
         for entry in target.entries:
             texts[entry.text] = None
             texts[without_commentary(entry.text)] = None
+            texts[without_commentary(without_stamp(entry.text, run.dates))] = None
         expect = target.expect
         specs = [*expect.remember, *expect.forbid]
         for pair in expect.contradictions:

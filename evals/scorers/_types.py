@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 import numpy as np
 import numpy.typing as npt
@@ -207,6 +208,9 @@ class RunData:
     user_texts: tuple[str, ...] = ()
     """What came from the user, in order: each message (with its screenshot's caption), each
     hand edit of MEMORY.md and each of the app's model-switch notices."""
+    dates: frozenset[date] = frozenset()
+    """The days the conversation took place: a line stamped with one of them was saved then
+    (:mod:`._stamps`)."""
     user_turns: tuple[tuple[str, str], ...] = ()
     """``(text, kind)`` of each user message and burst: ``durable``, ``transient`` or
     ``request``, as the scenario marks the turn (``durable`` when unmarked)."""

@@ -80,6 +80,7 @@ def run_from_file(scenario: Scenario, memory_md: str) -> RunData:
         final=final,
         user_texts=tuple(texts),
         user_turns=tuple(turns),
+        dates=frozenset(scenario.day_dates()),
         screenshots=tuple(screenshots),
         model_names=tuple(dict.fromkeys(names)),
     )

@@ -47,9 +47,11 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    meaning is near nothing the user said outside transient turns (cosine below
    :data:`._stating.GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
 
-A line is judged without the commentary after it (:func:`._reading.without_commentary`) and
-without a question saved with a statement. ``fact`` and ``extra`` lines are *kept*, the others
-struck; a kept line may be ``misfiled`` (outside its spec's sections, or by its own words).
+A line is judged without the commentary after it (:func:`._reading.without_commentary`),
+without a question saved with a statement, and without a save stamp of a day of the
+conversation ("[2026-07-13] ...", "... (added 13 July 2026)": :mod:`._stamps`). ``fact``
+and ``extra`` lines are *kept*, the others struck; a kept line may be ``misfiled`` (outside
+its spec's sections, or by its own words).
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ from evals.scorers._reading import (
     without_commentary,
 )
 from evals.scorers._sections import misfiled_where
+from evals.scorers._stamps import without_stamp
 from evals.scorers._stating import (
     UNMEANT,
     facts_stated,
@@ -204,15 +207,24 @@ def _label(
     entry: MemoryEntry, target: Target, run: RunData, said: Said, done: list[LineLabel]
 ) -> LineLabel:
     reason = junk_reason(entry.text)
-    core = without_commentary(entry.text)
+    unstamped = without_stamp(entry.text, run.dates)
+    core = without_commentary(unstamped)
     if reason and (reason not in READ_PAST or not _reads_past(entry.text, core)):
         return LineLabel(entry, "junk", reason)
     text = normalise(entry.text)
     if core != entry.text and not any(normalise(d.entry.text) == text for d in done):
-        # Judged without the commentary (texts_to_embed embeds the shortened text too).
+        # Judged without them (texts_to_embed embeds the shortened text too).
         judged = _label(replace(entry, text=core), target, run, said, done)
+        past = [
+            what
+            for what, gone in (
+                ("save stamp", unstamped != entry.text),
+                ("commentary after it", core != unstamped),
+            )
+            if gone
+        ]
         return replace(
-            judged, entry=entry, evidence=f"{judged.evidence} (commentary after it read past)"
+            judged, entry=entry, evidence=f"{judged.evidence} ({' and '.join(past)} read past)"
         )
     name = model_name_in(entry.text, run.model_names)
     if name:

@@ -86,6 +86,22 @@ def test_an_ideal_file_scores_at_least_0_90(path: Path, minilm: Embedder) -> Non
 
 
 @pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
+def test_an_ideal_file_with_save_stamps_scores_at_least_0_90(path: Path, minilm: Embedder) -> None:
+    """A writer that dates its lines ("[2026-07-13] ...", "... (added 13 July 2026)") with a
+    day of the conversation loses nothing: a reader reads the stamp past."""
+    scenario = load_scenario(path)
+    first, last = scenario.day_dates()[0], scenario.day_dates()[-1]
+    lines = ideal_file(scenario).splitlines()
+    stamped = [
+        (f"- [{first}] {line[2:]}" if n % 2 else f"{line} (added {last:%d %B %Y})")
+        if line.startswith("- ")
+        else line
+        for n, line in enumerate(lines)
+    ]
+    assert _quality(path, "\n".join(stamped) + "\n", minilm) >= 0.90, stamped
+
+
+@pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
 def test_pollution_and_kept_stale_facts_cost_quality(path: Path, minilm: Embedder) -> None:
     scenario = load_scenario(path)
     ideal = ideal_file(scenario)
