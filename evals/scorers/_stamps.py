@@ -1,8 +1,9 @@
 """Save stamps: the date a writer puts beside a line to say when it was saved.
 
 "[2026-07-13] Lives in Glasgow", "2026-07-13: Swims on Wednesdays", "Lives in Glasgow (added
-2026-07-13)", "Prefers tea (as of 13 July 2026)": the date says when the line was written,
-not something about the user, and a reader reads it past. Only a date that is one of the
+2026-07-13)", "Prefers tea (as of 13 July 2026)", "Brightwave is the vendor (chosen 2 September
+2026)": the date says when the line was written or the thing was said, not something new
+about the user, and a reader reads it past. Only a date that is one of the
 conversation's days counts (the day the writer saved it); any other date, or a date inside
 the line ("The wedding is on 2026-09-12"), is a claim, judged with the line.
 """
@@ -49,7 +50,9 @@ _PARTS = re.compile(
     re.I,
 )
 _SAVED = r"(?:(?:added|saved|noted|updated|recorded|created|learned|remembered|as\s+of)\s*:?\s*)?"
-_STAMP = rf"\[\s*{_SAVED}(?P<date>{_DATE})\s*\]|\(\s*{_SAVED}(?P<date2>{_DATE})\s*\)"
+_WORDS = r"(?:[^\W\d_]+\s*:?\s+){0,3}"
+"""Inside brackets, up to three words before the date: "(chosen 2 September 2026)"."""
+_STAMP = rf"\[\s*{_WORDS}(?P<date>{_DATE})\s*\]|\(\s*{_WORDS}(?P<date2>{_DATE})\s*\)"
 _LEADING = re.compile(rf"^(?:{_STAMP}|(?P<date3>{_DATE})\s*(?:[:|]|\s[-–—]))\s*(?=\S)", re.I)
 _TRAILING = re.compile(rf"\s*(?:{_STAMP}|[-–—]\s+{_SAVED}(?P<date3>{_DATE}))\s*\.?$", re.I)
 

@@ -26,6 +26,8 @@ DAYS = {date(2026, 7, 13), date(2026, 7, 14)}
         ("Prefers tea (as of 13 July 2026)", "Prefers tea"),
         ("Prefers tea - saved Jul 14th, 2026", "Prefers tea"),
         ("[2026-07-13] Prefers tea (added 2026-07-14)", "Prefers tea"),
+        ("Brightwave prints the posters (chosen 14 July 2026)", "Brightwave prints the posters"),
+        ("Prefers tea (first mentioned on 2026-07-13)", "Prefers tea"),
     ],
 )
 def test_a_stamp_of_a_conversation_day_is_read_past(text: str, left: str) -> None:
@@ -41,6 +43,7 @@ def test_a_stamp_of_a_conversation_day_is_read_past(text: str, left: str) -> Non
         "[2026-07-13]",  # nothing left to judge
         "Lives in Glasgow (2026-13-45)",  # no date
         "Born 13 July 2026",  # no stamp shape
+        "Prefers tea (a note the user first gave 2026-07-13)",  # a sentence, not a stamp
     ],
 )
 def test_any_other_date_stays_in_the_line(text: str) -> None:
