@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 
 from evals.errors import UsageError
 from evals.stats.tests import BOOTSTRAP_DRAWS, SEED
@@ -186,10 +187,10 @@ class Agreement:
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks (from 1) along the last axis, ties taking their mean rank."""
-    below = (values[..., :, None] > values[..., None, :]).sum(-1)
-    same = (values[..., :, None] == values[..., None, :]).sum(-1)
-    ranks: np.ndarray = below + (same + 1) / 2
+    """Ranks (from 1) along the last axis, ties taking their mean rank (pandas sorts each
+    row: the bootstrap's 10,000 rows of 650 files took minutes as pairwise comparisons)."""
+    rows = pd.DataFrame(values.reshape(-1, values.shape[-1]))
+    ranks: np.ndarray = rows.rank(axis=1, method="average").to_numpy().reshape(values.shape)
     return ranks
 
 
