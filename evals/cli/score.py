@@ -62,13 +62,15 @@ def _score_file(args: argparse.Namespace) -> int:
     from evals.scorers import embed_run
     from evals.scorers.file_run import run_from_file, score_file
     from evals.scorers.provenance import file_lines
+    from memsys.safe_io import read_input_text
     from memsys.search.embedder import default_embedder
+    from memsys.storage import MAX_MEMORY_FILE_BYTES
 
     memory = Path(args.memory_file)
     if args.scenario is None:
         print("memeval score: --memory-file needs --scenario NAME_OR_FILE", file=sys.stderr)
         return EXIT_USAGE
-    if not memory.is_file():
+    if not memory.exists():
         print(f"memeval score: {memory}: no such file (give a MEMORY.md path)", file=sys.stderr)
         return EXIT_USAGE
     tried = _scenario_paths(args.scenario)
@@ -78,9 +80,20 @@ def _score_file(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         scenario = load_scenario(path)
-        text = memory.read_text(encoding="utf-8")
-    except (ScenarioError, OSError, UnicodeDecodeError) as exc:
+    except (ScenarioError, OSError) as exc:
         print(f"memeval score: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = read_input_text(memory, MAX_MEMORY_FILE_BYTES).removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        print(
+            f"memeval score: {memory}: not UTF-8 text ({exc.reason} at byte {exc.start}); "
+            f"nothing was scored",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"memeval score: {memory}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     run = replace(run_from_file(scenario, text), settings=scorer_settings(args))
     run = embed_run(run, None if args.keywords_only else default_embedder())

@@ -130,6 +130,41 @@ def test_score_a_memory_file_exits_2_for_a_missing_file_or_scenario(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe- Lives in Leeds\n", "not UTF-8 text (invalid start byte at byte 0)"),
+        (b"- x\n" * (5 * 1024 * 1024 // 4 + 1), "is over the 5,242,880-byte limit"),
+        (None, "is a directory, not a regular file"),
+    ],
+)
+def test_an_unreadable_or_huge_memory_file_is_named_and_nothing_is_scored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None, message: str
+) -> None:
+    memory = tmp_path / "MEMORY.md"
+    if content is None:
+        memory.mkdir()
+    else:
+        memory.write_bytes(content)
+    args = ["score", "--memory-file", str(memory), "--scenario", "chitchat-transient"]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert f"memeval score: {memory}: {message}" in captured.err and not captured.out
+
+
+def test_a_memory_file_with_a_byte_order_mark_is_read_without_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text("\ufeff- Secondary school chemistry teacher\n", encoding="utf-8")
+    args = ["score", "--memory-file", str(memory), "--scenario", "chitchat-transient", "--json"]
+    assert main(args) == 0
+    [line] = json.loads(capsys.readouterr().out)["lines"]
+    assert line["text"] == "Secondary school chemistry teacher" and line["label"] == "fact"
+
+
 def test_score_a_memory_file_prints_each_line_with_its_label_and_evidence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
