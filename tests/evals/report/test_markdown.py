@@ -40,7 +40,7 @@ REAL = "openai-compatible/qwen2.5-coder-1.5b-instruct"
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[RunResult]]:
     """The default run of the two scenarios: 3 simulated cells each, and every recorded real
-    cell replayed (chitchat-transient: 3 + 3 + 1 + 1 runs; bad-compaction-restore: 4)."""
+    cell replayed."""
     out = tmp_path_factory.mktemp("run")
     argv = ["run", "--out", str(out / "run"), "--report", str(out / "r.html")]
     for name in SCENARIOS:
@@ -142,7 +142,7 @@ def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
-    assert set(rows) == real_cells and len(real_cells) == 16
+    assert set(rows) == real_cells and len(real_cells) == 18
     assert list(rows) == sorted(rows)  # by scenario, policy, variant
     assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
 
@@ -247,6 +247,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     parent_row = "summary-copy-everything (against its parent summary-worked-example)"
     transient_row = "summary-transient-only (against its parent summary-worked-example)"
     assert names == [
+        "save-everything",
         "summary-copy-everything",
         parent_row,
         "summary-keep-everything",
@@ -262,6 +263,9 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     assert rows[(parent_row, "quality")]["scenarios"] == "2"
     assert rows[(transient_row, "quality")]["scenarios"] == "2"
     assert rows[("summary-copy-everything", "quality")]["scenarios"] == "1 (1 left out)"
+    # The save-everything control (both scenarios recorded greedy on 2026-12-06) pairs where
+    # the baseline is greedy too (bad-compaction-restore).
+    assert rows[("save-everything", "quality")]["scenarios"] == "1 (1 left out)"
     # The keep-everything control pairs in bad-compaction-restore; its greedy chitchat-transient
     # cell has no greedy baseline there.
     assert rows[("summary-keep-everything", "quality")]["scenarios"] == "1 (1 left out)"
