@@ -139,13 +139,12 @@ def run_data(path: Path, lines: Sequence[TraceLine[TraceRecord]]) -> RunData:
 
 def texts_to_embed(run: RunData) -> list[str]:
     """Every entry text and fact text of ``run``, each once, in a stable order; an entry
-    with commentary after it also without it (the labels judge it so); what the user said
+    with a save stamp or commentary also without them (the labels judge it so); what the user said
     outside transient turns (:func:`._reading.lasting_texts`)."""
     texts: dict[str, None] = {}
     for target in run.targets:
         for entry in target.entries:
             texts[entry.text] = None
-            texts[without_commentary(entry.text)] = None
             texts[without_commentary(without_stamp(entry.text, run.dates))] = None
         expect = target.expect
         specs = [*expect.remember, *expect.forbid]
