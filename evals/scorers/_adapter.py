@@ -27,6 +27,7 @@ from evals.scenario import (
     UserEvent,
 )
 from evals.scenario.load import Expectations
+from evals.scorers._entries import reader_entries
 from evals.scorers._reading import lasting_texts, without_commentary
 from evals.scorers._registry import registered_scorers
 from evals.scorers._stamps import without_stamp
@@ -53,7 +54,6 @@ from evals.trace.records import (
 )
 from memsys.events import CompactionAttempted, DeletionGuarded
 from memsys.search.embedder import Embedder, EmbedderUnavailable, embedder_id
-from memsys.sections import parse_entries
 
 __all__ = [
     "embed_run",
@@ -74,7 +74,7 @@ R = TypeVar("R", bound=TraceRecord)
 
 def _target(label: str, memory_md: str, expect: Mapping[str, object]) -> Target:
     expectations = Expectations.model_validate(expect)
-    return Target(label, memory_md, tuple(parse_entries(memory_md)), expectations)
+    return Target(label, memory_md, reader_entries(memory_md), expectations)
 
 
 def _records(lines: Sequence[TraceLine[TraceRecord]], kind: type[R]) -> tuple[R, ...]:

@@ -59,7 +59,10 @@ _ROLE = re.compile(
     r"\s*(?:an?\s+)?(?P<role>[^\W\d_][^,;:\[\]().]{0,60})",
     re.I,
 )
-_ROLE_END = re.compile(r"\s+(?:at|for|in|on|with|since|and|but|who|which)\s+.*$", re.I)
+_ROLE_END = re.compile(
+    r"\s+(?:at|for|in|on|with|since|and|but|who|which)\s+.*$|\s*—.*$|\s+[-–]\s+.*$", re.I
+)
+"""Where the role ends: a preposition or clause word, or a dash ("illustrator — said in May")."""
 _SELF = re.compile(
     r"\b(?:i'?m|i\s+am|i\s+work(?:ed)?\s+as|i'?ve\s+been(?:\s+working\s+as)?|i\s+became"
     r"|i\s+started\s+as|i\s+was\s+hired\s+as|my\s+(?:new\s+)?(?:job|profession|occupation"

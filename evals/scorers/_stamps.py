@@ -6,6 +6,11 @@
 about the user, and a reader reads it past. Only a date that is one of the
 conversation's days counts (the day the writer saved it); any other date, or a date inside
 the line ("The wedding is on 2026-09-12"), is a claim, judged with the line.
+
+Bookkeeping tags are read past the same way, at the line's start or end, whatever they hold:
+"(confidence: high)", "[category: diet]", "(source: user)", "[tags: food, allergy]" say how the
+writer files or trusts the line, not something about the user. Only the keys of
+:data:`TAG_KEYS` make a tag; "(status: done)" or "(priority: high)" are claims.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import re
 from collections.abc import Collection
 from datetime import date
 
-__all__ = ["without_stamp"]
+__all__ = ["TAG_KEYS", "without_stamp"]
 
 _MONTHS = {
     name: number
@@ -57,6 +62,25 @@ _LEADING = re.compile(rf"^(?:{_STAMP}|(?P<date3>{_DATE})\s*(?:[:|]|\s[-–—]))
 _TRAILING = re.compile(rf"\s*(?:{_STAMP}|[-–—]\s+{_SAVED}(?P<date3>{_DATE}))\s*\.?$", re.I)
 
 
+TAG_KEYS = (
+    "confidence",
+    "certainty",
+    "category",
+    "categories",
+    "tag",
+    "tags",
+    "type",
+    "kind",
+    "source",
+    "importance",
+    "salience",
+    "relevance",
+)
+"""Keys of a writer's bookkeeping tag: how the line is filed or trusted."""
+_TAG = rf"[\[(]\s*(?:{'|'.join(TAG_KEYS)})\s*[:=][^\[\]()]*[\])]"
+_TAGS = re.compile(rf"^(?:{_TAG}\s*)+(?=\S)|(?:\s*{_TAG})+\s*\.?$", re.I)
+
+
 def _date_of(stamp: re.Match[str]) -> date | None:
     text = stamp["date"] or stamp["date2"] or stamp["date3"]
     parts = _PARTS.fullmatch(text)
@@ -77,11 +101,18 @@ def _date_of(stamp: re.Match[str]) -> date | None:
 def without_stamp(text: str, days: Collection[date]) -> str:
     """``text`` without the save stamps at its start and end whose date is one of ``days``
     (the conversation's); ``text`` itself when there is none, or when nothing would be left."""
-    stripped = text.strip()
+    stripped = _without_tags(text.strip())
     for pattern in (_LEADING, _TRAILING):
         match = pattern.search(stripped)
         if match and _date_of(match) in days:
             rest = (stripped[: match.start()] + stripped[match.end() :]).strip()
             if any(ch.isalpha() for ch in rest):
                 stripped = rest
+    stripped = _without_tags(stripped)
     return stripped if stripped != text.strip() else text
+
+
+def _without_tags(text: str) -> str:
+    """``text`` without bookkeeping tags at its start and end, unless nothing would be left."""
+    rest = _TAGS.sub("", text).strip()
+    return rest if any(ch.isalpha() for ch in rest) else text

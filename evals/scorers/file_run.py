@@ -12,11 +12,11 @@ from collections.abc import Mapping
 
 from evals.grid.cell import Cell
 from evals.scenario import BurstEvent, ManualEditEvent, ModelSwitchEvent, Scenario, UserEvent
+from evals.scorers._entries import reader_entries
 from evals.scorers._registry import registered_scorers
 from evals.scorers._types import RunData, Score, Target
 from evals.scorers.quality import composite_quality
 from memsys.llm.base import ModelKind
-from memsys.sections import parse_entries
 
 __all__ = ["FILE_SCORERS", "TRACE_ONLY_REASON", "run_from_file", "score_file"]
 
@@ -72,7 +72,7 @@ def run_from_file(scenario: Scenario, memory_md: str) -> RunData:
                 texts.append(
                     f"switched the default model from {switch.from_model} to {switch.to_model}"
                 )
-    final = Target("end", memory_md, tuple(parse_entries(memory_md)), scenario.expect)
+    final = Target("end", memory_md, reader_entries(memory_md), scenario.expect)
     cell = Cell(scenario.name, "file", "none", "none")
     return RunData(
         cell=cell,

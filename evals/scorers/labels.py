@@ -250,8 +250,10 @@ def _label(
     elif stateless == TOPIC and "," in entry.text:
         facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
     if run.user_texts:
-        # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none.
-        facts = [(spec, how) for spec, how in facts if not invented_why(entry, said, spec.fact)]
+        # Naming a fact and making up the rest ("Porto is Portugal's capital") credits none;
+        # the words of every fact the line states are vouched for (a line of two facts).
+        vouched = " ".join(spec.fact for spec, _ in facts)
+        facts = [(spec, how) for spec, how in facts if not invented_why(entry, said, vouched)]
     credited = {fact: d for d in done for fact in d.facts}
     new = [(spec, how) for spec, how in facts if spec.fact not in credited]
     if new:

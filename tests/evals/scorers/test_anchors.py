@@ -123,6 +123,41 @@ def test_an_ideal_file_in_other_writers_styles_scores_at_least_0_90(
     assert _quality(path, styled, minilm) >= 0.90, styled
 
 
+def _in_writer_layouts(ideal: str) -> str:
+    """``ideal`` laid out as other writers lay a file out, a section at a time in turn: a
+    numbered list; a bold heading for "## " with bookkeeping tags after the lines; a bullet
+    heading over nested bullets, a dash clause after each."""
+    out: list[str] = []
+    turn = -1
+    for line in ideal.splitlines():
+        if line.startswith("## "):
+            turn, number = turn + 1, 0
+            if turn % 3 == 1:
+                out.append(f"**{line[3:]}**")
+                continue
+        elif line.startswith("- "):
+            fact, number = line[2:], number + 1
+            line = (
+                f"{number}. {fact}",
+                f"- {fact} (confidence: high) [category: {turn}]",
+                f"  - {fact} — from the user",
+            )[turn % 3]
+            if turn % 3 == 2 and number == 1:
+                out.append("- Details:")
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
+def test_an_ideal_file_in_other_writers_layouts_scores_at_least_0_90(
+    path: Path, minilm: Embedder
+) -> None:
+    """A numbered list, a bold line for a heading, "- Details:" over nested bullets,
+    "(confidence: high)" or "— from the user" after a line: a reader keeps every line."""
+    laid_out = _in_writer_layouts(ideal_file(load_scenario(path)))
+    assert _quality(path, laid_out, minilm) >= 0.90, laid_out
+
+
 @pytest.mark.parametrize("path", REMEMBERING, ids=lambda p: p.stem)
 def test_pollution_and_kept_stale_facts_cost_quality(path: Path, minilm: Embedder) -> None:
     scenario = load_scenario(path)

@@ -25,6 +25,10 @@ def test_the_role_a_line_gives_the_user() -> None:
     assert claimed_role("[profession: data engineer]") == "data engineer"
     assert claimed_role("Works as a translator (Italian and Spanish)") == "translator"
     assert claimed_role("New career: ML engineer at Globex") == "ML engineer"
+    # A dash ends the role as a clause word does; a hyphen or en dash inside a word does not.
+    assert claimed_role("Works as an illustrator — from the user") == "illustrator"
+    assert claimed_role("Works as a full-stack developer - since May") == "full-stack developer"
+    assert claimed_role("Profession: nurse–midwife") == "nurse–midwife"
     assert claimed_role("Prefers short answers") is None
     assert claimed_role("New job, professional development") is None
     # "I'm a X" and "The user is a X" give a role when X names a job (2026-12-04).

@@ -69,3 +69,40 @@ def test_a_stamped_fact_is_the_fact_and_a_stamp_of_another_day_a_claim(
     assert other.label == "extra" and "save stamp read past" in other.evidence
     [elsewhen] = label_lines(build_run, ["Paramedic in Graz (added 30 November 2025)"], said, shift)
     assert elsewhen.label == "invented" and "2025" in elsewhen.evidence
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ("Lives in Glasgow (confidence: high)", "Lives in Glasgow"),
+        ("[category: diet] Is vegetarian", "Is vegetarian"),
+        ("Prefers tea [tags: food, drink]", "Prefers tea"),
+        ("Prefers tea (source: user).", "Prefers tea"),
+        ("Prefers tea (added 2026-07-13) (Confidence = high)", "Prefers tea"),
+        ("(type: preference) Prefers tea (as of 13 July 2026)", "Prefers tea"),
+    ],
+)
+def test_a_bookkeeping_tag_is_read_past_whatever_it_holds(text: str, left: str) -> None:
+    assert without_stamp(text, DAYS) == left
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Finish the report (priority: high)",  # how much the user wants it: a claim
+        "Ticket closed (status: done)",
+        "Prefers tea (confidence high)",  # no key: value shape
+        "(confidence: high)",  # nothing left to judge
+        "Works on the source (category theory) of the bug",  # inside the line
+    ],
+)
+def test_other_brackets_stay_in_the_line(text: str) -> None:
+    assert without_stamp(text, DAYS) == text
+
+
+def test_a_tagged_fact_is_the_fact(build_run: BuildRun) -> None:
+    said = ["I'm a paramedic in Graz."]
+    [tagged] = label_lines(build_run, ["Paramedic in Graz (confidence: high)"], said)
+    assert tagged.label == "extra", tagged.evidence
+    [claimed] = label_lines(build_run, ["Paramedic in Graz (status: retired since 2019)"], said)
+    assert claimed.label == "invented", claimed.evidence
