@@ -1,6 +1,6 @@
-"""The four cases the blind labellers of files 684-752 asked about (docs/reader-protocol.md,
-2026-12-06), on made-up lines: the scorer reads three as the page does; the fourth is
-where the page says it cannot follow."""
+"""The cases the blind labellers of files 684-752 and 753-768 asked about
+(docs/reader-protocol.md, 2026-12-06), on made-up lines: the scorer reads each as the page
+does, but one (a sentence to the user) where the page says it cannot follow."""
 
 from __future__ import annotations
 
@@ -75,3 +75,42 @@ def test_a_sentence_to_the_user_is_judged_with_the_line_unless_few_of_its_words_
     assert aim.label == "invented"
     [short] = label_lines(build_run, ["Shift starts at 7:00 on Mondays. Good shift!"], SAID, SHIFT)
     assert short.label == "fact"
+
+
+ALLERGY = {
+    "remember": [
+        {"fact": "The user is allergic to shellfish", "keywords": [["shellfish"], ["allerg"]]}
+    ]
+}
+
+
+def test_a_logged_memory_action_with_its_value_is_what_it_states(build_run: BuildRun) -> None:
+    """Asked by both labellers of 753-768: "Remembered allergy to shellfish" states the
+    fact (a log with nothing of the user's, "Saved the memory", is junk); a later plain
+    line is its repeat."""
+    said = [*SAID, "I'm allergic to shellfish."]
+    logged, plain, empty = label_lines(
+        build_run,
+        ["Remembered allergy to shellfish", "Allergic to shellfish", "Saved the memory"],
+        said,
+        ALLERGY,
+    )
+    assert logged.label == "fact", logged.evidence
+    assert plain.label == "repeat" and plain.repeat_of == logged.entry.line_start
+    assert empty.label == "junk", empty.evidence
+
+
+def test_a_role_slot_the_user_never_gave_is_invented(build_run: BuildRun) -> None:
+    """Asked by both labellers of 753-768: "[profession: baker]" for "I run a small bakery"
+    names a role the user never claimed; "Runs a small bakery" is what was said."""
+    said = ["I run a small bakery in Leeds."]
+    slot, said_line = label_lines(build_run, ["[profession: baker]", "Runs a small bakery"], said)
+    assert slot.label == "invented" and "role" in slot.evidence
+    assert said_line.label == "extra", said_line.evidence
+
+
+def test_a_listed_fact_missing_a_word_that_is_no_value_is_the_fact(build_run: BuildRun) -> None:
+    """Split between the labellers of 753-768 (fact / extra, both kept): a fact's values are
+    its numbers, weekdays and months, so a line with all of them is the fact."""
+    [line] = label_lines(build_run, ["Shift at 7:00 on Mondays"], SAID, SHIFT)
+    assert line.label == "fact", line.evidence
