@@ -101,11 +101,13 @@ def test_a_logged_memory_action_with_its_value_is_what_it_states(build_run: Buil
 
 
 def test_a_role_slot_the_user_never_gave_is_invented(build_run: BuildRun) -> None:
-    """Asked by both labellers of 753-768: "[profession: baker]" for "I run a small bakery"
-    names a role the user never claimed; "Runs a small bakery" is what was said."""
-    said = ["I run a small bakery in Leeds."]
-    slot, said_line = label_lines(build_run, ["[profession: baker]", "Runs a small bakery"], said)
-    assert slot.label == "invented" and "role" in slot.evidence
+    """Asked by both labellers of 753-768 (of a bakery): "[occupation: florist]" for "I run a
+    small flower shop" names a role the user never claimed; the shop is what was said."""
+    said = ["I run a small flower shop in Leeds."]
+    slot, said_line = label_lines(
+        build_run, ["[occupation: florist]", "Runs a small flower shop"], said
+    )
+    assert slot.label == "invented", slot.evidence
     assert said_line.label == "extra", said_line.evidence
 
 
