@@ -27,10 +27,9 @@ from evals.scenario import (
     UserEvent,
 )
 from evals.scenario.load import Expectations
-from evals.scorers._entries import reader_entries
 from evals.scorers._reading import lasting_texts, without_commentary
 from evals.scorers._registry import registered_scorers
-from evals.scorers._stamps import without_stamp
+from evals.scorers._stamps import reader_entries, without_stamp
 from evals.scorers._types import RunData, Score, Target, TextVectors
 from evals.scorers.quality import composite_quality
 from evals.trace.jsonl import TraceError, read_records

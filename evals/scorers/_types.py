@@ -158,7 +158,7 @@ class Target:
     memory_md: str
     """The file's text at that point."""
     entries: tuple[MemoryEntry, ...]
-    """The lines a reader reads: :func:`evals.scorers._entries.reader_entries`."""
+    """The lines a reader reads: :func:`evals.scorers._stamps.reader_entries`."""
     expect: Expectations
     """What should hold at that point."""
 

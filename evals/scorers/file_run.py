@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 from evals.grid.cell import Cell
 from evals.scenario import BurstEvent, ManualEditEvent, ModelSwitchEvent, Scenario, UserEvent
-from evals.scorers._entries import reader_entries
 from evals.scorers._registry import registered_scorers
+from evals.scorers._stamps import reader_entries
 from evals.scorers._types import RunData, Score, Target
 from evals.scorers.quality import composite_quality
 from memsys.llm.base import ModelKind

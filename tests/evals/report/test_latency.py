@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evals.report import write_report
-from evals.report._latency import MIN_PROBES, latency_rows
+from evals.report._render import MIN_PROBES, latency_rows
 from tests.evals.report.test_report import results_of
 from tests.helpers.reports import report_of
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evals.scenario.load import Expectations
-from evals.scorers._entries import reader_entries
+from evals.scorers._stamps import reader_entries
 from evals.scorers.labels import label_target
 from memsys.sections import parse_entries
 from tests.evals.scorers.conftest import BuildRun
