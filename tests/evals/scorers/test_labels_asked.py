@@ -1,6 +1,7 @@
-"""The cases the blind labellers of files 684-752 and 753-768 asked about
+"""The cases the blind labellers of files 684-752, 753-768 and 769-784 asked about
 (docs/reader-protocol.md, 2026-12-06), on made-up lines: the scorer reads each as the page
-does, but one (a sentence to the user) where the page says it cannot follow."""
+does, but two where the page says it cannot follow or both labels strike (a sentence to
+the user; a vaguer word for a kept line)."""
 
 from __future__ import annotations
 
@@ -116,3 +117,89 @@ def test_a_listed_fact_missing_a_word_that_is_no_value_is_the_fact(build_run: Bu
     its numbers, weekdays and months, so a line with all of them is the fact."""
     [line] = label_lines(build_run, ["Shift at 7:00 on Mondays"], SAID, SHIFT)
     assert line.label == "fact", line.evidence
+
+
+VEGETARIAN = {"remember": [{"fact": "The user is vegetarian", "keywords": [["vegetarian"]]}]}
+
+
+def test_a_fact_said_again_with_a_detail_of_the_same_message_is_a_repeat(
+    build_run: BuildRun,
+) -> None:
+    """Asked by the labellers of 769-784 (they chose extra; the first labeller of the set
+    wrote repeat, and the page takes it): the detail narrows the fact already kept."""
+    said = ["I'm vegetarian, so no meat dishes please."]
+    first, again, bare = label_lines(
+        build_run,
+        [
+            "Vegetarian",
+            "I'm vegetarian, so no meat dishes please.",
+            "[no meat dishes]",
+        ],
+        said,
+        VEGETARIAN,
+    )
+    assert first.label == "fact"
+    assert again.label == "repeat" and again.repeat_of == first.entry.line_start
+    assert bare.label == "repeat", bare.evidence
+
+
+def test_a_vaguer_word_for_a_kept_line_is_struck(build_run: BuildRun) -> None:
+    """The page's `repeat`; the scorer's `invented` (words never said): a strike either way."""
+    job = {
+        "remember": [
+            {"fact": "The user is a teacher at Hillside Primary", "keywords": [["teacher"]]}
+        ]
+    }
+    kept, vaguer = label_lines(
+        build_run,
+        ["Teacher at Hillside Primary", "Works in education"],
+        ["I'm a teacher at Hillside Primary."],
+        job,
+    )
+    assert kept.label == "fact"
+    assert vaguer.label == "invented", vaguer.evidence
+
+
+def test_a_template_line_with_some_fields_filled_states_what_they_say(
+    build_run: BuildRun,
+) -> None:
+    move = {
+        "remember": [
+            {"fact": "The user is moving to Madrid in May", "keywords": [["Madrid"], ["May"]]}
+        ]
+    }
+    said = ["I'm learning Spanish because I'm moving to Madrid in May."]
+    filled, empty = label_lines(
+        build_run,
+        [
+            "[name: user, age: unknown, occupation: learning Spanish, "
+            "key projects: moving to Madrid in May]",
+            "[name: user, age: unknown, occupation: none]",
+        ],
+        said,
+        move,
+    )
+    assert filled.label == "fact", filled.evidence
+    assert empty.label == "junk", empty.evidence
+
+
+def test_an_answer_or_an_interest_read_from_a_passing_question_is_invented(
+    build_run: BuildRun,
+) -> None:
+    from evals.scenario.load import Expectations
+    from evals.scorers.labels import label_target
+
+    turns = [
+        ("I'm a teacher at Hillside Primary.", "durable"),
+        ("How many millilitres are in a cup of milk?", "transient"),
+        ("What's good street food to try in Lisbon?", "transient"),
+    ]
+    records = [("event", {"type": "user", "user": text, "turn": kind}) for text, kind in turns]
+    memory = (
+        "# Long-term Memory\n\n## Notes\n- There are about 240 millilitres in a cup of milk\n"
+        "- User is interested in Lisbon street food\n"
+    )
+    run = build_run(memory, Expectations.model_validate({"remember": []}), records=records)
+    answer, interest = label_target(run.final, run).lines
+    assert answer.label == "invented", answer.evidence
+    assert interest.label == "invented", interest.evidence
