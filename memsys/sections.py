@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "BULLET_MARK",
     "HEADER",
     "LINE_BREAKS",
     "STANDARD_SECTIONS",
@@ -117,7 +118,9 @@ def _bullet(entry: str) -> str:
 # for every reader of MEMORY.md (headers, bullets), so an entry holds none of them.
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _LINE_BREAK = re.compile(f"[{re.escape(LINE_BREAKS)}]+")
-_BULLET = re.compile(r"^\s*[-*+]\s+")
+BULLET_MARK = re.compile(r"^(?P<indent>\s*)[-*+]\s+")
+"""A bullet's marker with the indent before it (the one reading of a bullet, here and in the
+scorers)."""
 
 
 class LineKind(StrEnum):
@@ -143,7 +146,7 @@ def line_kind(line: str) -> LineKind:
     visible = visible_line(line)
     if visible.lstrip(" \t").startswith("#"):
         return LineKind.HEADER
-    return LineKind.BULLET if _BULLET.match(visible) else LineKind.TEXT
+    return LineKind.BULLET if BULLET_MARK.match(visible) else LineKind.TEXT
 
 
 def _characters_problem(text: str, name: str) -> str | None:
@@ -349,9 +352,9 @@ def parse_entries(content: str) -> list[MemoryEntry]:
         if not line.strip():
             flush(number - 1)
             continue
-        if _BULLET.match(line):
+        if BULLET_MARK.match(line):
             flush(number - 1)
-            buf, buf_start = [_BULLET.sub("", line, count=1)], number
+            buf, buf_start = [BULLET_MARK.sub("", line, count=1)], number
         elif buf:
             buf.append(line)
         else:

@@ -39,12 +39,12 @@ by line number still name the same lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import replace
 from datetime import date
 
 from evals.scorers._reading import states_nothing
-from memsys.sections import MemoryEntry, parse_entries
+from memsys.sections import BULLET_MARK, MemoryEntry, parse_entries
 
 __all__ = ["HEADING_WORDS", "TAG_KEYS", "reader_entries", "without_stamp"]
 
@@ -148,7 +148,6 @@ def _without_tags(text: str) -> str:
 HEADING_WORDS = 6
 """Most words a bullet heading nested bullets has ("Before saving, verify:")."""
 
-_BULLET = re.compile(r"^(\s*)[-*+]\s+")
 _ITEM_NUMBER = re.compile(r"^\s*\d{1,3}[.)]\s+")
 _BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?P<text>[^*_].*?)\1\s*:?\s*$")
 
@@ -169,7 +168,8 @@ def reader_entries(memory_md: str) -> tuple[MemoryEntry, ...]:
             headings.clear()
         while headings and indent is not None and headings[-1][0] >= indent:
             headings.pop()
-        if indent is not None and _heads(entry, indent, entries[n + 1 :], raw):
+        below = entries[n + 1] if n + 1 < len(entries) else None
+        if indent is not None and _heads(entry, indent, below, raw):
             headings.append((indent, entry.text))
             continue
         if headings and states_nothing(entry.text):
@@ -180,15 +180,15 @@ def reader_entries(memory_md: str) -> tuple[MemoryEntry, ...]:
 
 def _indent(line: str) -> int | None:
     """The bullet's indent in columns, or None when ``line`` is not a bullet."""
-    match = _BULLET.match(line)
-    return len(match[1].expandtabs(4)) if match else None
+    match = BULLET_MARK.match(line)
+    return len(match["indent"].expandtabs(4)) if match else None
 
 
-def _heads(entry: MemoryEntry, indent: int, after: Sequence[MemoryEntry], raw: list[str]) -> bool:
-    """``entry`` is a short bullet ending in a colon with a deeper bullet right below it."""
-    if not after or not entry.text.endswith(":") or len(entry.text.split()) > HEADING_WORDS:
+def _heads(entry: MemoryEntry, indent: int, below: MemoryEntry | None, raw: list[str]) -> bool:
+    """``entry`` is a short bullet ending in a colon with ``below``, the next entry, a deeper
+    bullet right below it."""
+    if below is None or not entry.text.endswith(":") or len(entry.text.split()) > HEADING_WORDS:
         return False
-    below = after[0]
     deeper = _indent(raw[below.line_start - 1])
     return (
         below.line_start == entry.line_end + 1
@@ -215,7 +215,7 @@ def _without_item_numbers(entry: MemoryEntry, raw: list[str]) -> MemoryEntry:
     if not any(_ITEM_NUMBER.match(line) for line in lines):
         return entry
     text = ""
-    for line in [_BULLET.sub("", lines[0], count=1), *lines[1:]]:
+    for line in [BULLET_MARK.sub("", lines[0], count=1), *lines[1:]]:
         part = _ITEM_NUMBER.sub("", line, count=1).strip()
         if part and text and part != line.strip() and text[-1] not in ".!?:;":
             text += "."  # a new item ends the one before
