@@ -1,4 +1,4 @@
-"""The cases the blind labellers of files 684-752, 753-768 and 769-784 asked about
+"""The cases the blind labellers of files 684-752, 753-768, 769-784 and 785-797 asked about
 (docs/reader-protocol.md, 2026-12-06), on made-up lines: the scorer reads each as the page
 does, but two where the page says it cannot follow or both labels strike (a sentence to
 the user; a vaguer word for a kept line)."""
@@ -203,3 +203,160 @@ def test_an_answer_or_an_interest_read_from_a_passing_question_is_invented(
     answer, interest = label_target(run.final, run).lines
     assert answer.label == "invented", answer.evidence
     assert interest.label == "invented", interest.evidence
+
+
+def test_raw_json_of_a_tool_call_holding_the_users_words_is_junk(build_run: BuildRun) -> None:
+    """Asked by both labellers of 785-797 ("a reader might keep it"): rule 1's raw JSON."""
+    said = [*SAID, "I'm allergic to shellfish."]
+    raw, plain = label_lines(
+        build_run,
+        [
+            '{"name": "memory_save", "arguments": {"content": "I\'m allergic to shellfish."}}',
+            "Allergic to shellfish",
+        ],
+        said,
+        ALLERGY,
+    )
+    assert raw.label == "junk", raw.evidence
+    assert plain.label == "fact", plain.evidence
+
+
+def test_a_kept_line_said_again_with_a_sentence_added_is_a_repeat(build_run: BuildRun) -> None:
+    """Asked by the labellers of 785-797 (they labelled by the addition, invented or noise):
+    `repeat` is tried first, and every one of the three strikes the line."""
+    said = [*SAID, "I'm allergic to shellfish."]
+    first, made_up, passing = label_lines(
+        build_run,
+        [
+            "Allergic to shellfish",
+            "Allergic to shellfish. Always carries an adrenaline pen at work.",
+            "Allergic to shellfish, and prefers window seats on long flights",
+        ],
+        said,
+        ALLERGY,
+    )
+    assert first.label == "fact"
+    assert made_up.label == "repeat" and made_up.repeat_of == first.entry.line_start
+    assert passing.label == "repeat" and passing.repeat_of == first.entry.line_start
+
+
+JOB_CHANGE = {
+    "contradictions": [
+        {
+            "stale": {
+                "fact": "The user is a teacher at Hillside Primary",
+                "keywords": [["teacher"]],
+            },
+            "current": {
+                "fact": "The user is a librarian at the city library",
+                "keywords": [["librarian"]],
+            },
+            "kind": "job_change",
+        }
+    ]
+}
+JOB_SAID = [
+    "I'm a teacher at Hillside Primary.",
+    "Big news: I left Hillside. I'm now a librarian at the city library.",
+]
+
+
+def test_the_old_job_with_now_and_the_new_one_is_the_current_fact(build_run: BuildRun) -> None:
+    """Split between the labellers of 785-797 (stale / repeat): "now" says which side is
+    current, as "Moved from Linz to Graz" does; after a kept line of the new job it is a
+    repeat, and before one the later line is."""
+    both = "Teacher at Hillside Primary, now a librarian at the city library"
+    new = "Librarian at the city library"
+    first, later = label_lines(build_run, [both, new], JOB_SAID, JOB_CHANGE)
+    assert first.label == "fact", first.evidence
+    assert later.label == "repeat" and later.repeat_of == first.entry.line_start
+    kept, again = label_lines(build_run, [new, both], JOB_SAID, JOB_CHANGE)
+    assert kept.label == "fact"
+    assert again.label == "repeat" and again.repeat_of == kept.entry.line_start
+
+
+def test_a_request_for_tips_carrying_a_lasting_detail_is_junk(build_run: BuildRun) -> None:
+    """Split between the labellers of 785-797 (junk / extra): a request for help now is
+    junk whatever it carries; the detail is kept on a line that states it, which is no
+    repeat of the request (a junk line is never the first of a repeat)."""
+    move = {
+        "remember": [
+            {"fact": "The user is moving to Madrid in May", "keywords": [["Madrid"], ["May"]]}
+        ]
+    }
+    said = ["I'm moving to Madrid in May. Any tips for finding a flat there?"]
+    request, plain = label_lines(
+        build_run,
+        [
+            "User requested: tips for finding a flat in Madrid before the move in May",
+            "Moving to Madrid in May",
+        ],
+        said,
+        move,
+    )
+    assert request.label == "junk", request.evidence
+    assert plain.label == "fact", plain.evidence
+
+
+def test_entries_run_together_state_each_fact_and_later_bullets_repeat_them(
+    build_run: BuildRun,
+) -> None:
+    """Asked by a labeller of 785-797: three entries on one line before the same three as
+    bullets; the joined line states all three, each bullet is a repeat of it."""
+    facts = {
+        "remember": [
+            {"fact": "The user is a paramedic in Graz", "keywords": [["paramedic"], ["Graz"]]},
+            *ALLERGY["remember"],
+            *SHIFT["remember"],
+        ]
+    }
+    said = [*SAID, "I'm allergic to shellfish."]
+    joined, *bullets = label_lines(
+        build_run,
+        [
+            "Paramedic in Graz; allergic to shellfish; shift starts at 7:00 on Mondays",
+            "Paramedic in Graz",
+            "Allergic to shellfish",
+            "Shift starts at 7:00 on Mondays",
+        ],
+        said,
+        facts,
+    )
+    assert joined.label == "fact" and joined.evidence.count("also states") == 1
+    assert all(b.label == "repeat" and b.repeat_of == joined.entry.line_start for b in bullets)
+
+
+def test_a_change_told_as_an_action_without_a_name_of_the_fact_is_the_fact(
+    build_run: BuildRun,
+) -> None:
+    """Both labellers of 785-797: an upgrade told with its numbers states the new side; a
+    name it leaves out (the OS it runs on) is no value."""
+    upgrade = {
+        "contradictions": [
+            {
+                "stale": {
+                    "fact": "The user's project uses PostgreSQL 15",
+                    "keywords": [["postgres"], ["15"]],
+                },
+                "current": {
+                    "fact": "The user's project uses PostgreSQL 17",
+                    "keywords": [["postgres"], ["17"]],
+                },
+                "kind": "partial_update",
+            }
+        ]
+    }
+    said = [
+        "Remember that my project uses PostgreSQL 15 on Debian 12.",
+        "We upgraded the project from PostgreSQL 15 to PostgreSQL 17 last night.",
+    ]
+    [line] = label_lines(
+        build_run, ["Upgraded the project from PostgreSQL 15 to 17"], said, upgrade
+    )
+    assert line.label == "fact", line.evidence
+
+
+def test_near_copies_of_a_junk_line_are_junk(build_run: BuildRun) -> None:
+    """The ~170 logged "Discussed ... item N" lines of 785-797: junk each, never repeats."""
+    lines = label_lines(build_run, [f"Discussed the agenda item {n}" for n in (3, 4, 5)], SAID)
+    assert [line.label for line in lines] == ["junk"] * 3
