@@ -5,13 +5,8 @@ model switch saved as a request. One is a documented divergence (the assistant's
 from __future__ import annotations
 
 from tests.evals.scorers.conftest import BuildRun
-from tests.helpers.label_lines import label_lines
+from tests.helpers.label_lines import ALLERGY, label_lines
 
-ALLERGY: dict[str, object] = {
-    "remember": [
-        {"fact": "The user is allergic to shellfish", "keywords": [["shellfish"], ["allerg"]]}
-    ]
-}
 SAID = ["I'm a paramedic in Graz.", "I'm allergic to shellfish.", "I'm tired after today's shift."]
 
 

@@ -6,7 +6,7 @@ the user; a vaguer word for a kept line)."""
 from __future__ import annotations
 
 from tests.evals.scorers.conftest import BuildRun
-from tests.helpers.label_lines import label_lines
+from tests.helpers.label_lines import ALLERGY, MADRID_MOVE, label_lines
 
 SHIFT = {
     "remember": [
@@ -76,13 +76,6 @@ def test_a_sentence_to_the_user_is_judged_with_the_line_unless_few_of_its_words_
     assert aim.label == "invented"
     [short] = label_lines(build_run, ["Shift starts at 7:00 on Mondays. Good shift!"], SAID, SHIFT)
     assert short.label == "fact"
-
-
-ALLERGY = {
-    "remember": [
-        {"fact": "The user is allergic to shellfish", "keywords": [["shellfish"], ["allerg"]]}
-    ]
-}
 
 
 def test_a_logged_memory_action_with_its_value_is_what_it_states(build_run: BuildRun) -> None:
@@ -163,11 +156,6 @@ def test_a_vaguer_word_for_a_kept_line_is_struck(build_run: BuildRun) -> None:
 def test_a_template_line_with_some_fields_filled_states_what_they_say(
     build_run: BuildRun,
 ) -> None:
-    move = {
-        "remember": [
-            {"fact": "The user is moving to Madrid in May", "keywords": [["Madrid"], ["May"]]}
-        ]
-    }
     said = ["I'm learning Spanish because I'm moving to Madrid in May."]
     filled, empty = label_lines(
         build_run,
@@ -177,7 +165,7 @@ def test_a_template_line_with_some_fields_filled_states_what_they_say(
             "[name: user, age: unknown, occupation: none]",
         ],
         said,
-        move,
+        MADRID_MOVE,
     )
     assert filled.label == "fact", filled.evidence
     assert empty.label == "junk", empty.evidence
@@ -186,21 +174,16 @@ def test_a_template_line_with_some_fields_filled_states_what_they_say(
 def test_an_answer_or_an_interest_read_from_a_passing_question_is_invented(
     build_run: BuildRun,
 ) -> None:
-    from evals.scenario.load import Expectations
-    from evals.scorers.labels import label_target
-
     turns = [
         ("I'm a teacher at Hillside Primary.", "durable"),
         ("How many millilitres are in a cup of milk?", "transient"),
         ("What's good street food to try in Lisbon?", "transient"),
     ]
-    records = [("event", {"type": "user", "user": text, "turn": kind}) for text, kind in turns]
-    memory = (
-        "# Long-term Memory\n\n## Notes\n- There are about 240 millilitres in a cup of milk\n"
-        "- User is interested in Lisbon street food\n"
-    )
-    run = build_run(memory, Expectations.model_validate({"remember": []}), records=records)
-    answer, interest = label_target(run.final, run).lines
+    lines = [
+        "There are about 240 millilitres in a cup of milk",
+        "User is interested in Lisbon street food",
+    ]
+    answer, interest = label_lines(build_run, lines, turns)
     assert answer.label == "invented", answer.evidence
     assert interest.label == "invented", interest.evidence
 
@@ -279,11 +262,6 @@ def test_a_request_for_tips_carrying_a_lasting_detail_is_junk(build_run: BuildRu
     """Split between the labellers of 785-797 (junk / extra): a request for help now is
     junk whatever it carries; the detail is kept on a line that states it, which is no
     repeat of the request (a junk line is never the first of a repeat)."""
-    move = {
-        "remember": [
-            {"fact": "The user is moving to Madrid in May", "keywords": [["Madrid"], ["May"]]}
-        ]
-    }
     said = ["I'm moving to Madrid in May. Any tips for finding a flat there?"]
     request, plain = label_lines(
         build_run,
@@ -292,7 +270,7 @@ def test_a_request_for_tips_carrying_a_lasting_detail_is_junk(build_run: BuildRu
             "Moving to Madrid in May",
         ],
         said,
-        move,
+        MADRID_MOVE,
     )
     assert request.label == "junk", request.evidence
     assert plain.label == "fact", plain.evidence
