@@ -30,12 +30,11 @@ from evals.results.store import RunResult
 from evals.scenario import DATA_FILE_LIMITS
 from memsys.errors import InputFileError
 from memsys.safe_io import load_input
+from memsys.sections import BULLET_MARK
 
 __all__ = ["add_arguments", "cell_key", "file_digest", "reader_score", "run", "sim_gap"]
 
 DEFAULT_LABELS = Path("reports/real-cell-audit-labels.json")
-
-_BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,9 +56,9 @@ def reader_score(
     """Half the share of bullet entries the reader keeps, half facts recall (1 if none is
     expected); ``struck`` are 1-based line numbers."""
     bullets = [
-        (number, match.group(1))
+        (number, line[match.end() :])
         for number, line in enumerate(memory_md.splitlines(), start=1)
-        if (match := _BULLET.match(line))
+        if (match := BULLET_MARK.match(line))
     ]
     struck = set(struck)
     if strike_repeats:

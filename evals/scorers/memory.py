@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from evals.scorers._matching import duplicate_pairs, repeats
 from evals.scorers._registry import scorer
 from evals.scorers._types import RunData, Score
 from evals.scorers.labels import label_target
 from memsys.injector import estimate_tokens
-from memsys.sections import HEADER, STANDARD_SECTIONS
+from memsys.sections import HEADER, STANDARD_SECTIONS, LineKind, line_kind
 
 __all__ = ["duplicate_pairs", "duplicates", "memory_size", "repeats", "structure"]
-
-_BULLET = re.compile(r"^[-*+]\s+\S")
 
 
 @scorer("duplicates", higher_is_better=False, uses_embeddings=True, summary=True)
@@ -114,7 +110,7 @@ def structure(run: RunData) -> Score:
             problems.append(f"line {number}: section {name!r} repeated")
         seen.add(name)
     for entry in run.final.entries:
-        if entry.section is not None and _BULLET.match(lines[entry.line_start - 1].lstrip()):
+        if entry.section is not None and line_kind(lines[entry.line_start - 1]) is LineKind.BULLET:
             continue
         failed.add("bullets")
         where = "outside any section" if entry.section is None else "not a bullet"
