@@ -188,11 +188,17 @@ class CassetteFailedCallsError(RunFailure):
             else f"{len(self.failures)} of its {calls} calls failed, more than "
             f"{limit:.0%} (MEMEVAL_RECORD_MAX_FAILED_SHARE)"
         )
+        overflow = any("context size" in failure for failure in self.failures)
+        fix = (
+            "A prompt outgrew the server's context: record again with a larger --ctx-size"
+            if overflow
+            else "Check the server and the API key, then record again"
+        )
         super().__init__(
             redact(
                 f"recording of {cell} refused: {how}; the first: {self.failures[0]}. "
                 f"The cassette {cassette} gets no label, so no run replays or scores it. "
-                "Check the server and the API key, then record again: " + command
+                f"{fix}: {command}"
             )
         )
 

@@ -205,6 +205,7 @@ def record_planned(todo: list[PlannedCell], model: str, args: argparse.Namespace
         parallel=args.parallel,
         cache=Path(args.cache) if args.cache else None,
         log=log,
+        ctx_size=getattr(args, "ctx_size", None),
     ) as server:
         jobs = getattr(args, "record_jobs", None) or args.jobs
         progress = Progress(todo, jobs, load=LoadWatch(server.threads, log))
@@ -339,6 +340,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="llama-server threads (default %(default)s; 1 is steadier on a busy machine)",
     )
     parser.add_argument(
+        "--ctx-size",
+        type=_context_tokens,
+        default=None,
+        metavar="TOKENS",
+        help="context tokens per slot of the local server this command starts (default 8192, "
+        "what every earlier label carries; written into each cassette's label). Raise it for "
+        "a cell whose calls fail with 'exceeds the available context size' (a long MEMORY.md "
+        "is injected whole); Qwen2.5-Coder takes up to 32768",
+    )
+    parser.add_argument(
         "--stale",
         action="store_true",
         help="replay every finished cell first and record again those that no longer replay "
@@ -374,3 +385,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--list", action="store_true", help="show the plan and exit")
     parser.add_argument("--out", default="runs/record", help="run directories of the recordings")
     parser.set_defaults(handler=_handle)
+
+
+def _context_tokens(text: str) -> int:
+    """``--ctx-size``: a whole number of tokens a prompt and its reply can fit in."""
+    try:
+        tokens = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of tokens: {text!r}") from None
+    if tokens < 512:
+        raise argparse.ArgumentTypeError(f"{tokens} tokens cannot hold a prompt (at least 512)")
+    return tokens

@@ -54,6 +54,10 @@ __all__ = [
 ]
 
 DEFAULT_THREADS = 2
+DEFAULT_CTX_SIZE = 8192
+"""Tokens of context per slot: what every earlier label carries. A prompt longer than this
+(a save-everything MEMORY.md of 200 long lines is injected whole) is a 400 from the server;
+record such a cell with a larger ``--ctx-size`` (Qwen2.5-Coder takes 32,768)."""
 HEALTH_TIMEOUT_S = 300.0
 
 
@@ -61,6 +65,7 @@ def server_flags(
     threads: int = DEFAULT_THREADS,
     model: LocalModel = DEFAULT_LOCAL_MODEL,
     parallel: int = 1,
+    ctx_size: int = DEFAULT_CTX_SIZE,
 ) -> tuple[str, ...]:
     """The server flags after model, host and port (llama-server's own after ``--``).
 
@@ -69,7 +74,16 @@ def server_flags(
     requests at once (slots), each with the full context; it is written only when > 1, so the
     flags of a single-slot server are those every earlier label carries.
     """
-    flags = ["--ctx-size", "8192", "--", "--jinja", "--alias", model.alias, "-t", str(threads)]
+    flags = [
+        "--ctx-size",
+        str(ctx_size),
+        "--",
+        "--jinja",
+        "--alias",
+        model.alias,
+        "-t",
+        str(threads),
+    ]
     flags += ["--temp", "0", "--seed", "1"]
     if parallel > 1:
         flags += ["--parallel", str(parallel)]
@@ -224,6 +238,7 @@ def start(
     parallel: int = 1,
     cache: Path | None = None,
     log: Callable[[str], None] = print,
+    ctx_size: int = DEFAULT_CTX_SIZE,
 ) -> tuple[LlamaServer, Callable[[str], ServerInfo]]:
     """A not-yet-started server of ``model`` on ``runtime``, and how to describe it once up.
 
@@ -238,7 +253,7 @@ def start(
     weights = assemble_model(cache, model=model)
     chosen = RUNTIMES[runtime]
     command = chosen.command(cache, log)
-    flags = server_flags(threads, model, parallel)
+    flags = server_flags(threads, model, parallel, ctx_size)
     log_path = cache / f"server-{model.alias}.log"
     server = LlamaServer(command, weights, log_path, flags)
     label_flags = tuple(f for f in flags if f != "--")
@@ -255,13 +270,14 @@ def serve(
     runtime: str = DEFAULT_RUNTIME,
     threads: int = DEFAULT_THREADS,
     parallel: int = 1,
+    ctx_size: int = DEFAULT_CTX_SIZE,
 ) -> None:
     """Run the local server until interrupted, its URL and build written to ``info_file``.
 
     ``memeval record --server-info FILE`` then records against it without starting one, so
     several recording runs (and other clients) share one loaded model.
     """
-    server, describe = start(model, runtime, threads, parallel)
+    server, describe = start(model, runtime, threads, parallel, ctx_size=ctx_size)
     with server as running:
         info_file.write_text(describe(running.base_url).to_json(), encoding="utf-8")
         print(f"{runtime} server at {running.base_url}; info in {info_file}", flush=True)
@@ -272,7 +288,8 @@ def serve(
 
 
 def main(argv: list[str]) -> int:
-    """``python -m evals.record.local_server INFO.json [--model M] [--runtime R] [-t N]``."""
+    """``python -m evals.record.local_server INFO.json [--model M] [--runtime R] [-t N]
+    [--parallel N] [--ctx-size N]``."""
     import argparse
 
     from evals.grid.local_model import local_model
@@ -285,9 +302,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runtime", default=DEFAULT_RUNTIME, choices=list(RUNTIMES))
     parser.add_argument("-t", "--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--parallel", type=int, default=1)
+    parser.add_argument("--ctx-size", type=int, default=DEFAULT_CTX_SIZE)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    serve(args.info_file, local_model(args.model), args.runtime, args.threads, args.parallel)
+    model = local_model(args.model)
+    serve(args.info_file, model, args.runtime, args.threads, args.parallel, args.ctx_size)
     return 0
 
 

@@ -71,6 +71,7 @@ def recording_server(
     parallel: int = 1,
     cache: Path | None = None,
     log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
+    ctx_size: int | None = None,
 ) -> Iterator[RecordingServer]:
     """The server to record ``model`` against: ``base_url`` (a server you run, or a hosted
     API), the server ``python -m evals.record.local_server FILE`` runs (``server_info``), or
@@ -96,7 +97,10 @@ def recording_server(
         yield RecordingServer(info["base_url"], details, False)
         return
     served = local_model(model)
-    server, describe = local_server.start(served, runtime, threads, parallel, cache, log=log)
+    ctx = ctx_size or local_server.DEFAULT_CTX_SIZE
+    server, describe = local_server.start(
+        served, runtime, threads, parallel, cache, log=log, ctx_size=ctx
+    )
     log(f"starting {runtime} server for {served.name} (log: {server.log_path})")
     started = time.monotonic()
     with server as running:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from evals.cassettes import _file as _cassette_file
+from evals.cassettes._failures import failed_calls_error
 from evals.cassettes._file import read_cassette
 from evals.cassettes.replay import CassetteMode, read_label, use_cassette
 from evals.errors import CassetteFailedCallsError, CassetteTooLargeError, UsageError
@@ -67,6 +68,22 @@ def test_a_failure_share_past_the_limit_refuses_and_one_within_it_labels(
     monkeypatch.delenv(SHARE_ENV)
     _record(one_in_six, lambda number: 400 if number == 6 else None, calls=6)
     assert read_label(one_in_six) is not None
+
+
+def test_a_prompt_past_the_servers_context_is_told_to_raise_it_not_to_check_the_key() -> None:
+    overflow = (
+        'step \'day 3 #1 user\': HTTP 400: {"error":{"code":400,"message":"request '
+        '(8225 tokens) exceeds the available context size (8192 tokens), try increasing it"}}'
+    )
+    command = "memeval record --scenario scenarios/x.yaml"
+    error = failed_calls_error(Path("x.yaml"), 18, [overflow] * 6, command, 0.2)
+    assert error is not None
+    assert "6 of its 18 calls failed" in str(error)
+    assert "larger --ctx-size: memeval record --scenario scenarios/x.yaml" in str(error)
+    assert "API key" not in str(error)
+    refused = failed_calls_error(Path("x.yaml"), 3, ["step 'a': HTTP 401: no"] * 3, command, 0.2)
+    assert refused is not None and "Check the server and the API key" in str(refused)
+    assert "--ctx-size" not in str(refused)
 
 
 @pytest.mark.parametrize("value", ["lots", "1.5", "-0.1"])

@@ -103,6 +103,16 @@ def test_repeats_record_distinct_seeds(
     assert repeats == ["repeat-1", "repeat-2"]
 
 
+@pytest.mark.parametrize(("value", "said"), [("lots", "not a whole number"), ("100", "at least")])
+def test_a_context_too_small_to_hold_a_prompt_is_a_usage_error(
+    value: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        _record("--ctx-size", value)
+    assert info.value.code == 2
+    assert said in capsys.readouterr().err
+
+
 def test_list_shows_the_suite_plan_without_a_server(capsys: pytest.CaptureFixture[str]) -> None:
     assert _record("--list") == 0
     lines = capsys.readouterr().out.splitlines()

@@ -35,6 +35,16 @@ def test_the_wheel_runtime_reads_the_same_command_line_as_llama_server() -> None
         xllamacpp_server.parse(["-m", "w", "--port", "9", "--mlock"])
 
 
+def test_a_larger_context_is_passed_to_the_server_and_written_in_the_flags() -> None:
+    """A save-everything MEMORY.md injected whole outgrew 8,192 tokens (preference-five-
+    phrasings, 0.5B): ``--ctx-size`` raises it, and the label's flags say so."""
+    flags = server_flags(2, ctx_size=32768)
+    assert flags[:2] == ("--ctx-size", "32768")
+    args = xllamacpp_server.parse(["-m", "w.gguf", "--port", "9", *flags])
+    assert args.ctx_size == 32768
+    assert server_flags(2)[:2] == ("--ctx-size", "8192")
+
+
 def test_an_unknown_runtime_is_an_error_listing_the_runtimes(tmp_path: Path) -> None:
     with pytest.raises(LocalModelError, match=r"no server runtime 'vulkan'.*xllamacpp"):
         local_server.start(runtime="vulkan", cache=tmp_path)
