@@ -1,6 +1,8 @@
-"""The cases the blind labellers of files 798-810 asked about (docs/reader-protocol.md,
-2026-12-06), on made-up lines: what the scorer does with a clause added to a line, and a
-model switch saved as a request. One is a documented divergence (the assistant's clause)."""
+"""The cases the blind labellers of files 798-810 and 811-821 asked about
+(docs/reader-protocol.md, 2026-12-06), on made-up lines: what the scorer does with a clause
+added to a line or a line said again, a model switch saved as a request, a draft saved as
+memory. Two are documented divergences (the assistant's clause; a request for help in a
+transient message, `noise` to the scorer where the page says `junk`)."""
 
 from __future__ import annotations
 
@@ -56,3 +58,70 @@ def test_the_assistants_clause_joined_to_a_fact_is_junk_to_the_scorer(build_run:
         ALLERGY,
     )
     assert line.label == "junk" and "assistant chatter" in line.evidence
+
+
+CORAL_FACT = "The user is a PhD student studying coral bleaching"
+CORAL: dict[str, object] = {"remember": [{"fact": CORAL_FACT, "keywords": [["coral"], ["bleach"]]}]}
+THESIS = [
+    "I'm a PhD student in marine biology, studying coral bleaching.",
+    ("Grey again, third day without sun, I'm feeling flat.", "transient"),
+    ("The quarterly report is due on the 30th, can you help me outline it?", "transient"),
+]
+
+
+def test_a_fact_said_plainly_after_an_invented_line_holding_it_is_the_fact(
+    build_run: BuildRun,
+) -> None:
+    """Both labellers of 811-821 wrote `repeat`; the page takes `fact` (the first line a
+    reader keeps that states it), as the scorer does."""
+    aim, plain = label_lines(
+        build_run,
+        [
+            "I'm a PhD student in marine biology, studying coral bleaching. "
+            "I'm excited to learn more about this fascinating topic.",
+            "I'm studying coral bleaching.",
+        ],
+        THESIS,
+        CORAL,
+    )
+    assert aim.label == "invented", aim.evidence
+    assert plain.label == "fact" and plain.facts == (CORAL_FACT,)
+
+
+def test_a_struck_remark_said_again_with_more_of_the_moment_is_noise(
+    build_run: BuildRun,
+) -> None:
+    mood, again = label_lines(
+        build_run,
+        ["The user is feeling flat", "Grey again, third day without sun, I'm feeling flat"],
+        THESIS,
+        CORAL,
+    )
+    assert mood.label == "noise", mood.evidence
+    assert again.label == "noise" and "transient" in again.evidence
+
+
+def test_a_transient_statement_saved_with_a_request_for_help_is_struck(
+    build_run: BuildRun,
+) -> None:
+    """The page says `junk` (rule 1's request for help, tried first); the scorer says `noise`
+    from the message's transient mark ("Noise or junk" under where it cannot follow)."""
+    [line] = label_lines(
+        build_run, ["The quarterly report is due on the 30th, help me outline it"], THESIS, CORAL
+    )
+    assert line.label == "noise" and "transient" in line.evidence
+
+
+def test_a_draft_the_assistant_wrote_with_made_up_claims_is_invented(
+    build_run: BuildRun,
+) -> None:
+    [line] = label_lines(
+        build_run,
+        [
+            "Dear committee, I am writing to confirm the fundraiser on 12 May. "
+            "Our school has raised over 5,000 pounds for new books."
+        ],
+        THESIS,
+        CORAL,
+    )
+    assert line.label == "invented" and "never said" in line.evidence
