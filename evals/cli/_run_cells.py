@@ -96,6 +96,7 @@ def execute(
                 pool.shutdown(wait=False, cancel_futures=True)
                 for worker in multiprocessing.active_children():
                     worker.terminate()
+                _close_wakeup(pool)
                 raise
             pool.shutdown()
         else:
@@ -149,3 +150,14 @@ def _progress(total: int) -> tqdm[object] | _PlainProgress:
     if sys.stderr.isatty():
         return tqdm(total=total, unit="run", desc="memeval run", file=sys.stderr)
     return _PlainProgress(total)
+
+
+def _close_wakeup(pool: ProcessPoolExecutor) -> None:
+    """Mark the pool's wake-up pipe closed once ``shutdown`` has woken its manager thread: out
+    of file descriptors, the pipe's writer can be a dead descriptor by the time the
+    interpreter exits, and ``concurrent.futures``' exit hook then prints a traceback after
+    the one-line refusal (seen once in CI at 16 open files, --jobs 2). Only the flag the
+    hook checks is set; no descriptor is closed under the manager thread."""
+    wakeup = getattr(pool, "_executor_manager_thread_wakeup", None)
+    if wakeup is not None and hasattr(wakeup, "_closed"):
+        wakeup._closed = True
