@@ -74,17 +74,8 @@ def server_flags(
     requests at once (slots), each with the full context; it is written only when > 1, so the
     flags of a single-slot server are those every earlier label carries.
     """
-    flags = [
-        "--ctx-size",
-        str(ctx_size),
-        "--",
-        "--jinja",
-        "--alias",
-        model.alias,
-        "-t",
-        str(threads),
-    ]
-    flags += ["--temp", "0", "--seed", "1"]
+    flags = ["--ctx-size", str(ctx_size), "--", "--jinja", "--alias", model.alias]
+    flags += ["-t", str(threads), "--temp", "0", "--seed", "1"]
     if parallel > 1:
         flags += ["--parallel", str(parallel)]
     return tuple(flags)
