@@ -5,15 +5,16 @@ answered, in this order, by
 
 1. its own cassette: the calls it recorded before, so a cell whose prompt changed at call 9
    replays calls 1-8 and calls the model from call 9 on;
-2. the pool: every finished recording of the same model and weights. A request identical
+2. the answers a stopped or refused run of the cell kept (:mod:`.partial`);
+3. the pool: every finished recording of the same model and weights. A request identical
    to one recorded in any cell (the whole JSON body, so sampling settings included) got that
    answer there, so a variant that changes only the summary prompt replays every call before
    the first summary;
-3. the model, whose answer is recorded.
+4. the model, whose answer is recorded (and kept at once, for a run that does not complete).
 
 The new cassette holds exactly the calls this run made, in the order it made them (no stale
 interaction stays behind), and is written only when the cell completes: a killed or failed
-run leaves the committed cassette as it was, replaying.
+run leaves the committed cassette as it was, replaying, and its answers in the partial file.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from vcr.errors import UnhandledHTTPRequestError
 from vcr.request import Request
@@ -43,6 +44,9 @@ __all__ = [
     "divergence",
 ]
 
+if TYPE_CHECKING:
+    from evals.cassettes.partial import PartialRecording
+
 RequestKey = tuple[str, str, str]
 
 
@@ -51,6 +55,8 @@ class CallSource:
 
     CASSETTE = "cassette"
     """The cell's own earlier recording."""
+    PARTIAL = "partial"
+    """A stopped or refused run of the same cell, kept beside its cassette."""
     POOL = "pool"
     """Another cell's recording of the same request, model and weights."""
     MODEL = "model"
@@ -87,9 +93,15 @@ class ResponsePool:
     _shared: ClassVar[dict[tuple[str, str, str | None], ResponsePool]] = {}
     _shared_lock = threading.Lock()
 
-    def __init__(self, answers: dict[RequestKey, dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        answers: dict[RequestKey, dict[str, Any]] | None = None,
+        model_sha256: str | None = None,
+    ) -> None:
         self._answers = dict(answers or {})
         self._lock = threading.Lock()
+        self.model_sha256 = model_sha256
+        """The weights the answers are of (None: unknown, or a hosted model)."""
 
     @classmethod
     def for_model(cls, root: Path, model: str, model_sha256: str | None) -> ResponsePool:
@@ -97,7 +109,7 @@ class ResponsePool:
         key = (str(root.resolve()), model, model_sha256)
         with cls._shared_lock:
             if key not in cls._shared:
-                cls._shared[key] = cls(_load_answers(root, model, model_sha256))
+                cls._shared[key] = cls(_load_answers(root, model, model_sha256), model_sha256)
             return cls._shared[key]
 
     def __len__(self) -> int:
@@ -141,14 +153,18 @@ class CachingCassette(IndexedCassette):
     every call logged in order (:attr:`used`) to write the new cassette from."""
 
     pool: ResponsePool | None = None
+    partial: PartialRecording | None = None
     used: list[UsedCall]
     _logging = False
     """Set by :meth:`attach`: vcrpy's own loading of the old cassette is not logged."""
 
-    def attach(self, pool: ResponsePool | None, step_of: Any) -> None:
+    def attach(
+        self, pool: ResponsePool | None, step_of: Any, partial: PartialRecording | None = None
+    ) -> None:
         """Start logging calls (after vcrpy loaded the old cassette); ``step_of()`` names the
-        scenario step of the call being made."""
+        scenario step of the call being made; ``partial`` keeps each answer as it comes."""
         self.pool = pool
+        self.partial = partial
         self.used = []
         self._step_of = step_of
         self._logging = True
@@ -156,13 +172,18 @@ class CachingCassette(IndexedCassette):
     def _filtered(self, request: Any) -> Any:
         return self._before_record_request(copy.copy(request))
 
+    def _elsewhere(self) -> list[tuple[ResponsePool, str]]:
+        """Where a call the cell's own cassette cannot answer is looked up, in order."""
+        found = [(self.partial.answers, CallSource.PARTIAL)] if self.partial is not None else []
+        return found + ([(self.pool, CallSource.POOL)] if self.pool is not None else [])
+
     def can_play_response_for(self, request: Any) -> bool:
         if super().can_play_response_for(request):
             return True
-        if self.pool is None or not self._logging:
+        if not self._logging:
             return False
         filtered = self._filtered(request)
-        return bool(filtered) and request_key(filtered) in self.pool
+        return bool(filtered) and any(request_key(filtered) in a for a, _ in self._elsewhere())
 
     def play_response(self, request: Any) -> Any:
         filtered = self._filtered(request)
@@ -170,10 +191,11 @@ class CachingCassette(IndexedCassette):
             response = super().play_response(request)
             source = CallSource.CASSETTE
         except UnhandledHTTPRequestError:
-            found = self.pool.lookup(request_key(filtered)) if self.pool is not None else None
-            if found is None:
+            key = request_key(filtered)
+            found = [(a.lookup(key), where) for a, where in self._elsewhere() if key in a]
+            if not found or found[0][0] is None:
                 raise
-            response, source = found, CallSource.POOL
+            response, source = found[0]
         if self._logging:
             self.used.append(UsedCall(filtered, response, source, self._step_of()))
         return response
@@ -183,9 +205,10 @@ class CachingCassette(IndexedCassette):
         super().append(request, response)
         if self._logging and len(self.data) > before:
             recorded_request, recorded_response = self.data[-1]
-            self.used.append(
-                UsedCall(recorded_request, recorded_response, CallSource.MODEL, self._step_of())
-            )
+            call = UsedCall(recorded_request, recorded_response, CallSource.MODEL, self._step_of())
+            self.used.append(call)
+            if self.partial is not None:
+                self.partial.keep(call)
 
     def as_dict(self) -> dict[str, list[Any]]:
         """The new cassette's content: the calls made, in order."""

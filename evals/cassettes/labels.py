@@ -147,8 +147,9 @@ class CassetteLabel:
     """Wall-clock seconds per model call while recording (over the calls sent to the model);
     None when none was sent (a re-recording whose every call was answered from a recording)."""
     replayed_calls: int | None = None
-    """Of ``calls``, those answered from a recording (the cell's own earlier cassette, or the
-    same request recorded in another cell) without calling the model; None: all recorded."""
+    """Of ``calls``, those answered from a recording (the cell's own earlier cassette, the
+    answers a stopped run of the cell kept, or the same request recorded in another cell)
+    without calling the model; None: all recorded."""
     diverged_at: str | None = None
     """Where a re-recorded cell first stopped matching its earlier cassette (``call N (step
     ...)``), from which on it called the model."""

@@ -38,6 +38,7 @@ from evals.cassettes.branches import played_one_branch
 from evals.cassettes.cache import CachingCassette, HeldPersister, ResponsePool, divergence
 from evals.cassettes.drift import what_changed
 from evals.cassettes.labels import CassetteLabel, label_path, read_label, write_label
+from evals.cassettes.partial import PartialRecording
 from evals.errors import CassetteMissError, CassetteRecordError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from memsys.redact import KEY_ENVS, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, redact
@@ -182,6 +183,8 @@ def use_cassette(
         play_all: On replay, also fail when the block ends with recorded calls unmade (a
             whole run's cassette: the run stopped where the recording went on).
         pool: In ``missing`` mode, other cells' answers for the same model and weights.
+            In that mode each answer is also kept in ``<cassette>.partial.json`` until the
+            cell completes, and the next run resumes from it (:mod:`evals.cassettes.partial`).
 
     Raises:
         CassetteMissError: a request the cassette cannot answer in ``replay`` mode, or
@@ -190,6 +193,7 @@ def use_cassette(
         CassetteFailedCallsError: every recorded call, or more than
             :func:`~evals.cassettes._failures.max_failed_share` of them, got an error.
         CassetteTooLargeError: the cassette would be past the size replay reads.
+        CassetteFileError: a broken cassette, or a broken partial file beside it.
         ValueError: recording without a label.
     """
     recording = mode is not CassetteMode.REPLAY
@@ -203,6 +207,11 @@ def use_cassette(
     if recording:
         path.parent.mkdir(parents=True, exist_ok=True)
     had_cassette = caching and path.is_file() and read_label(path) is not None
+    partial = None
+    if caching:
+        assert label is not None
+        weights = pool.model_sha256 if pool is not None else label.model_sha256
+        partial = PartialRecording(path, label.model, weights)
     session = CassetteSession(path, mode)
     recorder = vcr.VCR(
         record_mode=mode.vcr_record_mode,
@@ -222,7 +231,7 @@ def use_cassette(
         args = functools.partial(recorder.get_merged_config, path=str(path))
         with kind.use_arg_getter(args) as cassette:
             if caching:
-                cassette.attach(pool, current_step.get)
+                cassette.attach(pool, current_step.get, partial)
                 session.requested.clear()  # loading noted the old requests: not made by this run
             yield session
     except CannotOverwriteExistingCassetteException as exc:
@@ -262,6 +271,8 @@ def use_cassette(
         )
     if label is not None and path.is_file():
         write_label(path, label)
+        if partial is not None:
+            partial.discard()  # the cassette holds every call now
 
 
 def env_secrets() -> list[tuple[str, str]]:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from evals.cassettes import DEFAULT_ROOT, read_label
+from evals.cassettes.partial import kept_calls, partial_path
 from evals.record.recording import PlannedCell, RecordingDetails, finish_label
 from evals.trace import TRACE_FILE_NAME
 
@@ -132,7 +133,10 @@ class Progress:
     def started(self, planned: PlannedCell, trace: Path | None = None) -> None:
         """A cell began (writing ``trace``, which the heartbeat reads to say where it is)."""
         key = planned.cell.cassette_path()
-        self._print(f"recording {key} (expect ~{_clock_text(self._expected.get(str(key), 0))})")
+        kept = kept_calls(key)
+        resume = f"; resuming from {kept} answers a stopped run kept" if kept else ""
+        expect = _clock_text(self._expected.get(str(key), 0))
+        self._print(f"recording {key} (expect ~{expect}{resume})")
         if trace is not None:
             self._in_flight[str(key)] = _InFlight(trace, self._clock())
 
@@ -264,7 +268,10 @@ def _record(
     try:
         record_one(planned, base_url, out, hosted)
     except (MemEvalError, OSError) as exc:
-        return CellOutcome(key, time.monotonic() - start, error=str(exc).splitlines()[0])
+        error = str(exc).splitlines()[0]
+        if kept := kept_calls(planned.cell.cassette_path()):
+            error += f" ({kept} answers kept in {partial_path(Path(key)).name}: rerun to resume)"
+        return CellOutcome(key, time.monotonic() - start, error=error)
     return CellOutcome(key, time.monotonic() - start)
 
 
@@ -322,7 +329,7 @@ def record_cells(
     except BaseException:
         # A kill (SIGTERM exits through here) or Ctrl-C: do not wait for the cells in flight,
         # which wait on the server; the caller stops the server at once, their calls fail,
-        # and their partial cassettes resume on the next run.
+        # and the answers they kept (evals.cassettes.partial) resume on the next run.
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()

@@ -10,7 +10,9 @@ appended to ``$FAKE_SERVER_LOG`` if set, so tests can count what reached the ser
 attempt of every third distinct request body is refused with 429 and ``Retry-After: 0`` (a
 hosted API shedding load; the retry of the same body succeeds). With ``$FAKE_SERVER_STATUS``
 set (say 401), every chat request is refused with that status and an error that echoes the
-Authorization header it got, as a server given a wrong API key does.
+Authorization header it got, as a server given a wrong API key does. A request whose last
+message contains ``$FAKE_SERVER_OVERFLOW_ON`` (if set) is refused with llama.cpp's HTTP 400
+``exceed_context_size_error``, as a prompt past the server's ``--ctx-size`` is.
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ class _Handler(BaseHTTPRequestHandler):
             sent = self.headers.get("authorization", "")
             error = {"message": f"Incorrect API key provided: {sent}", "type": "invalid_request"}
             self._send(int(refused), {"error": error})
+            return
+        word = os.environ.get("FAKE_SERVER_OVERFLOW_ON")
+        if word and word in str(body["messages"][-1].get("content") or ""):
+            self._log(body, 400, digest)
+            message = "request (9000 tokens) exceeds the available context size (8192 tokens)"
+            self._send(400, {"error": {"message": message, "type": "exceed_context_size_error"}})
             return
         if os.environ.get("FAKE_SERVER_429") and int(digest, 16) % 3 == 0:
             with _LOCK:
