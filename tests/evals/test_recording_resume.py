@@ -42,6 +42,9 @@ def test_a_refused_recording_keeps_its_answers_and_the_rerun_resumes(
     assert f"({kept} answers kept in {partial_path(CELL).name}: rerun to resume)" in err
     assert read_label(CELL) is None  # refused: no finished recording
     assert "exceed_context_size_error" not in partial_path(CELL).read_text()
+    assert main([*args, "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert f"to record  {CELL}  ({kept} answers kept from a stopped run)" in listed
 
     (tmp_path / "large").mkdir()
     large = start_fake_server(tmp_path / "large")
