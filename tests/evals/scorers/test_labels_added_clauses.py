@@ -1,7 +1,8 @@
-"""The cases the blind labellers of files 798-810 and 811-821 asked about
-(docs/reader-protocol.md, 2026-12-06), on made-up lines: what the scorer does with a clause
-added to a line or a line said again, a model switch saved as a request, a draft saved as
-memory. Two are documented divergences (the assistant's clause; a request for help in a
+"""The cases the blind labellers of files 798-810, 811-821 and 822-824 asked about
+(docs/reader-protocol.md, 2026-12-06 and 2026-12-07), on made-up lines: what the scorer does
+with a clause added to a line or a line said again, a model switch saved as a request, a
+draft saved as memory, a fact beside the old side of a change, an ended "not to be kept"
+item. Two are documented divergences (the assistant's clause; a request for help in a
 transient message, `noise` to the scorer where the page says `junk`)."""
 
 from __future__ import annotations
@@ -125,3 +126,45 @@ def test_a_draft_the_assistant_wrote_with_made_up_claims_is_invented(
         CORAL,
     )
     assert line.label == "invented" and "never said" in line.evidence
+
+
+SHIFT_CHANGE: dict[str, object] = {
+    "remember": [
+        {"fact": "The user is a paramedic in Graz", "keywords": [["paramedic"]]},
+        {"fact": "The user works night shifts", "keywords": [["night shift"]]},
+    ],
+    "contradictions": [
+        {
+            "stale": {"fact": "The user works day shifts", "keywords": [["day shift"]]},
+            "current": {"fact": "The user works night shifts", "keywords": [["night shift"]]},
+            "kind": "temporal_change",
+        }
+    ],
+}
+CHANGED = ["I'm a paramedic in Graz and I work day shifts.", "Since April I work night shifts."]
+
+
+def test_a_fact_and_the_old_side_of_a_change_on_one_line_is_stale(build_run: BuildRun) -> None:
+    """The page (files 822-824): rule 3 before `fact`, in either order on the line."""
+    lines = ["I am a paramedic in Graz and I work day shifts.", "Day shifts. Paramedic in Graz."]
+    for line in label_lines(build_run, lines, CHANGED, SHIFT_CHANGE):
+        assert line.label == "stale", line.evidence
+
+
+def test_a_not_to_be_kept_item_the_user_ended_is_noise_not_stale(build_run: BuildRun) -> None:
+    pet = {
+        "remember": [{"fact": "The user is a paramedic in Graz", "keywords": [["paramedic"]]}],
+        "forbid": [
+            {"fact": "The user has a dog named Rex", "kind": "other", "keywords": [["has a dog"]]}
+        ],
+    }
+    said = [
+        "I'm a paramedic in Graz.",
+        "Remember that I have a dog named Rex.",
+        "Please remember that I no longer have a dog.",
+    ]
+    kept, ended = label_lines(
+        build_run, ["I have a dog named Rex.", "I no longer have a dog."], said, pet
+    )
+    assert kept.label == "noise", kept.evidence
+    assert ended.label == "extra", ended.evidence  # the negation: labelled by the other rules
