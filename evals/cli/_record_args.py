@@ -15,7 +15,12 @@ def add_record_arguments(parser: argparse.ArgumentParser) -> None:
     """Add every option of ``memeval record`` to ``parser``."""
     add_scenario_arg(parser)
     parser.add_argument("--policy", action="append", help="policy to record (repeatable)")
-    parser.add_argument("--variant", action="append", help="variant to record (repeatable)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        help="variant to record: a shipped name or a .toml path, e.g. "
+        "tests/data/variants/summary-one-line.toml (repeatable)",
+    )
     parser.add_argument(
         "--repeat",
         type=int,

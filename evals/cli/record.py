@@ -14,7 +14,9 @@ preference-five-phrasings are recorded 3 times at temperature 0.7 (seeds 1-3) in
 once, under each policy (so the policy comparison pairs them). Cells are recorded in an
 order that keeps a partial run useful: the sampled cells' first samples, then their further
 samples, then v049 and v023 for every scenario, then the other pairs.
-``--policy``/``--variant``/``--repeat`` choose other cells.
+``--policy``/``--variant``/``--repeat`` choose other cells. A cell stopped part-way (Ctrl-C,
+a kill, a refusal) keeps every answer it got beside its cassette (``<cassette>.partial.json``);
+the next run replays them and asks the model only from there (``--list`` shows how many).
 
 A cell whose every call got an error reply (a wrong API key: 401 each time), or more than
 $MEMEVAL_RECORD_MAX_FAILED_SHARE of them (default 0.2), or whose cassette would be past the
