@@ -142,7 +142,7 @@ def test_the_real_table_lists_each_real_cell_once_and_nothing_simulated(
     real_cells = {
         f"{r.scenario}|{r.policy}|{r.variant}" for r in results if r.model_kind is ModelKind.REAL
     }
-    assert set(rows) == real_cells and len(real_cells) == 18
+    assert set(rows) == real_cells and len(real_cells) == 20
     assert list(rows) == sorted(rows)  # by scenario, policy, variant
     assert all(row["policy"] != "append" for row in rows.values())  # sim/naive's policy
 
@@ -251,6 +251,7 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
         "summary-copy-everything",
         parent_row,
         "summary-keep-everything",
+        "summary-one-line",
         "summary-transient-only",
         transient_row,
         "summary-worked-example",
@@ -266,6 +267,8 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     # The save-everything control (both scenarios recorded greedy on 2026-12-06) pairs where
     # the baseline is greedy too (bad-compaction-restore).
     assert rows[("save-everything", "quality")]["scenarios"] == "1 (1 left out)"
+    # The 1.5B's summary-one-line variant file (2026-12-07), greedy in both: the same pairing.
+    assert rows[("summary-one-line", "quality")]["scenarios"] == "1 (1 left out)"
     # The keep-everything control pairs in bad-compaction-restore; its greedy chitchat-transient
     # cell has no greedy baseline there.
     assert rows[("summary-keep-everything", "quality")]["scenarios"] == "1 (1 left out)"
