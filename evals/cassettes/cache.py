@@ -139,13 +139,18 @@ def _load_answers(
 ) -> dict[RequestKey, dict[str, Any]]:
     answers: dict[RequestKey, dict[str, Any]] = {}
     for _, label, interactions in labelled_recordings(root):
-        if label.model != model or label.model_sha256 != model_sha256:
-            continue
-        for interaction in interactions:
-            request = Request._from_dict(interaction["request"])
-            response = compat.convert_to_bytes(interaction["response"])
-            answers.setdefault(request_key(request), response)
+        if label.model == model and label.model_sha256 == model_sha256:
+            add_answers(answers, interactions)
     return answers
+
+
+def add_answers(answers: dict[RequestKey, dict[str, Any]], interactions: Iterable[Any]) -> None:
+    """Add each stored interaction's response under its request key (the first one wins);
+    the interactions are left as they were."""
+    for interaction in interactions:
+        request = Request._from_dict(interaction["request"])
+        response = compat.convert_to_bytes(copy.deepcopy(interaction["response"]))
+        answers.setdefault(request_key(request), response)
 
 
 class CachingCassette(IndexedCassette):

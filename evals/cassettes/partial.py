@@ -20,8 +20,7 @@ from typing import Any
 from vcr.serializers import compat
 
 from evals.cassettes._file import CASSETTE_LIMITS, interaction_problems
-from evals.cassettes._match import request_key
-from evals.cassettes.cache import ResponsePool, UsedCall
+from evals.cassettes.cache import ResponsePool, UsedCall, add_answers
 from evals.errors import CassetteFileError
 from memsys.safe_io import ParseLimits, parse_json, read_input_text, write_output
 
@@ -62,7 +61,9 @@ class PartialRecording:
         data = _read(self.path)
         if data is not None and all(data[k] == v for k, v in self._header.items()):
             self._interactions = data["interactions"]
-        self.answers = ResponsePool(_answers(self._interactions))
+        answers: dict[tuple[str, str, str], dict[str, Any]] = {}
+        add_answers(answers, self._interactions)
+        self.answers = ResponsePool(answers)
         """The kept answers by request key (for :class:`~evals.cassettes.cache.CachingCassette`)."""
 
     def __len__(self) -> int:
@@ -124,13 +125,3 @@ def _read(path: Path) -> dict[str, Any] | None:
     if problems:
         raise CassetteFileError(path, problems, fix)
     return data
-
-
-def _answers(interactions: list[dict[str, Any]]) -> dict[tuple[str, str, str], dict[str, Any]]:
-    from vcr.request import Request
-
-    answers: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for interaction in interactions:
-        key = request_key(Request._from_dict(interaction["request"]))
-        answers.setdefault(key, compat.convert_to_bytes(copy.deepcopy(interaction["response"])))
-    return answers
