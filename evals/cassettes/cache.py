@@ -41,6 +41,7 @@ __all__ = [
     "HeldPersister",
     "ResponsePool",
     "UsedCall",
+    "add_answers",
     "divergence",
 ]
 
