@@ -267,8 +267,9 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
     # The save-everything control (both scenarios recorded greedy on 2026-12-06) pairs where
     # the baseline is greedy too (bad-compaction-restore).
     assert rows[("save-everything", "quality")]["scenarios"] == "1 (1 left out)"
-    # The 1.5B's summary-one-line variant file (2026-12-07), greedy in both: the same pairing.
-    assert rows[("summary-one-line", "quality")]["scenarios"] == "1 (1 left out)"
+    # The 1.5B's summary-one-line variant file: greedy in bad-compaction-restore, three samples
+    # at the baseline's temperature in chitchat-transient (2026-12-07): both pair.
+    assert rows[("summary-one-line", "quality")]["scenarios"] == "2"
     # The keep-everything control pairs in bad-compaction-restore; its greedy chitchat-transient
     # cell has no greedy baseline there.
     assert rows[("summary-keep-everything", "quality")]["scenarios"] == "1 (1 left out)"
