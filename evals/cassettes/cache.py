@@ -145,13 +145,16 @@ def _load_answers(
     return answers
 
 
-def add_answers(answers: dict[RequestKey, dict[str, Any]], interactions: Iterable[Any]) -> None:
-    """Add each stored interaction's response under its request key (the first one wins);
-    the interactions are left as they were."""
+def add_answers(
+    answers: dict[RequestKey, dict[str, Any]], interactions: Iterable[Any]
+) -> dict[RequestKey, dict[str, Any]]:
+    """Add each stored interaction's response under its request key (the first one wins) and
+    return ``answers``; the interactions are left as they were."""
     for interaction in interactions:
         request = Request._from_dict(interaction["request"])
         response = compat.convert_to_bytes(copy.deepcopy(interaction["response"]))
         answers.setdefault(request_key(request), response)
+    return answers
 
 
 class CachingCassette(IndexedCassette):

@@ -61,9 +61,7 @@ class PartialRecording:
         data = _read(self.path)
         if data is not None and all(data[k] == v for k, v in self._header.items()):
             self._interactions = data["interactions"]
-        answers: dict[tuple[str, str, str], dict[str, Any]] = {}
-        add_answers(answers, self._interactions)
-        self.answers = ResponsePool(answers)
+        self.answers = ResponsePool(add_answers({}, self._interactions))
         """The kept answers by request key (for :class:`~evals.cassettes.cache.CachingCassette`)."""
 
     def __len__(self) -> int:
