@@ -18,7 +18,8 @@ as saying nothing:
 
 - a **fragment**: at most :data:`FRAGMENT_WORDS` words, no number, no ``label: value`` and no
   word that places it ("plumber", "Google Sheets", "Exam preparation", "heating engineer").
-  "Lives in Berlin" states something; so do "Allergies: none" and "penicillin allergy";
+  "Lives in Berlin" states something; so do "Allergies: none" and "penicillin allergy"
+  (a placing word with nothing it places, "allergy", does not: :func:`._sections.places_something`);
 - a **topic label**: three to :data:`TOPIC_WORDS` content words with not one function word
   (article, preposition, pronoun, auxiliary), no verb first, no number, no ``label: value``,
   no placing word and no full stop ("Kitchen lights repair", "[rent due date]", "gas safety
@@ -44,9 +45,10 @@ from dataclasses import dataclass
 
 from evals.scorers._detect import _REQUEST_PREFIX, junk_reason
 from evals.scorers._identity import echoes_prompt, self_description_keys
-from evals.scorers._sections import cues_of
+from evals.scorers._sections import places_something
 from evals.scorers._support import (
     _FUNCTION_WORDS,
+    FRAMING,
     claim_keys,
     claim_words,
     numbers_in,
@@ -173,9 +175,15 @@ _COMMENTARY = re.compile(
     r"(?:share|show|tell)\b.*\bwith\s+you\b",
     re.I,
 )
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|,\s+(?=(?:can|could|would|will) you\b[^,.!]*\?$)", re.I)
-"""Sentence ends, and the comma before a request that ends the line ("Mia starts school in
-September, can you help me plan her first week?": a statement saved with a question)."""
+_SENTENCES = re.compile(
+    r"(?<=[.!?])\s+|,\s+(?=(?:can|could|would|will) you\b[^,.!]*\?$)"
+    r"|,\s+(?:and\s+|but\s+)?(?=(?:i(?:'m|\s+am|'ll|\s+will|\s+hope)|let me|feel free)\b)",
+    re.I,
+)
+"""Sentence ends, the comma before a request that ends the line ("Mia starts school in
+September, can you help me plan her first week?": a statement saved with a question) and
+the comma before a clause that may be the assistant's ("Allergic to latex, and I'm here to
+help you with anything you need": read past when it is chatter on its own)."""
 
 READ_PAST = frozenset({"question", "assistant chatter", "prompt text"})
 """Junk reasons a reader reads past when the line goes on to state something: the line is
@@ -259,7 +267,8 @@ def states_nothing(text: str) -> str | None:
         return states_nothing(content)  # "User requested: club rating" is what follows
     if ":" in text:
         return _FRAMING_ONLY if framing_only else None
-    if len(words) <= FRAGMENT_WORDS and not cues_of(text):
+    placed = places_something(text, _STATEMENT_WORDS | FRAMING)
+    if len(words) <= FRAGMENT_WORDS and not placed:
         return "fragment: states nothing (at most two words)"
     if framing_only:
         return _FRAMING_ONLY
@@ -275,7 +284,7 @@ def states_nothing(text: str) -> str | None:
         and not lower & _STATEMENT_WORDS
         and (len(items) > 1 or not text.rstrip().endswith((".", "!")))  # a list ends as it may
         and text.isascii()
-        and not cues_of(text)
+        and not placed
     ):
         return TOPIC
     return None

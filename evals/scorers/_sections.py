@@ -28,6 +28,8 @@ __all__ = [
     "cues_of",
     "misfiled_by",
     "misfiled_where",
+    "names_a_kind_only",
+    "places_something",
     "standard_section",
 ]
 
@@ -167,3 +169,43 @@ def misfiled_where(
         return None
     where = " or ".join(sorted({s.value for cue in cues for s in cue.belongs}))
     return f"{where} ({', '.join(cue.kind for cue in cues)})"
+
+
+_PLACING_WORD = re.compile(
+    r"(?:allerg\w*|intoleran\w*|prefer\w*|favou?rites?|blood|type|likes?|dislikes?|"
+    r"loves?|enjoys?|hates?)",
+    re.I,
+)
+"""The words a cue is made of that name a kind of entry, not an entry ("allergy",
+"preferences", "favourite"): a line of nothing else says what kind, not what."""
+_TOPIC_HEAD = re.compile(
+    r"(?:information|info|details|management|notes|overview|summary|tips|advice|history|"
+    r"status|considerations|concerns|questions|topics|list|options|ideas|research)",
+    re.I,
+)
+"""Nouns that end a topic label ("Food allergy information", "Glove allergy management"):
+the line files a subject under them instead of saying what is true of it."""
+_CUE_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+
+
+def places_something(text: str, function_words: frozenset[str]) -> bool:
+    """A cue of ``text`` places an entry that says something (so the fragment and topic
+    rules let it through): "penicillin allergy", "Prefers tea", "Dark mode, metric units".
+    Not a line of only a cue's kind words ("allergy", "User preferences"), one that ends in a
+    topic noun ("Food allergy information"), nor a comma list where some item has no cue of
+    its own ("crime novels, bouldering gym, latex allergy": a topic list with one fact's
+    name in it)."""
+    items = [item for item in text.split(",") if item.strip()] or [text]
+    for item in items:
+        every = _CUE_WORDS.findall(item)
+        words = [w for w in every if w.lower() not in function_words]
+        if not cues_of(item) or not words:
+            return False
+        if names_a_kind_only(words) or _TOPIC_HEAD.fullmatch(every[-1]):
+            return False
+    return True
+
+
+def names_a_kind_only(words: Sequence[str]) -> bool:
+    """Every word is a kind of entry ("allergy", "preferences"): it says of no fact what."""
+    return bool(words) and all(_PLACING_WORD.fullmatch(w) for w in words)

@@ -22,6 +22,7 @@ from evals.scenario import FactSpec
 from evals.scorers._identity import claimed_role, copied_example, unclaimed_name, unclaimed_role
 from evals.scorers._matching import expected_facts, match_entries
 from evals.scorers._reading import Said, advice_read_into, liking_read_into, states_nothing
+from evals.scorers._sections import names_a_kind_only
 from evals.scorers._support import (
     INVENTED_SHARE,
     claim_keys,
@@ -114,6 +115,8 @@ def _bare_word(entry: MemoryEntry, target: Target) -> Stated:
     if not (states_nothing(entry.text) or "").startswith("fragment"):
         return []
     keys = claim_keys(entry.text)
+    if names_a_kind_only(claim_words(entry.text)):
+        return []  # "allergy" for "allergic to peanuts" says what kind, not to what
     for spec, _ in expected_facts(target):
         if keys and keys <= claim_keys(spec.fact) and not values_in(spec.fact):
             return [(spec, "bare word for the fact")]

@@ -4,7 +4,9 @@
 nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that holds wins:
 
 1. ``junk``: a placeholder, a template slot, pasted prompt or tool text, the assistant's own
-   words, a question, a log (:func:`~evals.scorers._detect.junk_reason`), an empty bullet;
+   words, a question, a log (:func:`~evals.scorers._detect.junk_reason`), an empty bullet,
+   a log of what the assistant made (:func:`._doing.assistants_work`: "Created recipes for
+   three people", the verb never the user's);
 2. ``model_name``: names a model or AI product;
 3. ``stale``: states the stale side of an expected contradiction (which one is the evidence);
 4. ``fact``: states an expected current fact (a ``remember`` fact or a contradiction's current
@@ -35,7 +37,9 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
 7. ``junk`` (states nothing, :func:`._reading.states_nothing`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair"),
-   made of the user's words; made up (rule 8's words test), it is ``invented``;
+   made of the user's words, unless its first word is one the user used as a verb
+   (:func:`._doing.said_as_verb`: "Check rota before night shift" states a habit); made up
+   (rule 8's words test), it is ``invented``;
 8. ``invented``: fewer than half of its claim words said by the user (or of one of its
    clauses: :func:`._support.unsaid_clause`), or a name or number they never used
    (:data:`._support.INVENTED_SHARE`), a role they never gave themselves (:mod:`._identity`),
@@ -67,6 +71,7 @@ from evals.scorers._detect import (
     model_name_in,
     screenshot_overlap,
 )
+from evals.scorers._doing import assistants_work, said_as_verb
 from evals.scorers._matching import (
     CHANGE_MARKER,
     REWORDED_COSINE,
@@ -196,6 +201,11 @@ def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
     return None
 
 
+def _first_word(text: str) -> str:
+    words = re.findall(r"[^\W\d_]+", text)
+    return words[0] if words else ""
+
+
 def _reads_past(text: str, core: str) -> bool:
     """``core`` (``text`` less its commentary) is a line of its own to judge: shorter, with a
     word in it ("1." before a pasted prompt line has none) and not junk itself."""
@@ -226,6 +236,9 @@ def _label(
         return replace(
             judged, entry=entry, evidence=f"{judged.evidence} ({' and '.join(past)} read past)"
         )
+    made = assistants_work(entry.text, run.user_texts) if run.user_texts else None
+    if made:  # "Created recipes for three people": what was done, not the standing wish
+        return LineLabel(entry, "junk", made)
     name = model_name_in(entry.text, run.model_names)
     if name:
         return LineLabel(entry, "model_name", f"names {name!r}")
@@ -240,6 +253,8 @@ def _label(
     if said_more or (facts and _forbidden(entry, target, run) is not None):
         facts = said_more
     stateless = states_nothing(entry.text)
+    if stateless == TOPIC and said_as_verb(_first_word(entry.text), said.lasting_texts):
+        stateless = None  # "Check rota before night shift": a habit in the imperative
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
         topic = not CHANGE_MARKER.search(entry.text)  # "Lisbon -> Porto" records a move
         facts = [

@@ -2,8 +2,8 @@
 (docs/reader-protocol.md, 2026-12-06 and 2026-12-07), on made-up lines: what the scorer does
 with a clause added to a line or a line said again, a model switch saved as a request, a
 draft saved as memory, a fact beside the old side of a change, an ended "not to be kept"
-item. Two are documented divergences (the assistant's clause; a request for help in a
-transient message, `noise` to the scorer where the page says `junk`)."""
+item. One is a documented divergence (a request for help in a transient message, `noise` to the
+scorer where the page says `junk`)."""
 
 from __future__ import annotations
 
@@ -48,17 +48,15 @@ def test_an_aim_after_a_listed_fact_makes_the_line_invented(build_run: BuildRun)
     assert line.label == "invented", line.evidence
 
 
-def test_the_assistants_clause_joined_to_a_fact_is_junk_to_the_scorer(build_run: BuildRun) -> None:
-    """Where the scorer cannot follow the page: a reader reads the clause past and keeps the
-    fact; the scorer strikes the line. Fails when the scorer starts keeping it (then the
-    page's note goes)."""
+def test_the_assistants_clause_joined_to_a_fact_is_read_past(build_run: BuildRun) -> None:
+    """The page's rule, followed since 2026-12-07 (until then the scorer struck the line)."""
     [line] = label_lines(
         build_run,
         ["Allergic to shellfish, and I'm here to help you with anything you need"],
         SAID,
         ALLERGY,
     )
-    assert line.label == "junk" and "assistant chatter" in line.evidence
+    assert line.label == "fact" and "commentary after it read past" in line.evidence, line
 
 
 CORAL_FACT = "The user is a PhD student studying coral bleaching"
