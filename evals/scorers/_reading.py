@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from evals.scorers._detect import _REQUEST_PREFIX, junk_reason
 from evals.scorers._identity import echoes_prompt, self_description_keys
-from evals.scorers._sections import places_something
+from evals.scorers._sections import WORDS, places_something
 from evals.scorers._support import (
     _FUNCTION_WORDS,
     FRAMING,
@@ -221,7 +221,7 @@ FRAGMENT_WORDS = 2
 TOPIC_WORDS = 6
 """A topic label has at most this many words."""
 
-_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_WORDS = WORDS
 """Words, a hyphenated compound or a possessive one word ("on-call", "week's"): the "on" of
 "on-call rotation schedule" is no function word that makes a topic a statement."""
 _VERB_FIRST = re.compile(r"(?i)^(?:\w{2,}[^siu]s|\w+ed|has|does|goes)$")
@@ -247,6 +247,9 @@ _STATEMENT_WORDS = _FUNCTION_WORDS | frozenset(
 verbs, and the function words of the other languages users write in ("Prefiero las
 respuestas cortas, por favor"). The topic check reads them; claim words stay as they are."""
 
+_NOT_PLACED = _STATEMENT_WORDS | FRAMING
+"""Words that place nothing: what is left of a line without them is what a cue places."""
+
 _FRAMING_ONLY = "states nothing: only framing words (user, requested, key projects...)"
 TOPIC = "a topic, not a statement (no function word, no value)"
 """:func:`states_nothing`'s reason for a topic label or a list of them."""
@@ -267,7 +270,7 @@ def states_nothing(text: str) -> str | None:
         return states_nothing(content)  # "User requested: club rating" is what follows
     if ":" in text:
         return _FRAMING_ONLY if framing_only else None
-    placed = places_something(text, _STATEMENT_WORDS | FRAMING)
+    placed = places_something(text, _NOT_PLACED)
     if len(words) <= FRAGMENT_WORDS and not placed:
         return "fragment: states nothing (at most two words)"
     if framing_only:

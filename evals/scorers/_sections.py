@@ -24,6 +24,7 @@ from memsys.sections import Section
 
 __all__ = [
     "SECTION_CUES",
+    "WORDS",
     "SectionCue",
     "cues_of",
     "misfiled_by",
@@ -185,7 +186,8 @@ _TOPIC_HEAD = re.compile(
 )
 """Nouns that end a topic label ("Food allergy information", "Glove allergy management"):
 the line files a subject under them instead of saying what is true of it."""
-_CUE_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+"""Words, a hyphenated compound or a possessive one word ("on-call", "week's")."""
 
 
 def places_something(text: str, function_words: frozenset[str]) -> bool:
@@ -197,7 +199,7 @@ def places_something(text: str, function_words: frozenset[str]) -> bool:
     name in it)."""
     items = [item for item in text.split(",") if item.strip()] or [text]
     for item in items:
-        every = _CUE_WORDS.findall(item)
+        every = WORDS.findall(item)
         words = [w for w in every if w.lower() not in function_words]
         if not cues_of(item) or not words:
             return False
