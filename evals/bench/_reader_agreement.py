@@ -143,6 +143,9 @@ class ReaderFile:
     """Line number -> the reader keeps it."""
     judgements: Mapping[int, str] = field(default_factory=dict)
     """Line number -> the reader's words ("keep", "strike: invented", ...)."""
+    source: str = ""
+    """The run-relative path the copy was taken from
+    (``SCENARIO/MODEL/POLICY/VARIANT/repeat-N/memory/MEMORY.md``); empty where not known."""
 
     @property
     def name(self) -> str:

@@ -5,9 +5,9 @@ reading a batch's lines, its agreement on that batch no longer says how it does 
 has not seen. So each fresh batch is frozen when it is chosen (``--choose-fresh``; or
 ``memeval bench reader --freeze-unseen FIRST-LAST``), graded by the committed scorer of
 that moment, before its labels arrive, into
-:data:`UNSEEN` beside the labels; ``--agreement`` pools every frozen batch into one figure,
-the scorer on files it had not seen against the two labellers, which is the figure a new
-set of files should be expected to give.
+:data:`UNSEEN` beside the labels; ``--agreement`` pools every frozen batch into one figure
+(:mod:`._reader_unseen_table`), the scorer on files it had not seen against the two
+labellers, which is the figure a new set of files should be expected to give.
 """
 
 from __future__ import annotations
@@ -23,12 +23,8 @@ from evals.bench._reader_agreement import (
     READER_CLASSES,
     Grading,
     ReaderFile,
-    SpearmanGap,
-    agreement,
     parse_set_name,
     read_versioned_json,
-    spearman_gap,
-    within_target,
 )
 from evals.errors import UsageError
 from memsys.safe_io import write_output
@@ -44,17 +40,12 @@ __all__ = [
     "load_unseen",
     "save_unseen",
     "unchanged_since_frozen",
-    "unseen_table",
 ]
 
 UNSEEN = "unseen.json"
 """The frozen batches' file, in the labels directory."""
 
 SCHEMA_VERSION = 1
-
-INTERVAL_FILES = 4
-"""Fewest files a batch's bootstrap interval is shown for: resampling two or three files
-draws the same few rankings again and again, an interval narrower than the truth."""
 
 
 @dataclass(frozen=True)
@@ -249,121 +240,3 @@ def unchanged_since_frozen(
             break
         tail.append(batch)
     return tail[::-1]
-
-
-def _figures(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> str:
-    """ "Spearman / mean grade gap / lines kept or struck alike" of ``a`` against ``b``."""
-    got = agreement(a, b)
-    return f"{got.spearman:.3f} / {got.mean_gap:.3f} / {got.line_agreement:.1%}"
-
-
-def _scorer_gaps(
-    names: Sequence[str],
-    first: Mapping[str, Grading],
-    second: Mapping[str, Grading],
-    then: Mapping[str, Grading],
-) -> tuple[SpearmanGap, SpearmanGap]:
-    """The scorer's (``then``) Spearman gap to the first and to the second labeller on
-    ``names``, each below the labellers' own agreement, with its bootstrap interval."""
-    by_first, by_second, by_scorer = ([g[n].grade for n in names] for g in (first, second, then))
-    to_first, to_second = (
-        spearman_gap((by_first, by_second), (by_scorer, theirs)) for theirs in (by_first, by_second)
-    )
-    return to_first, to_second
-
-
-def _gap_cell(files: int, gaps: tuple[SpearmanGap, SpearmanGap]) -> str:
-    """A table cell of the two gaps with their intervals: how large a gap a batch this size
-    could tell from none (a wide one says: weak evidence)."""
-    if files < INTERVAL_FILES:
-        return f"n/a (under {INTERVAL_FILES} files)"
-    return " / ".join(f"{g.gap:.3f} ({g.low:.2f} to {g.high:.2f})" for g in gaps)
-
-
-def unseen_table(
-    batches: Sequence[FrozenBatch],
-    first: Mapping[str, Grading],
-    second: Mapping[str, Grading],
-    now: Mapping[str, Grading] | None = None,
-) -> str:
-    """Markdown: each frozen batch and all of them pooled, the scorer then against each
-    labeller beside the labellers' agreement (Spearman, mean grade gap, lines kept/struck
-    alike), the pooled Spearman gaps with their bootstrap intervals, and (``now``) today's
-    scorer on the same files, which rules read from them may have fitted. Each row's last
-    column is the Spearman gap to the first / second labeller with its 95% bootstrap
-    interval, so that a small batch shows how little it can tell."""
-    rows = [
-        "| files | scorer at | labellers | scorer then - first | scorer then - second "
-        "| Spearman gap to first / second (95% interval) |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    pooled: dict[str, Grading] = {}
-    for batch in batches:
-        names = [n for n in batch.gradings if n in first and n in second]
-        then = {n: batch.gradings[n] for n in names}
-        pooled.update(then)
-        if len(names) < 2:
-            continue
-        by_them = {n: first[n] for n in names}
-        rows.append(
-            f"| {batch.span} ({len(names)}) | {batch.commit[:7]} | "
-            f"{_figures(by_them, second)} | {_figures(then, first)} | {_figures(then, second)} "
-            f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, then))} |"
-        )
-    names = sorted(pooled)
-    if len(names) < 2:
-        return "No frozen batch graded by both labellers."
-    pooled_gaps = _scorer_gaps(names, first, second, pooled)
-    rows.append(
-        f"| **all {len(names)}** | | {_figures({n: first[n] for n in names}, second)} | "
-        f"{_figures(pooled, first)} | {_figures(pooled, second)} "
-        f"| {_gap_cell(len(names), pooled_gaps)} |"
-    )
-    if now is not None and all(n in now for n in names):
-        today = {n: now[n] for n in names}
-        rows.append(
-            f"| all {len(names)}, today's scorer (fitted where rules were read from them) | | | "
-            f"{_figures(today, first)} | {_figures(today, second)} "
-            f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, today))} |"
-        )
-    tail = unchanged_since_frozen(batches, now) if now is not None else []
-    same = sorted(n for b in tail for n in b.gradings if n in first and n in second)
-    todays: list[str] = []
-    if len(same) >= 2:
-        today_gaps = _scorer_gaps(same, first, second, pooled)
-        then = {n: pooled[n] for n in same}
-        rows.append(
-            f"| **{len(same)} of them, today's scorer as it graded them then** (batches "
-            f"{tail[0].first}-{tail[-1].last}: no rule since has changed a grade or a line) "
-            f"| | {_figures({n: first[n] for n in same}, second)} | "
-            f"{_figures(then, first)} | {_figures(then, second)} "
-            f"| {_gap_cell(len(same), today_gaps)} |"
-        )
-        todays = _verdicts(
-            same, first, second, pooled, today_gaps, "Today's scorer, on files it had not seen"
-        )
-    rows += _verdicts(names, first, second, pooled, pooled_gaps, "On files it had not seen")
-    return "\n".join(rows + todays)
-
-
-def _verdicts(
-    names: Sequence[str],
-    first: Mapping[str, Grading],
-    second: Mapping[str, Grading],
-    scorer: Mapping[str, Grading],
-    gaps: tuple[SpearmanGap, SpearmanGap],
-    subject: str,
-) -> list[str]:
-    """One sentence per labeller: within the target of the labellers' agreement or not, and
-    the Spearman gap with its interval over ``names``."""
-    ceiling = agreement({n: first[n] for n in names}, second)
-    found = []
-    for who, labels, gap in (("first", first, gaps[0]), ("second", second, gaps[1])):
-        close = within_target(agreement({n: scorer[n] for n in names}, labels), ceiling)
-        found.append(
-            f"\n{subject}, the scorer against the {who} labeller: "
-            f"{'within' if close else 'NOT within'} 0.05 Spearman and 0.05 mean gap of the "
-            f"labellers' agreement; Spearman gap {gap.gap:.3f}, {gap.confidence:.0%} bootstrap "
-            f"interval {gap.low:.3f} to {gap.high:.3f} over {len(names)} files."
-        )
-    return found

@@ -54,8 +54,8 @@ from evals.bench._reader_unseen import (
     committed_scorer,
     freeze_files,
     load_unseen,
-    unseen_table,
 )
+from evals.bench._reader_unseen_table import unseen_table, writer_of
 from evals.errors import UsageError
 from evals.grid.local_model import cache_dir
 from evals.scenario import DATA_FILE_LIMITS, load_scenario
@@ -129,7 +129,8 @@ def load_labels(directory: Path = LABELS_DIR) -> list[ReaderFile]:
                 except ValueError as exc:
                     raise UsageError(f"{batch}: item {item['id']} line {number}: {exc}") from None
             keep = {n: reader_class(v) == "keep" for n, v in judgements.items()}
-            found.append(ReaderFile(path, scenario, float(item["grade"]), keep, judgements))
+            grade = float(item["grade"])
+            found.append(ReaderFile(path, scenario, grade, keep, judgements, str(item["file"])))
     return found
 
 
@@ -370,7 +371,8 @@ def run(args: argparse.Namespace) -> int:
         batches = load_unseen(labels / UNSEEN)
         if batches:
             print("\nEach fresh batch as the scorer graded it before any rule was read from it:\n")
-            print(unseen_table(batches, first, second, now))
+            writers = {i.name: writer_of(i.source) for i in graded}
+            print(unseen_table(batches, first, second, now, writers))
         return 0
     scorer = grader(items)
     if args.rows:

@@ -15,8 +15,8 @@ from evals.bench._reader_unseen import (
     load_unseen,
     save_unseen,
     unchanged_since_frozen,
-    unseen_table,
 )
+from evals.bench._reader_unseen_table import unseen_table, writer_of
 from evals.bench.reader import LABELS_DIR, load_labels
 from evals.cli.main import main
 from evals.errors import UsageError
@@ -134,6 +134,34 @@ def test_todays_scorer_is_pooled_over_the_newest_batches_it_grades_as_then() -> 
     assert "today's scorer as it graded them then" not in unseen_table(
         batches, first, dict(first), now=relabelled
     )
+
+
+def test_a_final_files_writer_is_read_from_its_run_path() -> None:
+    path = "week-of-noise/openai-compatible__qwen2.5-coder-0.5b-instruct/unified/v049-guardrails"
+    assert writer_of(f"{path}/repeat-2/memory/MEMORY.md") == (
+        "openai-compatible/qwen2.5-coder-0.5b-instruct · unified · v049-guardrails"
+    )
+    assert writer_of("week-of-noise/MEMORY.md") == writer_of("") == "unknown"
+
+
+def test_the_files_todays_scorer_had_not_seen_are_counted_by_writer() -> None:
+    grades = {f"{n}-x.md": g for n, g in enumerate([0.1, 0.3, 0.5, 0.7, 0.9, 0.2], 1)}
+    first = {n: Grading(g, {4: "keep"}) for n, g in grades.items()}
+    batch = _batch(1, 6, grades)
+    # Writer a's four files ranked as the labellers do; b's two, too few for an interval.
+    writers = {n: "a" if int(n[0]) <= 4 else "b" for n in grades}
+    table = unseen_table([batch], first, dict(first), batch.gradings, writers)
+    assert "Who wrote those 6 files" in table
+    lines = table.splitlines()
+    assert "- a: 4; Spearman gap to first / second 0.000 (0.00 to 0.00) / 0.000" in lines[-2]
+    assert lines[-1] == "- b: 2; Spearman gap to first / second n/a (under 4 files)"
+    assert "Who wrote" not in unseen_table([batch], first, dict(first), batch.gradings)
+
+
+def test_every_labelled_file_names_its_writer() -> None:
+    writers = {writer_of(item.source) for item in load_labels(LABELS_DIR)}
+    assert "unknown" not in writers
+    assert "openai-compatible/qwen2.5-coder-1.5b-instruct · unified · v049-guardrails" in writers
 
 
 def test_the_committed_frozen_batches_are_fresh_held_files_of_the_set() -> None:
