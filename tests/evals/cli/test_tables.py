@@ -55,17 +55,17 @@ def test_tables_prints_each_kind_and_reads_recording_times_from_the_labels(
     # The comparison: verdict sentences, the table, the method sentence under it.
     compare = "\n\n".join(tables[2:-1])
     assert tables[-1].startswith("| kind | policy | variant | writer | runs |")  # writers
-    # chitchat-transient's positive-control cells are greedy, its baseline sampled: no pair;
-    # the copy control pairs with its greedy parent instead.
-    assert compare.startswith("- **save-everything**: No scenario paired with the baseline")
-    assert "\n- **summary-copy-everything**: No scenario paired with the baseline" in compare
-    assert "\n- **summary-keep-everything**: No scenario paired with the baseline" in compare
+    # chitchat-transient's positive-control cells are sampled as its baseline is (since
+    # 2026-12-07): they pair; the copy control pairs with its parent too.
+    assert compare.startswith("- **save-everything**: No test: 1 scenario paired")
+    assert "\n- **summary-copy-everything**: No test: 1 scenario paired" in compare
+    assert "\n- **summary-keep-everything**: No test: 1 scenario paired" in compare
     assert "\n- **summary-copy-everything (against its parent summary-worked-example)**: " in (
         compare
     )
     assert "\n- **v023-vague**: " in compare
     assert "| compared with v049-guardrails | scenarios | metric | difference [95% CI] |" in compare
-    assert "Left out chitchat-transient: sampling differs: greedy (temperature 0)" in compare
+    assert "Left out" not in compare
     assert compare.endswith("from the SD of the scenario differences.")
     assert tables[1] + "\n" == real
 
