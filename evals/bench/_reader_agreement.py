@@ -232,25 +232,50 @@ def spearman_gap(
     pair: tuple[Sequence[float], Sequence[float]],
     confidence: float = 0.95,
     seed: int = SEED,
+    groups: Sequence[str] | None = None,
 ) -> SpearmanGap:
     """``spearman(*reference) - spearman(*pair)``, the four grade lists aligned by file, with
     a bootstrap interval: :data:`BOOTSTRAP_DRAWS` resamples of the files, each taking every
     grader's grade of the drawn file, so the two correlations move together as they would
-    on another set of files of the same kind.
+    on another set of files of the same kind. With ``groups`` (each file's group, e.g. its
+    writer) the groups are resampled instead, each drawn group bringing all its files: the
+    interval then speaks for another set of writers like these, not for more files of the
+    same few (files of one writer are alike, so resampling files overstates the evidence).
 
     Raises:
-        ValueError: the lists differ in length or hold fewer than two files.
+        ValueError: the lists differ in length or hold fewer than two files, or ``groups``
+            does not name one group per file, at least two.
     """
     grades = np.asarray([*reference, *pair], dtype=float)
     if grades.ndim != 2 or grades.shape[1] < 2:
         raise ValueError("a Spearman gap needs four grade lists of one length, at least 2 files")
     gap = spearman(*reference) - spearman(*pair)
     rng = np.random.default_rng(seed)
-    drawn = grades[:, rng.integers(0, grades.shape[1], size=(BOOTSTRAP_DRAWS, grades.shape[1]))]
-    gaps = _spearman_rows(drawn[0], drawn[1]) - _spearman_rows(drawn[2], drawn[3])
+    if groups is None:
+        drawn = grades[:, rng.integers(0, grades.shape[1], size=(BOOTSTRAP_DRAWS, grades.shape[1]))]
+        gaps = _spearman_rows(drawn[0], drawn[1]) - _spearman_rows(drawn[2], drawn[3])
+    else:
+        gaps = _group_gaps(grades, groups, rng)
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(gaps, [tail, 100 - tail])
     return SpearmanGap(gap, float(low), float(high), confidence)
+
+
+def _group_gaps(grades: np.ndarray, groups: Sequence[str], rng: np.random.Generator) -> np.ndarray:
+    """The bootstrap gaps of :func:`spearman_gap` drawing whole groups: each draw takes as
+    many groups as there are, with replacement, and every file of each."""
+    if len(groups) != grades.shape[1]:
+        raise ValueError(f"{len(groups)} groups for {grades.shape[1]} files")
+    members = [np.flatnonzero(np.asarray(groups) == g) for g in sorted(set(groups))]
+    if len(members) < 2:
+        raise ValueError("resampling groups needs at least 2 groups")
+    gaps = np.empty(BOOTSTRAP_DRAWS)
+    draws = rng.integers(0, len(members), size=(BOOTSTRAP_DRAWS, len(members)))
+    for draw, picked in enumerate(draws):
+        drawn = grades[:, np.concatenate([members[p] for p in picked])]
+        rows = _spearman_rows(drawn[[0, 2]], drawn[[1, 3]])
+        gaps[draw] = rows[0] - rows[1]
+    return gaps
 
 
 def agreement(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> Agreement:

@@ -34,12 +34,16 @@ def _scorer_gaps(
     first: Mapping[str, Grading],
     second: Mapping[str, Grading],
     then: Mapping[str, Grading],
+    writers: Mapping[str, str] | None = None,
 ) -> tuple[SpearmanGap, SpearmanGap]:
     """The scorer's (``then``) Spearman gap to the first and to the second labeller on
-    ``names``, each below the labellers' own agreement, with its bootstrap interval."""
+    ``names``, each below the labellers' own agreement, with its bootstrap interval (over
+    writers rather than files when ``writers`` is given)."""
     by_first, by_second, by_scorer = ([g[n].grade for n in names] for g in (first, second, then))
+    groups = [writers[n] for n in names] if writers is not None else None
     to_first, to_second = (
-        spearman_gap((by_first, by_second), (by_scorer, theirs)) for theirs in (by_first, by_second)
+        spearman_gap((by_first, by_second), (by_scorer, theirs), groups=groups)
+        for theirs in (by_first, by_second)
     )
     return to_first, to_second
 
@@ -75,10 +79,27 @@ def _by_writer(
     for name in names:
         groups.setdefault(writers.get(name, "unknown"), []).append(name)
     found = [f"\nWho wrote those {len(names)} files (a verdict on them speaks for these writers):"]
-    for writer, files in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+    ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    for writer, files in ordered:
         gaps = _scorer_gaps(files, first, second, scorer) if len(files) >= INTERVAL_FILES else None
         cell = _gap_cell(len(files), gaps)
         found.append(f"- {writer}: {len(files)}; Spearman gap to first / second {cell}")
+    if len(ordered) < 2:
+        return found
+    by_writer = {n: writers.get(n, "unknown") for n in names}
+    found.append(
+        f"- resampling the {len(ordered)} writers rather than the files (each drawn writer "
+        f"brings all its files): Spearman gap to first / second "
+        f"{_gap_cell(len(names), _scorer_gaps(names, first, second, scorer, by_writer))}"
+    )
+    largest, its_files = ordered[0]
+    rest = [n for n in names if by_writer[n] != largest]
+    rest_gaps = _scorer_gaps(rest, first, second, scorer) if len(rest) >= 2 else None
+    found.append(
+        f"- without the largest writer ({len(its_files)} files): {len(rest)} files of "
+        f"{len(ordered) - 1} writers; Spearman gap to first / second "
+        f"{_gap_cell(len(rest), rest_gaps)}"
+    )
     return found
 
 

@@ -75,6 +75,25 @@ def test_the_spearman_gap_has_an_interval_that_narrows_with_more_files() -> None
         spearman_gap(([0.1], [0.2]), ([0.1], [0.2]))
 
 
+def test_resampling_writers_widens_the_interval_when_one_writer_holds_most_files() -> None:
+    grades = [round(0.04 * n, 2) for n in range(1, 25)]
+    writers = ["a"] * 18 + ["b", "b", "c", "c", "d", "d"]
+    # The scorer ranks all 18 of writer a's files as the labellers do and swaps the two files of
+    # each other writer: resampling files mostly redraws a's agreement, resampling writers
+    # asks how it would go with other writers like these, where a's weight is a matter of luck.
+    scorer = list(grades)
+    for i in (18, 20, 22):
+        scorer[i], scorer[i + 1] = scorer[i + 1], scorer[i]
+    by_files = spearman_gap((grades, grades), (scorer, grades))
+    by_writers = spearman_gap((grades, grades), (scorer, grades), groups=writers)
+    assert by_writers.gap == by_files.gap == pytest.approx(1 - spearman(scorer, grades))
+    assert by_files.high < 0.05 < 0.5 < by_writers.high
+    with pytest.raises(ValueError, match="23 groups for 24 files"):
+        spearman_gap((grades, grades), (scorer, grades), groups=writers[:23])
+    with pytest.raises(ValueError, match="at least 2 groups"):
+        spearman_gap((grades, grades), (scorer, grades), groups=["a"] * 24)
+
+
 def test_quality_follows_the_reader() -> None:
     figures = measure()
     # Measured 0.883, 0.083 and 94.9% on 2026-11-28 (`memeval bench reader`); this pins the
