@@ -267,16 +267,19 @@ def test_compare_rows_are_memeval_compares_scenarios_and_tests(
         names, "2"
     )
     assert "Left out" not in table
-    # Two scenarios are too few for a test.
-    assert rows[("summary-worked-example", "quality")]["verdict"] == (
-        "too few scenarios for a test (2; it needs 8)"
+    compared = compare(real, Reference(variant="v049-guardrails"), COMPARE_METRICS, settings)
+    # Two scenarios are too few for a test; how many it would need grows with the family of
+    # comparisons tested (Holm), so it is read from the comparison, not pinned.
+    (worked,) = [c for c in compared if c.compared[2] == "summary-worked-example"]
+    quality = next(d for d in worked.diffs if d.metric == "quality")
+    assert quality.reach is not None and quality.reach > 2
+    assert (
+        rows[("summary-worked-example", "quality")]["verdict"]
+        == quality.outcome()
+        == (f"too few scenarios for a test (2; it needs {quality.reach})")
     )
     assert "- **v049-user-requested**: Too few scenarios for a verdict: a sign-flip test" in table
-    (vague,) = [
-        c
-        for c in compare(real, Reference(variant="v049-guardrails"), COMPARE_METRICS, settings)
-        if c.compared[2] == "v023-vague"
-    ]
+    (vague,) = [c for c in compared if c.compared[2] == "v023-vague"]
     headers = {"quality": "quality", "noise": "noise", "tool_errors": "tool errors"}
     headers["duplicates.repeats"] = "repeated entries"  # lines a reader strikes, not pairs
     for metric, header in headers.items():
