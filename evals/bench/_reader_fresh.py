@@ -1,12 +1,12 @@
 """A fresh batch for the reader-labelled set: chosen by a fixed rule, then labelled blind twice.
 
-``--choose-fresh RUN_DIR --cells GLOB`` takes the final MEMORY.md of every cell of a run whose
-folder matches GLOB (run-relative, comma-separated), in the order of the SHA-256 of their run
-paths (an order nobody picks), skips a file with no line to label or a copy of one already in
-the set, and copies the rest into the set's ``files/`` from the next free number. It writes
-one folder per blind labeller (``A/``, ``B/`` under ``--fresh-dir``) with the pages of these
-files alone, and ``fresh.json``, what was chosen, and freezes the committed scorer's grades
-of them (:func:`freeze_files`) while nobody has read a line of them.
+``--choose-fresh RUN_DIR --cells GLOB`` takes the final MEMORY.md of every repeat of every cell
+of a run whose folder matches GLOB (run-relative, comma-separated), in the order of the
+SHA-256 of their run paths (an order nobody picks), skips a file with no line to label or a
+copy of one already in the set, and copies the rest into the set's ``files/`` from the next
+free number. It writes one folder per blind labeller (``A/``, ``B/`` under ``--fresh-dir``)
+with the pages of these files alone, and ``fresh.json``, what was chosen, and freezes the
+committed scorer's grades of them (:func:`freeze_files`) while nobody has read a line of them.
 
 ``--ingest-fresh`` reads both labellers' ``labels-2.json`` back, checked line by line: the
 first labeller's answers become the next ``batchN.yaml`` under ``--header``'s comment, the
@@ -50,7 +50,9 @@ __all__ = [
 FRESH_LIST = "fresh.json"
 LABELLERS = ("A", "B")
 """The two blind labellers' folders: A's answers become the batch, B's the second labels."""
-_FINAL = "repeat-1/memory/MEMORY.md"
+_FINAL = "repeat-*/memory/MEMORY.md"
+"""Every repeat's final: a sampled cell's repeats are several files of one writer, which a
+verdict over writers needs (copies among them are skipped like any copy)."""
 _BATCH = re.compile(r"^batch(\d+)\.yaml$")
 
 
@@ -78,7 +80,7 @@ def pick_fresh(
     """The files to add, numbered from ``first``, and the skipped ones with why.
 
     ``known`` holds the texts of the set's files (a copy of one is skipped, as is a second
-    copy within the run)."""
+    copy within the run). Every repeat of a cell is looked at, not only the first."""
     paths = {
         final.relative_to(run_dir).as_posix()
         for pattern in patterns.split(",")
@@ -191,10 +193,10 @@ def add_fresh_arguments(parser: argparse.ArgumentParser) -> None:
         "--choose-fresh",
         metavar="RUN_DIR",
         help=(
-            "add a fresh batch from RUN_DIR's final files (--cells), in SHA-256 order of their "
-            "run paths, skipping copies and files with nothing to label; freezes the committed "
-            "scorer's grades of them and writes pages for two blind labellers into "
-            "--fresh-dir/A and /B"
+            "add a fresh batch from RUN_DIR's final files (--cells, every repeat), in SHA-256 "
+            "order of their run paths, skipping copies and files with nothing to label; freezes "
+            "the committed scorer's grades of them and writes pages for two blind labellers "
+            "into --fresh-dir/A and /B"
         ),
     )
     parser.add_argument(

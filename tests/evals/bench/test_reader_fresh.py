@@ -65,6 +65,24 @@ def test_the_order_is_the_run_paths_sha256_and_copies_and_empty_files_are_skippe
     assert CELL.format("same") not in [c.run_path for c in pick_fresh(run, "*/*/*/*", known, 1)[0]]
 
 
+def test_every_repeat_of_a_sampled_cell_is_looked_at(tmp_path: Path) -> None:
+    run = _run(tmp_path / "run", {"v1": HEADING + "- Writes sonnets.\n"})
+    cell = (run / CELL.format("v1")).parents[2]
+    for repeat, text in ((2, "- Writes haiku.\n"), (3, "- Writes sonnets.\n")):
+        final = cell / f"repeat-{repeat}" / "memory" / "MEMORY.md"
+        final.parent.mkdir(parents=True)
+        final.write_text(HEADING + text, encoding="utf-8")
+    chosen, skipped = pick_fresh(run, "*/*/*/v1", set(), 1)
+    # Repeat 3 wrote what repeat 1 wrote: one of the two is a copy.
+    assert len(chosen) == 2 and len(skipped) == 1
+    assert any("/repeat-2/" in c.run_path for c in chosen)
+    assert {c.run_path.split("/")[4] for c in chosen} | {skipped[0][0].split("/")[4]} == {
+        "repeat-1",
+        "repeat-2",
+        "repeat-3",
+    }
+
+
 def _answer(folder: Path, grade: float, label: str) -> None:
     body = json.loads((folder / "labels-2.template.json").read_text())
     body["labeller"] = "blind labeller (test)"
