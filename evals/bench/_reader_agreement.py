@@ -266,7 +266,8 @@ def _group_gaps(grades: np.ndarray, groups: Sequence[str], rng: np.random.Genera
     many groups as there are, with replacement, and every file of each."""
     if len(groups) != grades.shape[1]:
         raise ValueError(f"{len(groups)} groups for {grades.shape[1]} files")
-    members = [np.flatnonzero(np.asarray(groups) == g) for g in sorted(set(groups))]
+    _, group_of = np.unique(np.asarray(groups), return_inverse=True)
+    members = [np.flatnonzero(group_of == g) for g in range(group_of.max() + 1)]
     if len(members) < 2:
         raise ValueError("resampling groups needs at least 2 groups")
     gaps = np.empty(BOOTSTRAP_DRAWS)

@@ -74,10 +74,12 @@ def _by_writer(
     scorer: Mapping[str, Grading],
 ) -> list[str]:
     """One line per writer of ``names``, most files first: how many it wrote and, where
-    enough for an interval, the scorer's Spearman gaps on its files alone."""
+    enough for an interval, the scorer's Spearman gaps on its files alone; then the gaps with
+    the writers resampled, and without the largest writer."""
+    by_writer = {n: writers.get(n, "unknown") for n in names}
     groups: dict[str, list[str]] = {}
     for name in names:
-        groups.setdefault(writers.get(name, "unknown"), []).append(name)
+        groups.setdefault(by_writer[name], []).append(name)
     found = [f"\nWho wrote those {len(names)} files (a verdict on them speaks for these writers):"]
     ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     for writer, files in ordered:
@@ -86,7 +88,6 @@ def _by_writer(
         found.append(f"- {writer}: {len(files)}; Spearman gap to first / second {cell}")
     if len(ordered) < 2:
         return found
-    by_writer = {n: writers.get(n, "unknown") for n in names}
     found.append(
         f"- resampling the {len(ordered)} writers rather than the files (each drawn writer "
         f"brings all its files): Spearman gap to first / second "

@@ -157,8 +157,9 @@ def test_the_files_todays_scorer_had_not_seen_are_counted_by_writer() -> None:
     assert lines[-3] == "- b: 2; Spearman gap to first / second n/a (under 4 files)"
     assert lines[-2].startswith("- resampling the 2 writers rather than the files")
     assert lines[-1].startswith("- without the largest writer (4 files): 2 files of 1 writers;")
-    # The scorer swaps two of writer b's files: the gap lives in b, so leaving out a keeps
-    # it (to 2.0, the most two files can show), and resampling writers shows it in full.
+    # The scorer swaps two of writer b's files: the gap lives in b. Leaving out a leaves b's
+    # two files, too few for an interval; resampling writers shows the gap, up to 2.0 (a
+    # draw of b alone).
     swapped = _batch(1, 6, {**grades, "5-x.md": 0.2, "6-x.md": 0.9})
     lines = unseen_table([swapped], first, dict(first), swapped.gradings, writers).splitlines()
     assert "- b: 2;" in lines[-3] and "n/a (under 4 files)" in lines[-1]
