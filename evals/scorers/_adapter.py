@@ -27,7 +27,7 @@ from evals.scenario import (
     UserEvent,
 )
 from evals.scenario.load import Expectations
-from evals.scorers._reading import lasting_texts, without_commentary
+from evals.scorers._reading import lasting_texts, without_action_frame, without_commentary
 from evals.scorers._registry import registered_scorers
 from evals.scorers._stamps import reader_entries, without_stamp
 from evals.scorers._types import RunData, Score, Target, TextVectors
@@ -144,7 +144,9 @@ def texts_to_embed(run: RunData) -> list[str]:
     for target in run.targets:
         for entry in target.entries:
             texts[entry.text] = None
-            texts[without_commentary(without_stamp(entry.text, run.dates))] = None
+            texts[
+                without_commentary(without_action_frame(without_stamp(entry.text, run.dates)))
+            ] = None
         expect = target.expect
         specs = [*expect.remember, *expect.forbid]
         for pair in expect.contradictions:

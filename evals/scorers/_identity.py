@@ -47,7 +47,9 @@ __all__ = [
     "echoes_prompt",
     "is_prompt_text",
     "model_name_in",
+    "role_nouns",
     "self_description_keys",
+    "topic_slot",
     "unclaimed_name",
     "unclaimed_role",
 ]
@@ -91,6 +93,41 @@ def claimed_role(text: str) -> str | None:
         return None
     role = _ROLE_END.sub("", found["role"]).strip()
     return role or None
+
+
+_ROLE_SLOT = re.compile(
+    r"^\W*(?:profession|occupation|job(?:\s+title)?|role|career|professional)\s*:\s*"
+    r"(?P<value>[^:\[\]()]+?)\W*$",
+    re.I,
+)
+_ROLE_NOUN = re.compile(
+    r"\b(?:i'?m|i\s+am|i\s+work(?:ed)?\s+as|working\s+as|job\s+as|i\s+became)\s+(?:an?)\s+"
+    r"(?P<role>(?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:at|in|for|with|who|and|from|on)\b|[.,;!?]|$)",
+    re.I,
+)
+
+
+@cache
+def role_nouns(user_texts: tuple[str, ...]) -> frozenset[str]:
+    """What the user called themselves, the noun ("I'm a backend engineer at ...":
+    "engineer"), by :func:`_key`."""
+    return frozenset(
+        _key(found["role"].split()[-1])
+        for text in user_texts
+        for found in _ROLE_NOUN.finditer(text)
+    )
+
+
+def topic_slot(text: str, user_texts: tuple[str, ...]) -> str | None:
+    """The list a role slot holds when its first item is no role the user gave themselves
+    ("Job: Ambulance, Graz", not "Job: Paramedic, Graz"), or None."""
+    found = _ROLE_SLOT.match(text)
+    if found is None:
+        return None
+    items = [i.strip() for i in found["value"].split(",")]
+    if len(items) < 2 or not items[0].split():
+        return None
+    return None if _key(items[0].split()[-1]) in role_nouns(user_texts) else found["value"]
 
 
 def claimed_name(text: str) -> str | None:

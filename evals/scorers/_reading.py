@@ -73,6 +73,7 @@ __all__ = [
     "someone_elses_news",
     "states_nothing",
     "wanting_keys",
+    "without_action_frame",
     "without_commentary",
 ]
 
@@ -169,7 +170,11 @@ _COMMENTARY = re.compile(
     r"^(?:this|that)\s+(?:information|content|detail|fact|note|entry|memory)\b"
     r"|^(?:this|that)\s+(?:is|will be|would be)\s+(?:a|an)\s+(?:\w+\s+)?"
     r"(?:way|idea|step|opportunity|chance)\b"
-    r"|^(?:this|that)\s+(?:helps?|will\s+help|can\s+help|allows?|ensures?|makes?\s+it)\b"
+    r"|^(?:this|that)\s+(?:will\s+|would\s+|can\s+|should\s+)?"
+    r"(?:helps?|allows?|ensures?|makes?|lets?|enables?)\b"
+    # the assistant on its own replies: "This way my answers stay short."
+    r"|^(?!.*\b(?:i|i'm|i've|me)\b(?!\s+(?:respond|answer|reply)))"
+    r".*\bmy\s+(?:responses|answers|replies|suggestions|recommendations)\b"
     # a courtesy to the assistant: "I'm excited to share my new furry friend with you!"
     r"|^i(?:'m|\s+am)\s+(?:so\s+|really\s+)?(?:excited|happy|glad|thrilled)\s+to\s+"
     r"(?:share|show|tell)\b.*\bwith\s+you\b",
@@ -206,6 +211,24 @@ def without_commentary(text: str) -> str:
     if len(kept) > 1 and junk_reason(kept[0]) in READ_PAST:
         kept = kept[1:]  # "What should I eat before a run? I'm vegetarian." says one thing
     return " ".join(kept) if len(kept) < len(sentences) else text
+
+
+_ACTION_FRAME = re.compile(
+    r"^\W*(?:to\s+|i(?:'ll|\s+will)\s+|i\s+)?(?:update[ds]?|add(?:ed|s)?)\b[^.:]{0,80}?"
+    r"\b(?:memory|profile)(?:\s+(?:section|file|notes))?\s+with\s+"
+    r"(?:(?:the\s+)?(?:information|details?|fact|note)\s+(?:about|that|on|of)\s+)?",
+    re.I,
+)
+"""A logged memory action before its value ("To update the memory section with information
+about the dog's vet being Greenway"): the protocol labels it by what it carries."""
+
+
+def without_action_frame(text: str) -> str:
+    """``text`` without a logged memory action's frame before the value it carries, or
+    ``text`` itself (no frame, or nothing after it)."""
+    found = _ACTION_FRAME.match(text)
+    rest = text[found.end() :].strip() if found else ""
+    return rest[:1].upper() + rest[1:] if any(c.isalpha() for c in rest) else text
 
 
 _ASKED_TO_KEEP = re.compile(

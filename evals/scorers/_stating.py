@@ -45,6 +45,7 @@ __all__ = [
     "invented_why",
     "meaning_unsaid",
     "names_left_out",
+    "role_missed",
     "topic_only",
     "unsaid_why",
 ]
@@ -76,13 +77,22 @@ def facts_stated(entry: MemoryEntry, target: Target, run: RunData) -> Stated:
     return _matched(entry, target, run) or _bare_word(entry, target) or _role_line(entry, target)
 
 
+_ATTENDING = claim_keys(
+    "considering thinking deciding choosing discussing planning preparing preparation "
+    "checking wondering asking questions information details options"
+)
+"""Words of attending to a thing, not of what is true of it: "They are considering their
+blood type" names the blood type and says nothing of it."""
+
+
 def topic_only(text: str, target: Target) -> str | None:
-    """The listed fact about something of the user's whose thing alone ``text`` names
-    ("User requested: blood type" for "The user's blood type is O negative"), or None."""
+    """The listed fact about something of the user's whose thing alone ``text`` names, with
+    at most words of attending to it ("User requested: blood type", "Considering their blood
+    type" for "The user's blood type is O negative"), or None."""
     keys = claim_keys(text)
     for spec, _ in expected_facts(target):
         parts = _possessed(spec.fact)
-        if keys and parts is not None and keys <= parts[0]:
+        if parts is not None and keys & parts[0] and keys - _ATTENDING <= parts[0]:
             return spec.fact
     return None
 
@@ -217,3 +227,25 @@ def meaning_unsaid(entry: MemoryEntry, run: RunData, said: Said) -> float | None
     near = [run.vectors.cosine(entry.text, text) for text in said.lasting_texts]
     best = max((c for c in near if c is not None), default=None)
     return best if best is not None and best < GROUNDED_COSINE else None
+
+
+_ROLE_FACT = re.compile(r"^The user is an? (?P<role>.+)$")
+_ROLE_ENDS = re.compile(r"(?i)^(?:at|in|for|with|who|from|on|and|\w+ing)$")
+"""Where the role of "The user is a ..." ends: a preposition or clause ("... at a bank",
+"... testing payment apps")."""
+
+
+def role_missed(text: str, spec: FactSpec) -> bool:
+    """A fragment of a fact saying what the user is ("The user is a chemistry teacher")
+    without the role's noun ("Chemistry teaching", "Secondary school") names the field or
+    the place, not what the user is; "Teacher" and "Chemistry teacher" say it."""
+    found = _ROLE_FACT.match(spec.fact)
+    if found is None:
+        return False
+    role: list[str] = []
+    for word in re.findall(r"[\w'-]+", found["role"]):
+        if _ROLE_ENDS.match(word):
+            break
+        role.append(word.lower().removesuffix("s"))
+    words = {w.lower().removesuffix("s") for w in re.findall(r"[\w'-]+", text)}
+    return bool(role) and role[-1] not in words

@@ -17,11 +17,13 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    states a fact only made of the fact's own words, when the fact has no values and the
    fragment is not a name alone ("Teacher" is the fact, "Leeds" for "lives in Leeds" is not)
    nor the topic of a fact saying what the user does or has ("Poetry" for "writes poetry"),
-   nor a line about a ``forbid`` item that only names what the fact is about; a role line
+   nor a line about a ``forbid`` item that only names what the fact is about, nor (of a
+   "The user is a ..." fact) one without the role's noun ("Chemistry teaching" for "is a
+   chemistry teacher", :func:`._stating.role_missed`); a role line
    ("[profession: QA engineer]") states a "The user is a ..." fact whose words it holds;
    of a fact about something of the user's ("The user's blood type is O negative") a line
-   must say more than what that thing is ("User requested: blood type": ``junk``, naming
-   the topic), and a later line giving the name the credited line left out and nothing it
+   must say more than what that thing is ("User requested: blood type", "Considering their
+   blood type": ``junk``, naming the topic), and a later line giving the name the credited line left out and nothing it
    said ("New company: Globex" after "Profession: ML engineer") is ``extra``, not a repeat
    (:mod:`._stating`);
 5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
@@ -34,7 +36,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    protocol grounds an ``extra`` line in a message that is not transient, or (last, for a
    line that would be ``extra``) it is a remark about the moment
    (:func:`memsys.subject.is_passing`: today, this morning, a meal, a mood);
-7. ``junk`` (states nothing, :func:`._reading.states_nothing`): a fragment of at most
+7. ``junk`` (states nothing, :func:`._reading.states_nothing`; or a role slot of topic
+   words, "Job: Ambulance, Graz", :func:`._identity.topic_slot`): a fragment of at most
    :data:`FRAGMENT_WORDS` words and no number ("plumber", "Exam preparation"), or a topic
    label of a few content words without a single function word ("Kitchen lights repair"),
    made of the user's words, unless its first word is one the user used as a verb
@@ -52,6 +55,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    :data:`._stating.GROUNDED_COSINE`: ``invented``, its words taken and not its sense).
 
 A line is judged without the commentary after it (:func:`._reading.without_commentary`),
+without a logged memory action's frame before the value it carries
+(:func:`._reading.without_action_frame`),
 without a question saved with a statement, and without a save stamp of a day of the
 conversation ("[2026-07-13] ...", "... (added 13 July 2026)": :mod:`._stamps`). ``fact``
 and ``extra`` lines are *kept*, the others struck; a kept line may be ``misfiled`` (outside
@@ -72,6 +77,7 @@ from evals.scorers._detect import (
     screenshot_overlap,
 )
 from evals.scorers._doing import assistants_work, said_as_verb
+from evals.scorers._identity import topic_slot
 from evals.scorers._matching import (
     CHANGE_MARKER,
     REWORDED_COSINE,
@@ -93,6 +99,7 @@ from evals.scorers._reading import (
     said_by_user,
     someone_elses_news,
     states_nothing,
+    without_action_frame,
     without_commentary,
 )
 from evals.scorers._sections import misfiled_where
@@ -103,6 +110,7 @@ from evals.scorers._stating import (
     invented_why,
     meaning_unsaid,
     names_left_out,
+    role_missed,
     topic_only,
     unsaid_why,
 )
@@ -136,6 +144,7 @@ __all__ = [
 
 MOMENT = "a remark about the moment"
 """How a ``noise`` line's evidence opens when the line is a remark about the moment."""
+SLOT_OF_TOPICS = "a role slot filled with topic words, not a role the user gave themselves"
 GARBLED = "garbled: a run of words said twice within the line"
 """A ``junk`` line's evidence when it would be kept but loops (:func:`._detect.loops`)."""
 
@@ -218,7 +227,8 @@ def _label(
 ) -> LineLabel:
     reason = junk_reason(entry.text)
     unstamped = without_stamp(entry.text, run.dates)
-    core = without_commentary(unstamped)
+    unframed = without_action_frame(unstamped)
+    core = without_commentary(unframed)
     if reason and (reason not in READ_PAST or not _reads_past(entry.text, core)):
         return LineLabel(entry, "junk", reason)
     text = normalise(entry.text)
@@ -229,7 +239,8 @@ def _label(
             what
             for what, gone in (
                 ("save stamp", unstamped != entry.text),
-                ("commentary after it", core != unstamped),
+                ("memory action's frame", unframed != unstamped),
+                ("commentary after it", core != unframed),
             )
             if gone
         ]
@@ -255,12 +266,18 @@ def _label(
     stateless = states_nothing(entry.text)
     if stateless == TOPIC and said_as_verb(_first_word(entry.text), said.lasting_texts):
         stateless = None  # "Check rota before night shift": a habit in the imperative
+    slot = topic_slot(entry.text, said.lasting_texts) if stateless is None else None
+    if slot is not None and states_nothing(slot):
+        stateless = SLOT_OF_TOPICS  # "Job: Ambulance, Graz" names things
+        facts = []
     if (stateless or "").startswith("fragment"):  # "Leeds" for "lives in Leeds" says nothing
         topic = not CHANGE_MARKER.search(entry.text)  # "Lisbon -> Porto" records a move
         facts = [
             f
             for f in facts
-            if not name_alone(entry.text, f[0]) and not (topic and topic_alone(f[0]))
+            if not name_alone(entry.text, f[0])
+            and not (topic and topic_alone(f[0]))
+            and not role_missed(entry.text, f[0])
         ]
     elif stateless == TOPIC and "," in entry.text:
         facts = []  # "ML engineering, Globex, Porto" names things, it says nothing of them
