@@ -173,8 +173,8 @@ _COMMENTARY = re.compile(
     r"|^(?:this|that)\s+(?:will\s+|would\s+|can\s+|should\s+)?"
     r"(?:helps?|allows?|ensures?|makes?|lets?|enables?)\b"
     # the assistant on its own replies: "This way my answers stay short."
-    r"|^(?!.*\b(?:i|i'm|i've|me)\b(?!\s+(?:respond|answer|reply)))"
-    r".*\bmy\s+(?:responses|answers|replies|suggestions|recommendations)\b"
+    r"|^(?!.*\b(?:i|i'm|i've|me)\b).*\bmy\s+(?:responses|answers|replies|suggestions|"
+    r"recommendations)\b"
     # a courtesy to the assistant: "I'm excited to share my new furry friend with you!"
     r"|^i(?:'m|\s+am)\s+(?:so\s+|really\s+)?(?:excited|happy|glad|thrilled)\s+to\s+"
     r"(?:share|show|tell)\b.*\bwith\s+you\b",

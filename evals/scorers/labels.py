@@ -23,9 +23,9 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    ("[profession: QA engineer]") states a "The user is a ..." fact whose words it holds;
    of a fact about something of the user's ("The user's blood type is O negative") a line
    must say more than what that thing is ("User requested: blood type", "Considering their
-   blood type": ``junk``, naming the topic), and a later line giving the name the credited line left out and nothing it
-   said ("New company: Globex" after "Profession: ML engineer") is ``extra``, not a repeat
-   (:mod:`._stating`);
+   blood type": ``junk``, naming the topic), and a later line giving the name the credited
+   line left out and nothing it said ("New company: Globex" after "Profession: ML
+   engineer") is ``extra``, not a repeat (:mod:`._stating`);
 5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
    same words or claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" /
    "Night shifts");
