@@ -6,7 +6,7 @@ from evals.scenario.load import Expectations
 from evals.scorers.labels import LineLabel, label_target
 from tests.evals.scorers.conftest import BuildRun
 
-__all__ = ["ALLERGY", "MADRID_MOVE", "label_lines"]
+__all__ = ["ALLERGY", "MADRID_MOVE", "label_lines", "label_of"]
 
 # Expectations several protocol-case tests share.
 ALLERGY: dict[str, object] = {
@@ -33,3 +33,11 @@ def label_lines(
     expectations = Expectations.model_validate(expect or {"remember": []})
     run = build_run(memory, expectations, records=records)
     return list(label_target(run.final, run).lines)
+
+
+def label_of(
+    build_run: BuildRun, line: str, said: list[str], expect: dict[str, object] | None = None
+) -> str:
+    """The label of one memory line against what the user said (durable turns)."""
+    [labelled] = label_lines(build_run, [line], said, expect)
+    return labelled.label

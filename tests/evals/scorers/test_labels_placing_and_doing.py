@@ -11,7 +11,7 @@ import pytest
 from evals.scorers._doing import assistants_work, said_as_verb
 from evals.scorers._reading import TOPIC, states_nothing
 from tests.evals.scorers.conftest import BuildRun
-from tests.helpers.label_lines import label_lines
+from tests.helpers.label_lines import label_of
 
 NUTS: dict[str, object] = {
     "remember": [
@@ -23,11 +23,6 @@ SAID_NUTS = [
     "I collect jazz records and I'm in the rowing club.",
     "I'm lactose intolerant too.",
 ]
-
-
-def _label(build_run: BuildRun, line: str, said: list[str], expect: object = None) -> str:
-    [labelled] = label_lines(build_run, [line], said, expect)  # type: ignore[arg-type]
-    return labelled.label
 
 
 @pytest.mark.parametrize(
@@ -47,7 +42,7 @@ def _label(build_run: BuildRun, line: str, said: list[str], expect: object = Non
 def test_a_word_that_places_a_line_states_a_fact_only_with_what_it_places(
     build_run: BuildRun, line: str, label: str
 ) -> None:
-    assert _label(build_run, line, SAID_NUTS, NUTS) == label
+    assert label_of(build_run, line, SAID_NUTS, NUTS) == label
 
 
 def test_settings_run_together_each_with_a_placing_word_are_entries() -> None:
@@ -60,11 +55,11 @@ def test_a_log_of_what_the_assistant_made_is_junk_unless_the_user_said_the_verb(
     build_run: BuildRun,
 ) -> None:
     wish = ["I need a packing list for my two kids."]
-    assert _label(build_run, "Drafted a packing list for two kids", wish) == "junk"
+    assert label_of(build_run, "Drafted a packing list for two kids", wish) == "junk"
     own = ["I drafted a packing list for my two kids."]
-    assert _label(build_run, "Drafted a packing list for two kids", own) == "extra"
+    assert label_of(build_run, "Drafted a packing list for two kids", own) == "extra"
     # Not a verb of making: the user's own change, said in other words, stays theirs.
-    assert _label(build_run, "Moved to Porto", ["I've relocated to Porto."]) == "extra"
+    assert label_of(build_run, "Moved to Porto", ["I've relocated to Porto."]) == "extra"
 
 
 def test_assistants_work_reads_the_users_forms_of_the_verb() -> None:
@@ -79,11 +74,13 @@ def test_a_habit_in_the_imperative_is_kept_when_the_user_used_its_verb(
 ) -> None:
     assert states_nothing("Water ferns before work") == TOPIC  # alone, it reads as a topic
     assert (
-        _label(build_run, "Water ferns before work", ["I always water the ferns before work."])
+        label_of(build_run, "Water ferns before work", ["I always water the ferns before work."])
         == "extra"
     )
     assert (
-        _label(build_run, "Water ferns before work", ["Watering the ferns is my job before work."])
+        label_of(
+            build_run, "Water ferns before work", ["Watering the ferns is my job before work."]
+        )
         == "junk"
     )
     assert said_as_verb("water", ["We need to water them daily"])
@@ -92,9 +89,9 @@ def test_a_habit_in_the_imperative_is_kept_when_the_user_used_its_verb(
 
 def test_the_assistants_clause_after_a_comma_is_read_past(build_run: BuildRun) -> None:
     joined = "Allergic to hazelnuts, and I'm here to help you with anything you need"
-    assert _label(build_run, joined, SAID_NUTS, NUTS) == "fact"
+    assert label_of(build_run, joined, SAID_NUTS, NUTS) == "fact"
     # A first-person clause of the user's own is no chatter: the line is judged whole.
     own = "Allergic to hazelnuts, and I'm lactose intolerant"
-    assert _label(build_run, own, SAID_NUTS, NUTS) == "fact"
+    assert label_of(build_run, own, SAID_NUTS, NUTS) == "fact"
     bare = "I'm here to help you with anything you need"
-    assert _label(build_run, bare, SAID_NUTS, NUTS) == "junk"
+    assert label_of(build_run, bare, SAID_NUTS, NUTS) == "junk"

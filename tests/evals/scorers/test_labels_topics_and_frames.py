@@ -14,7 +14,7 @@ from evals.scorers._identity import role_nouns, topic_slot
 from evals.scorers._reading import without_action_frame, without_commentary
 from evals.scorers._stating import role_missed
 from tests.evals.scorers.conftest import BuildRun
-from tests.helpers.label_lines import label_lines
+from tests.helpers.label_lines import label_of
 
 PHOTOGRAPHER: dict[str, object] = {
     "remember": [
@@ -31,11 +31,6 @@ INSURER: dict[str, object] = {
 SAID_INSURER = ["Remember that my car insurer is Zurich.", "I keep thinking about my car insurer."]
 
 
-def _label(build_run: BuildRun, line: str, said: list[str], expect: object = None) -> str:
-    [labelled] = label_lines(build_run, [line], said, expect)  # type: ignore[arg-type]
-    return labelled.label
-
-
 @pytest.mark.parametrize(
     ("line", "label"),
     [
@@ -47,7 +42,7 @@ def _label(build_run: BuildRun, line: str, said: list[str], expect: object = Non
 def test_a_fragment_states_a_role_fact_only_with_the_role(
     build_run: BuildRun, line: str, label: str
 ) -> None:
-    assert _label(build_run, line, SAID_PHOTOGRAPHER, PHOTOGRAPHER) == label
+    assert label_of(build_run, line, SAID_PHOTOGRAPHER, PHOTOGRAPHER) == label
 
 
 def test_the_role_of_a_fact_ends_before_a_preposition_or_a_participle() -> None:
@@ -70,7 +65,7 @@ def test_the_role_of_a_fact_ends_before_a_preposition_or_a_participle() -> None:
 def test_words_of_attending_to_a_thing_say_nothing_of_it(
     build_run: BuildRun, line: str, label: str
 ) -> None:
-    assert _label(build_run, line, SAID_INSURER, INSURER) == label
+    assert label_of(build_run, line, SAID_INSURER, INSURER) == label
 
 
 def test_a_role_slot_of_topic_words_is_junk_and_one_holding_the_users_role_is_not(
@@ -81,8 +76,8 @@ def test_a_role_slot_of_topic_words_is_junk_and_one_holding_the_users_role_is_no
     assert topic_slot("Job: Ambulance, Graz", tuple(said)) == "Ambulance, Graz"
     assert topic_slot("Job: Paramedic, Graz", tuple(said)) is None
     assert topic_slot("Job: Shifts", tuple(said)) is None  # one item: the role rule judges it
-    assert _label(build_run, "Job: Ambulance, Graz", said) == "junk"
-    assert _label(build_run, "Job: Paramedic, Graz", said) == "extra"
+    assert label_of(build_run, "Job: Ambulance, Graz", said) == "junk"
+    assert label_of(build_run, "Job: Paramedic, Graz", said) == "extra"
 
 
 def test_a_logged_memory_action_is_labelled_by_the_value_it_carries(
@@ -90,9 +85,9 @@ def test_a_logged_memory_action_is_labelled_by_the_value_it_carries(
 ) -> None:
     line = "To update the memory section with information about the car insurer being Zurich."
     assert without_action_frame(line) == "The car insurer being Zurich."
-    assert _label(build_run, line, SAID_INSURER, INSURER) == "fact"
+    assert label_of(build_run, line, SAID_INSURER, INSURER) == "fact"
     bare = "To update the memory section with information about the car insurer."
-    assert _label(build_run, bare, SAID_INSURER, INSURER) == "junk"  # no value carried
+    assert label_of(build_run, bare, SAID_INSURER, INSURER) == "junk"  # no value carried
     assert without_action_frame("Added oat milk to the shopping list") == (
         "Added oat milk to the shopping list"  # not a memory action
     )
@@ -102,9 +97,9 @@ def test_the_assistants_sentence_on_its_own_replies_is_read_past(build_run: Buil
     said = ["I walk the dog every morning before work."]
     line = "I walk the dog every morning before work. This will ensure my answers are relevant."
     assert without_commentary(line) == "I walk the dog every morning before work."
-    assert _label(build_run, line, said) == "extra"
+    assert label_of(build_run, line, said) == "extra"
     made_up = "I walk the dog every morning before work. I also run a bakery in town."
-    assert _label(build_run, made_up, said) == "invented"
+    assert label_of(build_run, made_up, said) == "invented"
     # the user's own sentence about their answers is theirs, not the assistant's
     own = "I teach maths. I mark my answers in green."
     assert without_commentary(own) == own
