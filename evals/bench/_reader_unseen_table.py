@@ -16,7 +16,7 @@ from evals.bench._reader_agreement import (
 )
 from evals.bench._reader_unseen import FrozenBatch, unchanged_since_frozen
 
-__all__ = ["INTERVAL_FILES", "unseen_table", "writer_of"]
+__all__ = ["INTERVAL_FILES", "gap_cell", "scorer_gaps", "unseen_table", "writer_of"]
 
 INTERVAL_FILES = 4
 """Fewest files a batch's bootstrap interval is shown for: resampling two or three files
@@ -29,7 +29,7 @@ def _figures(a: Mapping[str, Grading], b: Mapping[str, Grading]) -> str:
     return f"{got.spearman:.3f} / {got.mean_gap:.3f} / {got.line_agreement:.1%}"
 
 
-def _scorer_gaps(
+def scorer_gaps(
     names: Sequence[str],
     first: Mapping[str, Grading],
     second: Mapping[str, Grading],
@@ -48,7 +48,7 @@ def _scorer_gaps(
     return to_first, to_second
 
 
-def _gap_cell(files: int, gaps: tuple[SpearmanGap, SpearmanGap] | None) -> str:
+def gap_cell(files: int, gaps: tuple[SpearmanGap, SpearmanGap] | None) -> str:
     """A table cell of the two gaps with their intervals: how large a gap a batch this size
     could tell from none (a wide one says: weak evidence)."""
     if files < INTERVAL_FILES or gaps is None:
@@ -83,23 +83,23 @@ def _by_writer(
     found = [f"\nWho wrote those {len(names)} files (a verdict on them speaks for these writers):"]
     ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     for writer, files in ordered:
-        gaps = _scorer_gaps(files, first, second, scorer) if len(files) >= INTERVAL_FILES else None
-        cell = _gap_cell(len(files), gaps)
+        gaps = scorer_gaps(files, first, second, scorer) if len(files) >= INTERVAL_FILES else None
+        cell = gap_cell(len(files), gaps)
         found.append(f"- {writer}: {len(files)}; Spearman gap to first / second {cell}")
     if len(ordered) < 2:
         return found
     found.append(
         f"- resampling the {len(ordered)} writers rather than the files (each drawn writer "
         f"brings all its files): Spearman gap to first / second "
-        f"{_gap_cell(len(names), _scorer_gaps(names, first, second, scorer, by_writer))}"
+        f"{gap_cell(len(names), scorer_gaps(names, first, second, scorer, by_writer))}"
     )
     largest, its_files = ordered[0]
     rest = [n for n in names if by_writer[n] != largest]
-    rest_gaps = _scorer_gaps(rest, first, second, scorer) if len(rest) >= 2 else None
+    rest_gaps = scorer_gaps(rest, first, second, scorer) if len(rest) >= 2 else None
     found.append(
         f"- without the largest writer ({len(its_files)} files): {len(rest)} files of "
         f"{len(ordered) - 1} writers; Spearman gap to first / second "
-        f"{_gap_cell(len(rest), rest_gaps)}"
+        f"{gap_cell(len(rest), rest_gaps)}"
     )
     return found
 
@@ -134,36 +134,36 @@ def unseen_table(
         rows.append(
             f"| {batch.span} ({len(names)}) | {batch.commit[:7]} | "
             f"{_figures(by_them, second)} | {_figures(then, first)} | {_figures(then, second)} "
-            f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, then))} |"
+            f"| {gap_cell(len(names), scorer_gaps(names, first, second, then))} |"
         )
     names = sorted(pooled)
     if len(names) < 2:
         return "No frozen batch graded by both labellers."
-    pooled_gaps = _scorer_gaps(names, first, second, pooled)
+    pooled_gaps = scorer_gaps(names, first, second, pooled)
     rows.append(
         f"| **all {len(names)}** | | {_figures({n: first[n] for n in names}, second)} | "
         f"{_figures(pooled, first)} | {_figures(pooled, second)} "
-        f"| {_gap_cell(len(names), pooled_gaps)} |"
+        f"| {gap_cell(len(names), pooled_gaps)} |"
     )
     if now is not None and all(n in now for n in names):
         today = {n: now[n] for n in names}
         rows.append(
             f"| all {len(names)}, today's scorer (fitted where rules were read from them) | | | "
             f"{_figures(today, first)} | {_figures(today, second)} "
-            f"| {_gap_cell(len(names), _scorer_gaps(names, first, second, today))} |"
+            f"| {gap_cell(len(names), scorer_gaps(names, first, second, today))} |"
         )
     tail = unchanged_since_frozen(batches, now) if now is not None else []
     same = sorted(n for b in tail for n in b.gradings if n in first and n in second)
     todays: list[str] = []
     if len(same) >= 2:
-        today_gaps = _scorer_gaps(same, first, second, pooled)
+        today_gaps = scorer_gaps(same, first, second, pooled)
         then = {n: pooled[n] for n in same}
         rows.append(
             f"| **{len(same)} of them, today's scorer as it graded them then** (batches "
             f"{tail[0].first}-{tail[-1].last}: no rule since has changed a grade or a line) "
             f"| | {_figures({n: first[n] for n in same}, second)} | "
             f"{_figures(then, first)} | {_figures(then, second)} "
-            f"| {_gap_cell(len(same), today_gaps)} |"
+            f"| {gap_cell(len(same), today_gaps)} |"
         )
         todays = _verdicts(
             same, first, second, pooled, today_gaps, "Today's scorer, on files it had not seen"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -37,7 +38,6 @@ from evals.bench._reader_agreement import (
     reader_class,
     spearman,
     spearman_gap,
-    within_target,
 )
 from evals.bench._reader_blind import (
     BLIND_DIR,
@@ -48,6 +48,7 @@ from evals.bench._reader_blind import (
 from evals.bench._reader_cache import ScoredFile, cached_scores
 from evals.bench._reader_fresh import add_fresh_arguments, run_fresh
 from evals.bench._reader_lines import ScoredLine, disagreements, format_disagreements
+from evals.bench._reader_summary import BLOCKS, agreement_table, summary_table
 from evals.bench._reader_unseen import (
     UNSEEN,
     Grader,
@@ -58,6 +59,7 @@ from evals.bench._reader_unseen import (
 from evals.bench._reader_unseen_table import unseen_table, writer_of
 from evals.errors import UsageError
 from evals.grid.local_model import cache_dir
+from evals.report.readme_blocks import write_blocks
 from evals.scenario import DATA_FILE_LIMITS, load_scenario
 from memsys.errors import InputFileError
 from memsys.safe_io import load_input
@@ -199,46 +201,6 @@ def measure(
     )
 
 
-def agreement_table(
-    first: Mapping[str, Grading], second: Mapping[str, Grading], scorer: Mapping[str, Grading]
-) -> str:
-    """Markdown: the two labellers' agreement (the ceiling) and the scorer's with each, over
-    the files the second labeller graded, and whether the scorer is within 0.05 of it."""
-    names = set(second)
-    pairs = [
-        ("first labeller - second labeller", first, second),
-        ("scorer - first labeller", scorer, first),
-        ("scorer - second labeller", scorer, second),
-    ]
-    rows = [
-        "| pair | files | Spearman | mean grade gap | lines | kept/struck alike | same label |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    found = []
-    for name, a, b in pairs:
-        got = agreement({k: v for k, v in a.items() if k in names}, b)
-        found.append(got)
-        rows.append(
-            f"| {name} | {got.files} | {got.spearman:.3f} | {got.mean_gap:.3f} | {got.lines} "
-            f"| {got.line_agreement:.1%} | {got.class_agreement:.1%} |"
-        )
-    ceiling = found[0]
-    common = sorted(names & set(first) & set(scorer))
-    by_first, by_second = ([g[n].grade for n in common] for g in (first, second))
-    scored = [scorer[n].grade for n in common]
-    for name, got, theirs in (("first", found[1], by_first), ("second", found[2], by_second)):
-        close = within_target(got, ceiling)
-        gap = spearman_gap((by_first, by_second), (scored, theirs))
-        rows.append(
-            f"\nScorer against the {name} labeller: {'within' if close else 'NOT within'} "
-            f"0.05 Spearman and 0.05 mean gap of the labellers' agreement, lines kept/struck "
-            f"alike {got.line_agreement:.1%} (target >= 85%). Spearman gap to the labellers "
-            f"{gap.gap:.3f}, {gap.confidence:.0%} bootstrap interval {gap.low:.3f} to "
-            f"{gap.high:.3f} over {len(common)} files."
-        )
-    return "\n".join(rows)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``memeval bench reader``."""
     parser.add_argument(
@@ -254,6 +216,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--agreement",
         action="store_true",
         help=f"compare with the second labeller's --blind-dir/{SECOND_LABELS}",
+    )
+    parser.add_argument(
+        "--write-readme",
+        metavar="FILE",
+        action="append",
+        help=(
+            "with --agreement (repeatable): also write FILE's '<!-- reader:agreement -->' "
+            "block (the summary: held files, fresh batches pooled, files today's scorer had "
+            "not seen, by writer) and '<!-- reader:batches -->' block (this output), leaving "
+            "every other byte; the README's issue-38 table is written so"
+        ),
     )
     parser.add_argument(
         "--blind-dir", default=str(BLIND_DIR), help="blind labeller's folder (%(default)s)"
@@ -336,6 +309,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the figures (or prepare the blind pages, freeze a batch, or the agreement)."""
     if args.json and not args.disagreements:
         raise UsageError("--json goes with --disagreements (the other outputs are text)")
+    if args.write_readme and not args.agreement:
+        raise UsageError("--write-readme goes with --agreement (it writes the agreement's tables)")
     labels = Path(args.labels)
     blind = Path(args.blind_dir)
     cache = None if args.no_cache else cache_dir() / "reader-gradings"
@@ -367,12 +342,21 @@ def run(args: argparse.Namespace) -> int:
         graded = [i for i in items if i.name in second]
         first = {i.name: i.grading() for i in graded}
         now = grader(graded)
-        print(agreement_table(first, second, now))
         batches = load_unseen(labels / UNSEEN)
+        writers = {i.name: writer_of(i.source) for i in graded}
+        text = agreement_table(first, second, now)
         if batches:
-            print("\nEach fresh batch as the scorer graded it before any rule was read from it:\n")
-            writers = {i.name: writer_of(i.source) for i in graded}
-            print(unseen_table(batches, first, second, now, writers))
+            text += "\n\nEach fresh batch as the scorer graded it before any rule was read from it:"
+            text += "\n\n"
+            text += unseen_table(batches, first, second, now, writers)
+        print(text)
+        if args.write_readme:
+            tables = {"agreement": lambda: summary_table(first, second, now, batches, writers)}
+            for path in map(Path, args.write_readme):
+                written = write_blocks(
+                    path, lambda k: tables.get(k, lambda: text)(), "reader", BLOCKS
+                )
+                print(f"{path}: wrote {', '.join(written)}", file=sys.stderr)
         return 0
     scorer = grader(items)
     if args.rows:

@@ -11,25 +11,22 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import re
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 
 from evals.cli._common import EXIT_OK
 from evals.cli.commands import command_help
-from evals.errors import UsageError
 from evals.grid.cell import DEFAULT_CASSETTE_ROOT
 from evals.grid.local_model import DEFAULT_LOCAL_MODEL
 from evals.report.figures import write_figures
 from evals.report.markdown import TABLES, figure_links, table_model
+from evals.report.readme_blocks import write_blocks
 from evals.results import recordings
 from evals.results.history import run_results
 from memsys.llm.base import ModelKind
-from memsys.safe_io import read_input_text, write_output
 
-__all__ = ["fill_markers", "register"]
+__all__ = ["register"]
 
 
 def _tables(args: argparse.Namespace) -> int:
@@ -52,13 +49,8 @@ def _tables(args: argparse.Namespace) -> int:
     model = table_model(results, about)  # one model, every table rendered from it
     if args.write_readme:
         path = Path(args.write_readme)
-        readme = _read(path)
-        try:
-            text, kinds_written = fill_markers(readme, lambda k: TABLES[k].build(model))
-        except UsageError as exc:
-            raise UsageError(f"{path}: {exc}") from None
-        write_output(path, text)
-        print(f"{path}: wrote {', '.join(kinds_written)} from {args.run_dir}", file=sys.stderr)
+        written = write_blocks(path, lambda k: TABLES[k].build(model), "tables", TABLES)
+        print(f"{path}: wrote {', '.join(written)} from {args.run_dir}", file=sys.stderr)
         return EXIT_OK
     sections = [TABLES[kind].build(model) for kind in kinds]
     if args.figures:  # PNGs beside the Markdown, linked from it (a CI summary cannot hold SVG)
@@ -66,64 +58,6 @@ def _tables(args: argparse.Namespace) -> int:
         sections += [links] if links else []
     print("\n\n".join(sections))
     return EXIT_OK
-
-
-_MARKER = re.compile(r"^<!-- (?P<close>/?)tables:(?P<kind>\S*) -->$", re.M)
-_README_LIMIT = 4 * 1024 * 1024
-
-
-def _read(path: Path) -> str:
-    try:
-        return read_input_text(path, _README_LIMIT)
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-
-
-def _blocks(text: str) -> list[tuple[str, int, int]]:
-    """Each marked block as (kind, end of its opening marker, start of its closing one).
-
-    Raises:
-        UsageError: an unknown kind, or a marker without its partner (its line).
-    """
-    blocks: list[tuple[str, int, int]] = []
-    opened: tuple[str, int, re.Match[str]] | None = None
-    for marker in _MARKER.finditer(text):
-        line = text.count("\n", 0, marker.start()) + 1
-        kind = marker.group("kind")
-        if kind not in TABLES:
-            known = ", ".join(TABLES)
-            raise UsageError(f"line {line}: unknown table kind {kind!r} (kinds: {known})")
-        if not marker.group("close"):
-            if opened is not None:
-                raise UsageError(f"line {opened[1]}: '{opened[0]}' tables are not closed")
-            opened = (kind, line, marker)
-        elif opened is None or opened[0] != kind:
-            raise UsageError(f"line {line}: '/tables:{kind}' closes nothing")
-        else:
-            blocks.append((kind, opened[2].end(), marker.start()))
-            opened = None
-    if opened is not None:
-        raise UsageError(f"line {opened[1]}: '{opened[0]}' tables are not closed")
-    return blocks
-
-
-def fill_markers(text: str, build: Callable[[str], str]) -> tuple[str, list[str]]:
-    """``text`` with the body between each pair of table markers replaced by ``build(kind)``
-    (everything outside the markers byte for byte as it was), and the kinds written.
-
-    Raises:
-        UsageError: no markers, an unknown kind, or a marker without its partner (its line).
-    """
-    blocks = _blocks(text)
-    if not blocks:
-        raise UsageError("no table markers ('<!-- tables:KIND -->' ... '<!-- /tables:KIND -->')")
-    parts, done = [], 0
-    for kind, body_start, body_end in blocks:
-        # Blank lines around the body: a Markdown table must not touch the HTML comment.
-        parts += [text[done:body_start], f"\n\n{build(kind).strip()}\n\n"]
-        done = body_end
-    parts.append(text[done:])
-    return "".join(parts), [kind for kind, _, _ in blocks]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

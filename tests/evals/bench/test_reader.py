@@ -293,3 +293,20 @@ def test_the_table_helper_alone(tmp_path: Path) -> None:
     first = {"a": Grading(0.6, {4: "keep"}), "b": Grading(0.0, {4: "junk"}), "c": Grading(1, {})}
     table = agreement_table(first, second, first)
     assert "| first labeller - second labeller | 2 | 1.000 | 0.100 | 2 | 100.0% | 100.0% |" in table
+
+
+def test_the_agreement_writes_the_readme_block_it_is_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("a\n<!-- reader:agreement -->\nold\n<!-- /reader:agreement -->\nb\n")
+    args = ["bench", "reader", "--agreement", "--blind-dir", str(tmp_path)]
+    assert main([*args[:2], "--write-readme", str(readme)]) == 2
+    assert "--write-readme goes with --agreement" in capsys.readouterr().err
+    _second_labels(tmp_path)
+    assert main([*args, "--write-readme", str(readme)]) == 0
+    assert f"{readme}: wrote agreement" in capsys.readouterr().err
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith("a\n<!-- reader:agreement -->\n\n| files | graders |")
+    assert "| 3 held aside | first labeller - second labeller | 1.000 | 0.000 | 100.0% | |" in text
+    assert "old" not in text and text.endswith("<!-- /reader:agreement -->\nb\n")

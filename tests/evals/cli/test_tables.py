@@ -151,11 +151,14 @@ def test_write_readme_fills_each_marked_block_and_leaves_the_rest_byte_for_byte(
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("no markers here\n", "no table markers"),
-        ("a\n<!-- tables:real -->\nx\n", "line 2: 'real' tables are not closed"),
+        ("no markers here\n", "no '<!-- tables:KIND -->' ... '<!-- /tables:KIND -->' markers"),
+        ("a\n<!-- tables:real -->\nx\n", "line 2: 'tables:real' is not closed"),
         ("<!-- /tables:real -->\n", "line 1: '/tables:real' closes nothing"),
         ("<!-- tables:real -->\n<!-- /tables:writers -->\n", "line 2: '/tables:writers' closes"),
-        ("<!-- tables:charts -->\n<!-- /tables:charts -->\n", "unknown table kind 'charts'"),
+        (
+            "<!-- tables:charts -->\n<!-- /tables:charts -->\n",
+            "unknown kind 'charts' in '<!-- tables:charts -->'",
+        ),
     ],
     ids=["none", "unclosed", "lone close", "crossed", "unknown kind"],
 )
@@ -191,8 +194,8 @@ def test_write_readme_refuses_a_file_that_is_not_utf8_naming_it_once(
 def test_the_readmes_table_markers_pair_up() -> None:
     """The project's README is written by ``memeval tables RUN --write-readme README.md``:
     every block it regenerates is marked, and the markers pair."""
-    from evals.cli.tables import fill_markers
+    from evals.report.readme_blocks import fill_markers
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    _, kinds = fill_markers(readme, lambda kind: kind)
+    _, kinds = fill_markers(readme, lambda kind: kind, "tables", TABLES)
     assert sorted(kinds) == sorted(TABLES)
