@@ -167,6 +167,11 @@ def summary_table(
         )
     tail = unchanged_since_frozen(batches, now)
     unseen = sorted(n for b in tail for n in b.gradings if n in first and n in second)
+    if len(unseen) < 2 and frozen:
+        rows.append(
+            "| none yet | today's scorer has changed a grade or a line label of every frozen "
+            "batch since it was frozen: the next batch chosen starts its count | | | | |"
+        )
     if len(unseen) >= 2:
         span = f"{tail[0].first}-{tail[-1].last}"
         label = f"{len(unseen)} of them (batches {span}), which no rule since has changed"

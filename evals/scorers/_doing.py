@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["assistants_work", "said_as_verb"]
+__all__ = ["assistants_work", "first_word", "said_as_verb"]
 
 _MADE = re.compile(
     r"^\W*(?P<verb>created|generated|drafted|prepared|compiled|provided|wrote|written|"
@@ -64,3 +64,10 @@ def said_as_verb(word: str, lasting_texts: Iterable[str]) -> bool:
     escaped = re.escape(word.lower())
     after_subject = re.compile(rf"(?i){_SUBJECT_BEFORE}(?:always\s+|usually\s+)?{escaped}\b")
     return any(after_subject.search(t) for t in lasting_texts)
+
+
+def first_word(text: str) -> str:
+    """The line's first word of letters ("" for none): the word :func:`said_as_verb` asks
+    about."""
+    words = re.findall(r"[^\W\d_]+", text)
+    return words[0] if words else ""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 
 from evals.scenario import FactSpec
@@ -35,12 +36,14 @@ from evals.scorers._support import (
     user_keys,
     values_in,
 )
-from evals.scorers._types import RunData, Target
+from evals.scorers._types import LineLabel, RunData, Target
 from memsys.sections import MemoryEntry
 
 __all__ = [
     "GROUNDED_COSINE",
     "UNMEANT",
+    "as_part",
+    "completes_part",
     "facts_stated",
     "invented_why",
     "meaning_unsaid",
@@ -104,6 +107,57 @@ def names_left_out(text: str, fact: str, earlier: Iterable[str]) -> bool:
     before = frozenset().union(*map(claim_keys, earlier))
     part = claim_keys(text) & claim_keys(fact)
     return bool(part & claim_keys(" ".join(names_in(fact)))) and not part & before
+
+
+# "... metric units (kilometres, kilograms)": the fact, then the things it covers, two or more.
+_COVERS = re.compile(r"^(?P<head>[^()]+)\((?P<things>[^()]+(?:,|\band\b|\bor\b)[^()]+)\)\W*$")
+
+
+@cache
+def _covered(
+    fact: str, keywords: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """The keywords of a fact that names the things it covers, in its head ("metric") and in
+    each thing ("kilomet"; "gram"), or None for another fact or one whose head or a thing has
+    none of its keywords (nothing to tell the whole from a part by)."""
+    found = _COVERS.match(fact)
+    if found is None:
+        return None
+    words = [w.lower() for w in keywords]
+    head = tuple(w for w in words if w in found["head"].lower())
+    things = tuple(
+        tuple(w for w in words if w in thing.lower())
+        for thing in re.split(r",|\band\b|\bor\b", found["things"])
+        if thing.strip()
+    )
+    if not head or len(things) < 2 or not all(things):
+        return None
+    return head, things
+
+
+def _whole(spec: FactSpec, text: str) -> bool:
+    """``text`` states the fact itself or every thing it names, not only some of them
+    ("Gives distances in km" of "The user prefers metric units (kilometres, kilograms)")."""
+    covered = _covered(spec.fact, tuple(w for group in spec.keywords for w in group))
+    if covered is None:
+        return True
+    lowered, (head, things) = text.lower(), covered
+    return any(w in lowered for w in head) or all(any(w in lowered for w in t) for t in things)
+
+
+def completes_part(text: str, spec: FactSpec, stating: Iterable[str]) -> bool:
+    """``text`` states the whole of ``spec`` and none of the ``stating`` lines before it
+    did: the protocol's whole after a part, the ``fact``, not a repeat of the part."""
+    return _whole(spec, text) and not any(_whole(spec, line) for line in stating)
+
+
+def as_part(earlier: LineLabel, whole: LineLabel) -> LineLabel:
+    """``earlier``, relabelled ``extra`` when ``whole`` took over the fact it was credited
+    with (:func:`completes_part`); any other line as it was."""
+    if whole.label != "fact" or earlier.label != "fact" or earlier.fact != whole.fact:
+        return earlier
+    line = whole.entry.line_start
+    return replace(earlier, label="extra", evidence=f"states a part; line {line} the whole")
 
 
 def _matched(entry: MemoryEntry, target: Target, run: RunData) -> Stated:

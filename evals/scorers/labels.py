@@ -25,7 +25,8 @@ nothing) exactly one :class:`LineLabel`, with its evidence. The first rule that 
    must say more than what that thing is ("User requested: blood type", "Considering their
    blood type": ``junk``, naming the topic), and a later line giving the name the credited
    line left out and nothing it said ("New company: Globex" after "Profession: ML
-   engineer") is ``extra``, not a repeat (:mod:`._stating`);
+   engineer") is ``extra``, not a repeat, as is a first line stating a part of a fact that
+   names what it covers once a later line states the whole, the ``fact`` (:mod:`._stating`);
 5. ``repeat``: says again what an earlier, not junk or stale, line says (its start, cut; the
    same words or claim words, or reworded, :func:`._matching.repeat_of`: "Night shift" /
    "Night shifts");
@@ -76,7 +77,7 @@ from evals.scorers._detect import (
     model_name_in,
     screenshot_overlap,
 )
-from evals.scorers._doing import assistants_work, said_as_verb
+from evals.scorers._doing import assistants_work, first_word, said_as_verb
 from evals.scorers._identity import topic_slot
 from evals.scorers._matching import (
     CHANGE_MARKER,
@@ -106,6 +107,8 @@ from evals.scorers._sections import misfiled_where
 from evals.scorers._stamps import without_stamp
 from evals.scorers._stating import (
     UNMEANT,
+    as_part,
+    completes_part,
     facts_stated,
     invented_why,
     meaning_unsaid,
@@ -210,11 +213,6 @@ def _stale(entry: MemoryEntry, target: Target, run: RunData) -> FactSpec | None:
     return None
 
 
-def _first_word(text: str) -> str:
-    words = re.findall(r"[^\W\d_]+", text)
-    return words[0] if words else ""
-
-
 def _reads_past(text: str, core: str) -> bool:
     """``core`` (``text`` less its commentary) is a line of its own to judge: shorter, with a
     word in it ("1." before a pasted prompt line has none) and not junk itself."""
@@ -264,7 +262,7 @@ def _label(
     if said_more or (facts and _forbidden(entry, target, run) is not None):
         facts = said_more
     stateless = states_nothing(entry.text)
-    if stateless == TOPIC and said_as_verb(_first_word(entry.text), said.lasting_texts):
+    if stateless == TOPIC and said_as_verb(first_word(entry.text), said.lasting_texts):
         stateless = None  # "Check rota before night shift": a habit in the imperative
     slot = topic_slot(entry.text, said.lasting_texts) if stateless is None else None
     if slot is not None and states_nothing(slot):
@@ -305,6 +303,9 @@ def _label(
         spec = facts[0][0]
         first = credited[spec.fact]
         stating = [d.entry.text for d in done if spec.fact in (d.fact, *d.also)]
+        if completes_part(entry.text, spec, stating):  # the whole after a part: the fact
+            where = misfiled_where(entry.text, entry.section, spec.section)
+            return LineLabel(entry, "fact", f"{facts[0][1]}; the whole", spec.fact, misfiled=where)
         if names_left_out(entry.text, spec.fact, stating):
             # The protocol's "a later line that adds only the employer": kept, as extra.
             where = misfiled_where(entry.text, entry.section, spec.section)
@@ -387,7 +388,8 @@ def _label_target(target: Target, run: RunData) -> FileLabels:
     said = said_by_user(run)
     done: list[LineLabel] = []
     for entry in target.entries:
-        done.append(_label(entry, target, run, said, done))
+        label = _label(entry, target, run, said, done)
+        done = [as_part(line, label) for line in done] + [label]
     for number, line in junk_lines(target.memory_md):
         empty = MemoryEntry("", None, number, number)
         done.append(LineLabel(empty, "junk", f"empty bullet: {line!r}"))

@@ -65,3 +65,8 @@ def test_without_fresh_batches_or_a_second_writer_the_table_says_only_what_it_ha
     one_writer = summary_table(labels, dict(labels), labels, [_batch(list(_GRADES), _GRADES)], {})
     assert "writers resampled" not in one_writer and "without the largest" not in one_writer
     assert "| 7 of them (batches 1-7), which no rule since has changed |" in one_writer
+    # A rule since changed a grade of the only batch: no file is unseen, and the table says so.
+    changed = {**labels, "1-x.md": Grading(0.15, {4: "keep"})}
+    none_yet = summary_table(labels, dict(labels), changed, [_batch(list(_GRADES), _GRADES)], {})
+    assert "| none yet | today's scorer has changed" in none_yet
+    assert "had not seen" not in none_yet
