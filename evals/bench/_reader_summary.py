@@ -11,13 +11,12 @@ from collections.abc import Mapping, Sequence
 from evals.bench._reader_agreement import (
     Agreement,
     Grading,
-    SpearmanGap,
     agreement,
     spearman_gap,
     within_target,
 )
 from evals.bench._reader_unseen import FrozenBatch, unchanged_since_frozen
-from evals.bench._reader_unseen_table import gap_cell, scorer_gaps
+from evals.bench._reader_unseen_table import gap_cell, scorer_gaps, writer_groups
 
 __all__ = ["BLOCKS", "agreement_table", "summary_table"]
 
@@ -116,22 +115,20 @@ def _writer_rows(
     """The unseen files' gap with their writers resampled, and without the largest writer:
     a verdict on a few writers' files speaks for those writers only."""
     by_writer = {n: writers.get(n, "unknown") for n in names}
-    counts: dict[str, int] = {}
-    for writer in by_writer.values():
-        counts[writer] = counts.get(writer, 0) + 1
-    if len(counts) < 2:
+    groups = writer_groups(names, by_writer)
+    if len(groups) < 2:
         return []
-    gaps: tuple[SpearmanGap, SpearmanGap] = scorer_gaps(names, first, second, scorer, by_writer)
+    gaps = scorer_gaps(names, first, second, scorer, by_writer)
     rows = [
-        f"| the same {len(names)}, its {len(counts)} writers resampled (each drawn writer "
+        f"| the same {len(names)}, its {len(groups)} writers resampled (each drawn writer "
         f"brings all its files) | today's scorer - first / second | | | "
         f"| {gap_cell(len(names), gaps)} |"
     ]
-    largest = max(sorted(counts), key=lambda w: counts[w])
+    largest, its_files = groups[0]
     rest = [n for n in names if by_writer[n] != largest]
     if len(rest) >= 2:
         label = (
-            f"{len(rest)} of them, without the largest writer ({largest}, {counts[largest]} files)"
+            f"{len(rest)} of them, without the largest writer ({largest}, {len(its_files)} files)"
         )
         rows += _pair(label, "today's scorer", rest, first, second, scorer)
     return rows

@@ -16,7 +16,14 @@ from evals.bench._reader_agreement import (
 )
 from evals.bench._reader_unseen import FrozenBatch, unchanged_since_frozen
 
-__all__ = ["INTERVAL_FILES", "gap_cell", "scorer_gaps", "unseen_table", "writer_of"]
+__all__ = [
+    "INTERVAL_FILES",
+    "gap_cell",
+    "scorer_gaps",
+    "unseen_table",
+    "writer_groups",
+    "writer_of",
+]
 
 INTERVAL_FILES = 4
 """Fewest files a batch's bootstrap interval is shown for: resampling two or three files
@@ -66,6 +73,15 @@ def writer_of(source: str) -> str:
     return " · ".join([parts[1].replace("__", "/", 1), *parts[2:4]])
 
 
+def writer_groups(names: Sequence[str], writers: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+    """``names`` grouped by writer (``unknown`` where not known), most files first, ties by
+    writer: the first group is the largest writer."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(writers.get(name, "unknown"), []).append(name)
+    return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+
+
 def _by_writer(
     names: Sequence[str],
     writers: Mapping[str, str],
@@ -77,11 +93,8 @@ def _by_writer(
     enough for an interval, the scorer's Spearman gaps on its files alone; then the gaps with
     the writers resampled, and without the largest writer."""
     by_writer = {n: writers.get(n, "unknown") for n in names}
-    groups: dict[str, list[str]] = {}
-    for name in names:
-        groups.setdefault(by_writer[name], []).append(name)
     found = [f"\nWho wrote those {len(names)} files (a verdict on them speaks for these writers):"]
-    ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    ordered = writer_groups(names, by_writer)
     for writer, files in ordered:
         gaps = scorer_gaps(files, first, second, scorer) if len(files) >= INTERVAL_FILES else None
         cell = gap_cell(len(files), gaps)

@@ -21,11 +21,11 @@ each fresh batch frozen before any rule was read from it (``--freeze-unseen``,
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from evals.bench._reader_agreement import (
@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
     labels = Path(args.labels)
     blind = Path(args.blind_dir)
     cache = None if args.no_cache else cache_dir() / "reader-gradings"
-    grader = partial(scorer_gradings, cache=cache)
+    grader = functools.partial(scorer_gradings, cache=cache)
     fresh = run_fresh(args, labels, blind, PROTOCOL, grader)
     if fresh is not None:
         return fresh
@@ -351,10 +351,11 @@ def run(args: argparse.Namespace) -> int:
             text += unseen_table(batches, first, second, now, writers)
         print(text)
         if args.write_readme:
-            tables = {"agreement": lambda: summary_table(first, second, now, batches, writers)}
+            # Built once, and only where a file has its block (its bootstraps take seconds).
+            summary = functools.cache(lambda: summary_table(first, second, now, batches, writers))
             for path in map(Path, args.write_readme):
                 written = write_blocks(
-                    path, lambda k: tables.get(k, lambda: text)(), "reader", BLOCKS
+                    path, lambda k: summary() if k == "agreement" else text, "reader", BLOCKS
                 )
                 print(f"{path}: wrote {', '.join(written)}", file=sys.stderr)
         return 0

@@ -389,7 +389,9 @@ def _label_target(target: Target, run: RunData) -> FileLabels:
     done: list[LineLabel] = []
     for entry in target.entries:
         label = _label(entry, target, run, said, done)
-        done = [as_part(line, label) for line in done] + [label]
+        if label.label == "fact":  # a whole may take a part's credit (as_part)
+            done = [as_part(line, label) for line in done]
+        done.append(label)
     for number, line in junk_lines(target.memory_md):
         empty = MemoryEntry("", None, number, number)
         done.append(LineLabel(empty, "junk", f"empty bullet: {line!r}"))
